@@ -1,0 +1,81 @@
+// Package cli implements stampede's command line: one file per command, all
+// wired here. Nothing in this package calls os.Exit or touches os.Std*; the
+// process streams and environment come in through Env.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Env is what a command may use from the process: streams and environment.
+type Env struct {
+	Stdout io.Writer
+	Stderr io.Writer
+	// Getenv reads an environment variable; defaults to os.Getenv.
+	Getenv func(string) string
+}
+
+// Main runs the stampede command line with args (without the program name)
+// and returns the process exit code. Errors reach the user as one line on
+// stderr prefixed with "stampede: ".
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	env := &Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	root := newRootCmd(env)
+	root.SetArgs(args)
+	started := false
+	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
+	err := root.ExecuteContext(ctx)
+	if err != nil && !started {
+		// cobra failed before any command ran: unknown command, bad
+		// arguments or flags. All of those are usage errors.
+		err = asUsage(err)
+	}
+	if err != nil {
+		if msg := oneLine(err); msg != "" {
+			fmt.Fprintf(stderr, "stampede: %s\n", msg)
+		}
+	}
+	return exitCode(err)
+}
+
+func newRootCmd(env *Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "stampede",
+		Short: "Load and benchmark harness for graph databases and message queues",
+		Long: `stampede generates LDBC-style data, loads it into a target, drives concurrent
+workloads (graph k-hop, shortest path, inserts; Kafka produce and consume),
+measures them with HDR histograms and writes nebula-bench CSV, k6-style
+summaries and HTML reports.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	for _, add := range commands {
+		root.AddCommand(add(env))
+	}
+	return root
+}
+
+// commands lists the constructors of every subcommand, one file each.
+var commands = []func(*Env) *cobra.Command{
+	newVersionCmd,
+}
+
+// oneLine flattens an error message to a single line.
+func oneLine(err error) string {
+	msg := err.Error()
+	var ue *UsageError
+	if errors.As(err, &ue) && strings.HasPrefix(msg, "unknown command") {
+		msg += " (see stampede --help)"
+	}
+	return strings.Join(strings.Fields(msg), " ")
+}
