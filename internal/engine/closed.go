@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// constantVUs loops cfg.VUs VUs for cfg.Duration.
+func (r *runner) constantVUs(ctx context.Context, start time.Duration) error {
+	vus, err := r.newVUs(ctx, r.cfg.VUs)
+	if err != nil {
+		return err
+	}
+	loop, hard, cancel := r.stopContexts(ctx, r.cfg.Duration)
+	defer cancel()
+	end := start + r.cfg.Duration
+	r.runEach(vus, func(v *vuState) {
+		for now := start; now < end && loop.Err() == nil; {
+			now = r.iterate(hard, v, -1)
+		}
+	})
+	return nil
+}
+
+// perVUIterations lets each of cfg.VUs VUs run cfg.Iterations iterations,
+// within cfg.MaxDuration.
+func (r *runner) perVUIterations(ctx context.Context, _ time.Duration) error {
+	vus, err := r.newVUs(ctx, r.cfg.VUs)
+	if err != nil {
+		return err
+	}
+	loop, hard, cancel := r.stopContexts(ctx, r.cfg.MaxDuration)
+	defer cancel()
+	r.runEach(vus, func(v *vuState) {
+		for i := int64(0); i < r.cfg.Iterations && loop.Err() == nil; i++ {
+			r.iterate(hard, v, -1)
+		}
+	})
+	return nil
+}
+
+// sharedIterations lets cfg.VUs VUs share cfg.Iterations iterations, within
+// cfg.MaxDuration.
+func (r *runner) sharedIterations(ctx context.Context, _ time.Duration) error {
+	vus, err := r.newVUs(ctx, r.cfg.VUs)
+	if err != nil {
+		return err
+	}
+	loop, hard, cancel := r.stopContexts(ctx, r.cfg.MaxDuration)
+	defer cancel()
+	var next atomic.Int64
+	r.runEach(vus, func(v *vuState) {
+		for loop.Err() == nil && next.Add(1) <= r.cfg.Iterations {
+			r.iterate(hard, v, -1)
+		}
+	})
+	return nil
+}
+
+// runEach runs body for every VU in its own goroutine and waits.
+func (r *runner) runEach(vus []*vuState, body func(*vuState)) {
+	var wg sync.WaitGroup
+	for _, v := range vus {
+		wg.Add(1)
+		r.active.Add(1)
+		go func() {
+			defer wg.Done()
+			defer r.active.Add(-1)
+			body(v)
+			v.rec.Flush()
+		}()
+	}
+	wg.Wait()
+}

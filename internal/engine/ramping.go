@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// rampTick is how often ramping executors recompute their target.
+const rampTick = 50 * time.Millisecond
+
+// stageValue is the linear interpolation of stages at offset t from the
+// start (start is the value at t=0). It returns false once past the end.
+func stageValue(start int64, stages []Stage, t time.Duration) (float64, bool) {
+	from := float64(start)
+	for _, s := range stages {
+		if t < s.Duration {
+			return from + (float64(s.Target)-from)*float64(t)/float64(s.Duration), true
+		}
+		t -= s.Duration
+		from = float64(s.Target)
+	}
+	return from, false
+}
+
+// rampingVUs varies the number of looping VUs along cfg.Stages. A VU above
+// the current target finishes its iteration and then waits.
+func (r *runner) rampingVUs(ctx context.Context, start time.Duration) error {
+	maxVUs := r.cfg.MaxVUsNeeded()
+	vus, err := r.newVUs(ctx, maxVUs)
+	if err != nil {
+		return err
+	}
+	loop, hard, cancel := r.stopContexts(ctx, r.cfg.TotalDuration())
+	defer cancel()
+	end := start + r.cfg.TotalDuration()
+
+	var target atomic.Int64
+	target.Store(r.cfg.StartVUs)
+	var mu sync.Mutex
+	changed := make(chan struct{})
+	wait := func() <-chan struct{} { mu.Lock(); defer mu.Unlock(); return changed }
+	setTarget := func(n int64) {
+		if target.Swap(n) != n {
+			mu.Lock()
+			close(changed)
+			changed = make(chan struct{})
+			mu.Unlock()
+		}
+	}
+	go func() {
+		t := time.NewTicker(rampTick)
+		defer t.Stop()
+		for {
+			select {
+			case <-loop.Done():
+				return
+			case <-t.C:
+				v, _ := stageValue(r.cfg.StartVUs, r.cfg.Stages, r.deps.Clock.Now()-start)
+				setTarget(int64(v)) // k6 floors fractional VUs
+			}
+		}
+	}()
+
+	var wg sync.WaitGroup
+	for _, v := range vus {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer v.rec.Flush()
+			for now := start; now < end && loop.Err() == nil; {
+				if int64(v.id) >= target.Load() {
+					ch := wait()
+					if int64(v.id) < target.Load() {
+						continue
+					}
+					select {
+					case <-ch:
+					case <-loop.Done():
+					}
+					continue
+				}
+				r.active.Add(1)
+				now = r.iterate(hard, v, -1)
+				r.active.Add(-1)
+			}
+		}()
+	}
+	wg.Wait()
+	return nil
+}

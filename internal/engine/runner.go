@@ -1,0 +1,195 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+)
+
+// runner holds the state of one scenario's execution.
+type runner struct {
+	idx  int
+	spec Spec
+	cfg  Config
+	deps Deps
+
+	mu  sync.Mutex // guards vus (allocation only, never per iteration)
+	vus []*vuState
+
+	active    atomic.Int64 // VUs running an iteration or looping
+	allocated atomic.Int64
+	warmEnd   time.Duration
+}
+
+type vuState struct {
+	id  int
+	vu  VU
+	rec *metrics.Recorder
+	it  Iter
+}
+
+func newRunner(idx int, spec Spec, deps Deps) *runner {
+	return &runner{idx: idx, spec: spec, cfg: spec.Config, deps: deps}
+}
+
+// execute dispatches to the configured executor. start is the run offset at
+// which the scenario began.
+func (r *runner) execute(ctx context.Context, start time.Duration) error {
+	r.warmEnd = start + r.cfg.Warmup
+	switch r.cfg.Executor {
+	case ConstantVUs:
+		return r.constantVUs(ctx, start)
+	case RampingVUs:
+		return r.rampingVUs(ctx, start)
+	case PerVUIterations:
+		return r.perVUIterations(ctx, start)
+	case SharedIterations:
+		return r.sharedIterations(ctx, start)
+	case ConstantArrivalRate, RampingArrivalRate:
+		return r.arrivalRate(ctx, start)
+	}
+	return errors.New("unknown executor " + r.cfg.Executor)
+}
+
+// newVU allocates one VU with its own recorder and request writer.
+func (r *runner) newVU(ctx context.Context) (*vuState, error) {
+	r.mu.Lock()
+	id := len(r.vus)
+	r.vus = append(r.vus, nil)
+	r.mu.Unlock()
+	vu, err := r.spec.Scenario.NewVU(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	v := &vuState{id: id, vu: vu, rec: r.deps.Agg.Recorder(r.idx, r.warmEnd)}
+	v.it = Iter{VU: id, Rec: v.rec, Clock: r.deps.Clock}
+	if r.deps.Log != nil {
+		v.it.log = r.deps.Log.Writer(r.spec.Name)
+	}
+	r.mu.Lock()
+	r.vus[id] = v
+	r.mu.Unlock()
+	r.allocated.Add(1)
+	return v, nil
+}
+
+// newVUs allocates n VUs concurrently (connections open in parallel).
+func (r *runner) newVUs(ctx context.Context, n int64) ([]*vuState, error) {
+	out := make([]*vuState, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 64)
+	for i := range out {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i], errs[i] = r.newVU(ctx)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, firstError(errs)
+	}
+	return out, nil
+}
+
+func firstError(errs []error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// iterate runs one iteration of v intended to start at intended (negative:
+// now) and records it. ctx interrupts it. It returns the end time.
+func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration) time.Duration {
+	it := &v.it
+	start := it.Clock.Now()
+	if intended < 0 {
+		intended = start
+	}
+	it.Start, it.Intended, it.ctx, it.corrected = start, intended, ctx, false
+	v.rec.Tick(start)
+	err := v.vu.Iterate(ctx, it)
+	end := it.Clock.Now()
+	it.N++
+	if err != nil && stoppedBy(ctx, err) {
+		return end // interrupted by the stop: not a completed iteration
+	}
+	if err != nil {
+		v.rec.Error(end, err.Error())
+	}
+	v.rec.Iteration(end, end-start)
+	return end
+}
+
+// closeVUs flushes recorders and request writers and closes the VUs.
+func (r *runner) closeVUs() {
+	r.mu.Lock()
+	vus := r.vus
+	r.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, v := range vus {
+		if v == nil {
+			continue
+		}
+		v.rec.Flush()
+		if v.it.log != nil {
+			_ = v.it.log.Close()
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = v.vu.Close()
+		}()
+	}
+	wg.Wait()
+}
+
+// sampleGauges reports vus and vus_max every second until stopped.
+func (r *runner) sampleGauges() (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	report := func() {
+		r.deps.Agg.SetGauge(r.idx, metrics.IDVUs, float64(r.active.Load()))
+		r.deps.Agg.SetGauge(r.idx, metrics.IDVUsMax, float64(r.allocated.Load()))
+	}
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				report()
+				return
+			case <-t.C:
+				report()
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// stopContexts derives the two stop signals of an executor: loop ends when
+// no new iteration may start (after d); hard interrupts iterations still
+// running gracefulStop later, or when parent is cancelled.
+func (r *runner) stopContexts(parent context.Context, d time.Duration) (loop, hard context.Context, cancel func()) {
+	hard, cancelHard := context.WithTimeout(parent, d+r.cfg.GracefulStop)
+	loop, cancelLoop := context.WithTimeout(hard, d)
+	return loop, hard, func() { cancelLoop(); cancelHard() }
+}
+
+// stoppedBy tells whether err is ctx's own cancellation: the run stopped the
+// operation, the target did not fail it.
+func stoppedBy(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
+}

@@ -1,0 +1,136 @@
+// Package engine runs scenarios with k6's executors: it owns the VUs (one
+// goroutine each, with their own connection), schedules iterations, and
+// times them into per-VU recorders. It knows nothing about graphs or topics.
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/metrics"
+)
+
+// Scenario makes VUs. Implementations live in workload packages.
+type Scenario interface {
+	// NewVU prepares VU id (0-based within the scenario), typically opening
+	// its own connection. It may be called concurrently.
+	NewVU(ctx context.Context, id int) (VU, error)
+}
+
+// VU is one virtual user. The engine calls Iterate from a single goroutine.
+type VU interface {
+	// Iterate performs one iteration. Operations are recorded through it;
+	// a returned error counts as a failed iteration with that message.
+	Iterate(ctx context.Context, it *Iter) error
+	Close() error
+}
+
+// Setupper is implemented by scenarios that prepare the target once before
+// their VUs start (create topics, warm caches).
+type Setupper interface {
+	Setup(ctx context.Context) error
+}
+
+// Teardowner is implemented by scenarios that clean up once after the run.
+type Teardowner interface {
+	Teardown(ctx context.Context) error
+}
+
+// Iter is the context of one iteration, reused by its VU.
+type Iter struct {
+	// VU is the VU's id within the scenario; N counts its iterations from 0.
+	VU int
+	N  int64
+	// Start is when the iteration actually started, Intended when it was
+	// scheduled to start (equal under closed-model executors). Both are run
+	// offsets.
+	Start, Intended time.Duration
+
+	Rec   *metrics.Recorder
+	Clock metrics.Clock
+	log   RequestWriter
+
+	ctx       context.Context
+	corrected bool
+}
+
+// Now reads the run clock.
+func (it *Iter) Now() time.Duration { return it.Clock.Now() }
+
+// Request records one operation that started at start (a run offset) and
+// finished now with res, labelled query in the per-request log. The first
+// operation of an iteration is timed from the iteration's intended start
+// (coordinated omission); service_time always from start. Operations cut
+// short by the end of the run are not recorded. It returns the end time.
+func (it *Iter) Request(query string, start time.Duration, res driver.Result) time.Duration {
+	end := it.Clock.Now()
+	if res.Err != nil && stoppedBy(it.ctx, res.Err) {
+		return end // interrupted by the stop, not a target failure
+	}
+	from := start
+	if !it.corrected {
+		it.corrected = true
+		if it.Intended < from {
+			from = it.Intended
+		}
+	}
+	rt := end - from
+	r := it.Rec
+	r.Trend(metrics.IDResponseTime, end, int64(rt/time.Microsecond))
+	if from != start {
+		r.Trend(metrics.IDServiceTime, end, int64((end-start)/time.Microsecond))
+	} else {
+		r.Trend(metrics.IDServiceTime, end, int64(rt/time.Microsecond))
+	}
+	r.Add(metrics.IDRequests, end, 1)
+	errMsg := ""
+	if res.Err != nil {
+		errMsg = res.Err.Error()
+		r.Error(end, errMsg)
+	} else {
+		r.Trend(metrics.IDRows, end, res.Rows)
+		if res.HasLatency {
+			r.Trend(metrics.IDLatency, end, int64(res.ServerLatency/time.Microsecond))
+		}
+	}
+	if it.log != nil {
+		lat := time.Duration(-1)
+		if res.HasLatency {
+			lat = res.ServerLatency
+		}
+		it.log.Write(RequestRecord{
+			Time: it.Clock.Wall(end), Query: query, Latency: lat, ResponseTime: rt,
+			OK: res.Err == nil, Rows: res.Rows, Err: errMsg,
+		})
+	}
+	return end
+}
+
+// Check records a check (e.g. "status is 200", "rows match the reference").
+func (it *Iter) Check(ok bool) {
+	it.Rec.Rate(metrics.IDChecks, it.Clock.Now(), ok)
+}
+
+// RequestRecord is one line of the per-request log (nebula-bench CSV).
+type RequestRecord struct {
+	Time         time.Time     // when the response arrived
+	Query        string        // the statement or label
+	Latency      time.Duration // server-reported; negative when unknown
+	ResponseTime time.Duration // client-measured
+	OK           bool
+	Rows         int64
+	Err          string
+}
+
+// RequestLog receives per-request records. Each VU gets its own writer so
+// that logging needs no lock per request.
+type RequestLog interface {
+	Writer(scenario string) RequestWriter
+}
+
+// RequestWriter buffers the records of one VU. Close flushes.
+type RequestWriter interface {
+	Write(r RequestRecord)
+	Close() error
+}

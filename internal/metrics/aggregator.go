@@ -1,0 +1,395 @@
+package metrics
+
+import (
+	"sync"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// seriesLag is how many seconds a second stays open for late batches before
+// it is finished and handed to observers.
+const seriesLag = 2
+
+// Aggregator owns the histograms of a run. One goroutine (Run) consumes the
+// batches of every Recorder; other methods are safe for concurrent use.
+type Aggregator struct {
+	reg       *Registry
+	pool      *batchPool
+	in        chan *Batch
+	ctl       chan func()
+	clock     Clock
+	observers []Observer
+	done      chan struct{}
+	quit      chan struct{}
+
+	ctlMu  sync.RWMutex // guards closed against sends on ctl
+	closed bool
+
+	mu        sync.Mutex // guards live
+	live      []LiveStats
+	scenarios []*scenarioState
+	closeOnce sync.Once
+}
+
+// LiveStats are running totals of a scenario for progress displays.
+type LiveStats struct {
+	Iterations, Requests, Errors, Dropped int64
+	VUs                                   int64
+	LastP95                               int64 // µs, responseTime of the last finished second
+	LastRate                              int64 // iterations in the last finished second
+}
+
+// NewAggregator prepares an aggregator for the named scenarios. Observers
+// are called with every finished second. Call Run in a goroutine, then
+// Close when all Recorders have flushed.
+func NewAggregator(reg *Registry, clock Clock, scenarios []string, observers ...Observer) *Aggregator {
+	a := &Aggregator{
+		reg:       reg,
+		pool:      newBatchPool(reg.Len()),
+		in:        make(chan *Batch, 4096),
+		ctl:       make(chan func(), 64),
+		clock:     clock,
+		observers: observers,
+		done:      make(chan struct{}),
+		quit:      make(chan struct{}),
+		live:      make([]LiveStats, len(scenarios)),
+	}
+	for _, name := range scenarios {
+		a.scenarios = append(a.scenarios, newScenarioState(name, reg))
+	}
+	return a
+}
+
+// Recorder returns a new recorder for a VU of scenario i. Samples taken
+// before warmEnd (a run offset) are discarded.
+func (a *Aggregator) Recorder(scenario int, warmEnd time.Duration) *Recorder {
+	return &Recorder{agg: a, scenario: scenario, warmEnd: warmEnd}
+}
+
+// Run consumes batches until Close. It finishes seconds as time passes.
+func (a *Aggregator) Run() {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case b := <-a.in:
+			a.consume(b)
+		case f := <-a.ctl:
+			f()
+		case <-a.quit:
+			// Drain what is left, then finish every open second.
+			for {
+				select {
+				case b := <-a.in:
+					a.consume(b)
+					continue
+				case f := <-a.ctl:
+					f()
+					continue
+				default:
+				}
+				break
+			}
+			a.finishUpTo(1 << 62)
+			close(a.done)
+			return
+		case <-tick.C:
+			a.finishUpTo(secOf(a.clock.Now()) - seriesLag)
+		}
+	}
+}
+
+// Close stops Run after consuming every batch sent so far and finishing all
+// open seconds. All Recorders must have flushed before.
+func (a *Aggregator) Close() {
+	a.closeOnce.Do(func() {
+		a.ctlMu.Lock()
+		a.closed = true
+		a.ctlMu.Unlock()
+		close(a.quit)
+	})
+	<-a.done
+}
+
+// do runs f on the aggregator goroutine and waits for it; after Close it
+// runs f directly, the state being no longer shared.
+func (a *Aggregator) do(f func()) {
+	a.ctlMu.RLock()
+	if a.closed {
+		a.ctlMu.RUnlock()
+		<-a.done
+		f()
+		return
+	}
+	ch := make(chan struct{})
+	a.ctl <- func() { f(); close(ch) }
+	a.ctlMu.RUnlock()
+	<-ch
+}
+
+// SetGauge sets gauge id of scenario i.
+func (a *Aggregator) SetGauge(scenario int, id ID, v float64) {
+	a.do(func() { a.scenarios[scenario].setGauge(id, v) })
+	if id == IDVUs {
+		a.mu.Lock()
+		a.live[scenario].VUs = int64(v)
+		a.mu.Unlock()
+	}
+}
+
+// Mark records the scenario's start or end (wall times) and whether it was
+// interrupted.
+func (a *Aggregator) Mark(scenario int, start, end time.Time, interrupted bool, executor string) {
+	a.do(func() {
+		s := a.scenarios[scenario]
+		if !start.IsZero() {
+			s.start = start
+		}
+		if !end.IsZero() {
+			s.end = end
+		}
+		s.interrupted = s.interrupted || interrupted
+		if executor != "" {
+			s.executor = executor
+		}
+	})
+}
+
+// Note attaches a remark to scenario i, shown in summaries.
+func (a *Aggregator) Note(scenario int, note string) {
+	a.do(func() {
+		s := a.scenarios[scenario]
+		if !containsString(s.notes, note) {
+			s.notes = append(s.notes, note)
+		}
+	})
+}
+
+// Live returns the running totals of scenario i.
+func (a *Aggregator) Live(scenario int) LiveStats {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.live[scenario]
+}
+
+// Snapshot returns the measurements so far. It is exact once every Recorder
+// has flushed (after the run, or after Close).
+func (a *Aggregator) Snapshot() *Snapshot {
+	var snap *Snapshot
+	a.do(func() {
+		snap = &Snapshot{Version: SnapshotVersion}
+		for _, s := range a.scenarios {
+			sc := s.snapshot(a.reg)
+			snap.Scenarios = append(snap.Scenarios, sc)
+			if !sc.Start.IsZero() && (snap.Start.IsZero() || sc.Start.Before(snap.Start)) {
+				snap.Start = sc.Start
+			}
+			if sc.End.After(snap.End) {
+				snap.End = sc.End
+			}
+			snap.Interrupted = snap.Interrupted || sc.Interrupted
+		}
+	})
+	return snap
+}
+
+func (a *Aggregator) consume(b *Batch) {
+	s := a.scenarios[b.Scenario]
+	bin := s.bin(b.Sec, a)
+	for _, smp := range b.Samples {
+		record(s.trend(smp.ID), smp.V)
+		if smp.ID == IDResponseTime {
+			record(bin.rt, smp.V)
+		}
+	}
+	for id, n := range b.Counts {
+		if n != 0 {
+			s.counts[id] += n
+			bin.counts[id] += n
+		}
+	}
+	for id, n := range b.Fails {
+		if n != 0 {
+			s.fails[id] += n
+			bin.fails[id] += n
+		}
+	}
+	for _, e := range b.Errors {
+		s.errors[e.Msg] += e.N
+		if bin.errors == nil {
+			bin.errors = map[string]int64{}
+		}
+		bin.errors[e.Msg] += e.N
+	}
+	a.mu.Lock()
+	l := &a.live[b.Scenario]
+	l.Iterations = s.counts[IDIterations]
+	l.Requests = s.counts[IDRequests]
+	l.Errors = s.counts[IDErrors]
+	l.Dropped = s.counts[IDDropped]
+	a.mu.Unlock()
+	a.pool.put(b)
+}
+
+// finishUpTo hands every open second ≤ last of every scenario to observers.
+func (a *Aggregator) finishUpTo(last int64) {
+	for i, s := range a.scenarios {
+		for len(s.open) > 0 && s.open[0].sec <= last {
+			bin := s.open[0]
+			s.open = s.open[1:]
+			s.finished = bin.sec
+			p := bin.point(s, a.reg, a.clock)
+			for _, obs := range a.observers {
+				obs(p)
+			}
+			a.mu.Lock()
+			a.live[i].LastP95 = p.RT.P95
+			a.live[i].LastRate = p.Counts[Iterations]
+			a.mu.Unlock()
+			s.recycle(bin)
+		}
+	}
+}
+
+type gaugeState struct {
+	set           bool
+	val, min, max float64
+}
+
+type scenarioState struct {
+	name, executor string
+	start, end     time.Time
+	interrupted    bool
+	notes          []string
+	trends         []*hdr.Histogram
+	counts, fails  []int64
+	errors         map[string]int64
+	gauges         []gaugeState
+	open           []*secondBin // ascending by sec
+	finished       int64        // last finished second
+	free           []*secondBin
+}
+
+func newScenarioState(name string, reg *Registry) *scenarioState {
+	n := reg.Len()
+	return &scenarioState{
+		name: name, trends: make([]*hdr.Histogram, n),
+		counts: make([]int64, n), fails: make([]int64, n), gauges: make([]gaugeState, n),
+		errors: map[string]int64{}, finished: -1 << 62,
+	}
+}
+
+func (s *scenarioState) trend(id ID) *hdr.Histogram {
+	h := s.trends[id]
+	if h == nil {
+		h = NewHistogram()
+		s.trends[id] = h
+	}
+	return h
+}
+
+func (s *scenarioState) setGauge(id ID, v float64) {
+	g := &s.gauges[id]
+	if !g.set {
+		g.set, g.min, g.max = true, v, v
+	}
+	g.val = v
+	g.min = min(g.min, v)
+	g.max = max(g.max, v)
+}
+
+// bin returns the open second sec, creating it. A batch for a second that
+// is already finished goes to the oldest open second: totals stay exact,
+// the series shifts it by a little.
+func (s *scenarioState) bin(sec int64, a *Aggregator) *secondBin {
+	if sec <= s.finished {
+		sec = s.finished + 1
+	}
+	i := 0
+	for ; i < len(s.open); i++ {
+		if s.open[i].sec == sec {
+			return s.open[i]
+		}
+		if s.open[i].sec > sec {
+			break
+		}
+	}
+	var b *secondBin
+	if n := len(s.free); n > 0 {
+		b, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		b = &secondBin{rt: NewHistogram(), counts: make([]int64, a.reg.Len()), fails: make([]int64, a.reg.Len())}
+	}
+	b.sec = sec
+	s.open = append(s.open, nil)
+	copy(s.open[i+1:], s.open[i:])
+	s.open[i] = b
+	return b
+}
+
+func (s *scenarioState) recycle(b *secondBin) {
+	b.rt.Reset()
+	clear(b.counts)
+	clear(b.fails)
+	b.errors = nil
+	s.free = append(s.free, b)
+}
+
+func (s *scenarioState) snapshot(reg *Registry) *ScenarioSnapshot {
+	sc := newScenarioSnapshot(s.name, s.executor)
+	sc.Start, sc.End, sc.Interrupted = s.start, s.end, s.interrupted
+	sc.Notes = append([]string(nil), s.notes...)
+	for id := 0; id < reg.Len(); id++ {
+		d := reg.Def(ID(id))
+		switch d.Kind {
+		case KindTrend:
+			if h := s.trends[id]; h != nil && h.TotalCount() > 0 {
+				sc.Trends[d.Name] = &Trend{Unit: d.Unit, Hist: h.Clone()}
+				sc.Units[d.Name] = d.Unit
+			}
+		case KindCounter:
+			sc.Counters[d.Name] = s.counts[id]
+			if d.Unit != UnitNone {
+				sc.Units[d.Name] = d.Unit
+			}
+		case KindRate:
+			if s.counts[id]+s.fails[id] > 0 {
+				sc.Rates[d.Name] = &Rate{Passes: s.counts[id], Fails: s.fails[id]}
+			}
+		case KindGauge:
+			if g := s.gauges[id]; g.set {
+				sc.Gauges[d.Name] = &Gauge{Value: g.val, Min: g.min, Max: g.max}
+			}
+		}
+	}
+	for msg, n := range s.errors {
+		sc.Errors[msg] = n
+	}
+	return sc
+}
+
+type secondBin struct {
+	sec           int64
+	rt            *hdr.Histogram
+	counts, fails []int64
+	errors        map[string]int64
+}
+
+func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
+	p := &Point{
+		Scenario: s.name, Sec: b.sec, Time: clock.Wall(time.Duration(b.sec) * time.Second),
+		Counts: map[string]int64{}, Errors: b.errors, Hist: b.rt, RT: StatsOf(b.rt),
+		VUs: int64(s.gauges[IDVUs].val),
+	}
+	for id := 0; id < reg.Len(); id++ {
+		d := reg.Def(ID(id))
+		if b.counts[id] != 0 {
+			p.Counts[d.Name] = b.counts[id]
+		}
+		if b.fails[id] != 0 {
+			p.Counts[d.Name+"_fail"] = b.fails[id]
+		}
+	}
+	return p
+}

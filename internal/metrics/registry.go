@@ -1,0 +1,186 @@
+// Package metrics records measurements without locks on the hot path and
+// turns them into exact, mergeable snapshots.
+//
+// The flow: each VU owns a Recorder that appends samples to a small batch;
+// full batches (or batches whose second has passed) go over a channel to the
+// single Aggregator goroutine, which owns the HDR histograms. Snapshots taken
+// from the Aggregator serialize to disk and merge exactly.
+package metrics
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Kind is the type of a metric, following k6.
+type Kind uint8
+
+const (
+	// KindTrend is a distribution recorded into an HDR histogram.
+	KindTrend Kind = iota + 1
+	// KindCounter is a monotonically increasing sum.
+	KindCounter
+	// KindRate is a fraction of passes (checks); recorded as pass/fail counts.
+	KindRate
+	// KindGauge is a last value with min/max (vus, vus_max).
+	KindGauge
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindTrend:
+		return "trend"
+	case KindCounter:
+		return "counter"
+	case KindRate:
+		return "rate"
+	case KindGauge:
+		return "gauge"
+	}
+	return "unknown"
+}
+
+// Unit says how a metric's integer values are to be read.
+type Unit uint8
+
+const (
+	// UnitNone is a plain number (rows, messages).
+	UnitNone Unit = iota
+	// UnitMicros is time in integer microseconds; shown in ms like k6.
+	UnitMicros
+	// UnitBytes is a size in bytes.
+	UnitBytes
+)
+
+func (u Unit) String() string {
+	switch u {
+	case UnitMicros:
+		return "time"
+	case UnitBytes:
+		return "data"
+	}
+	return "default"
+}
+
+// ID indexes a metric in a Registry.
+type ID uint16
+
+// Def describes one metric.
+type Def struct {
+	Name string
+	Kind Kind
+	Unit Unit
+}
+
+// Built-in metric names (k6 and nebula-bench vocabulary).
+const (
+	ResponseTime      = "responseTime"       // client-measured µs (from intended start under arrival-rate executors)
+	Latency           = "latency"            // server-reported µs, when the driver has it
+	ServiceTime       = "service_time"       // client µs from actual start (uncorrected for coordinated omission)
+	IterationDuration = "iteration_duration" // µs per iteration
+	Rows              = "rows"               // rows per request
+	Iterations        = "iterations"         // completed iterations
+	Requests          = "requests"           // operations sent to the target
+	Errors            = "errors"             // failed operations and iterations
+	DroppedIterations = "dropped_iterations" // arrival-rate iterations that found no free VU
+	Checks            = "checks"             // rate of passed checks
+	VUs               = "vus"                // active VUs
+	VUsMax            = "vus_max"            // allocated VUs
+)
+
+// Registry is the set of metrics of one run. Built-ins are always present
+// with fixed IDs; workloads add their own before the run starts. A Registry
+// is read-only once the run starts and then safe for concurrent use.
+type Registry struct {
+	defs   []Def
+	byName map[string]ID
+}
+
+// Fixed IDs of the built-in metrics.
+const (
+	IDResponseTime ID = iota
+	IDLatency
+	IDServiceTime
+	IDIterationDuration
+	IDRows
+	IDIterations
+	IDRequests
+	IDErrors
+	IDDropped
+	IDChecks
+	IDVUs
+	IDVUsMax
+)
+
+// NewRegistry returns a registry holding the built-in metrics.
+func NewRegistry() *Registry {
+	r := &Registry{byName: map[string]ID{}}
+	for _, d := range []Def{
+		{ResponseTime, KindTrend, UnitMicros},
+		{Latency, KindTrend, UnitMicros},
+		{ServiceTime, KindTrend, UnitMicros},
+		{IterationDuration, KindTrend, UnitMicros},
+		{Rows, KindTrend, UnitNone},
+		{Iterations, KindCounter, UnitNone},
+		{Requests, KindCounter, UnitNone},
+		{Errors, KindCounter, UnitNone},
+		{DroppedIterations, KindCounter, UnitNone},
+		{Checks, KindRate, UnitNone},
+		{VUs, KindGauge, UnitNone},
+		{VUsMax, KindGauge, UnitNone},
+	} {
+		if _, err := r.Add(d); err != nil {
+			panic(err) // unreachable: built-ins are distinct
+		}
+	}
+	return r
+}
+
+// Add registers a metric, or returns the existing ID when a metric of the
+// same name, kind and unit exists. A clash of kinds is an error.
+func (r *Registry) Add(d Def) (ID, error) {
+	if id, ok := r.byName[d.Name]; ok {
+		if r.defs[id] != d {
+			return 0, fmt.Errorf("metric %q already registered as a %s", d.Name, r.defs[id].Kind)
+		}
+		return id, nil
+	}
+	if d.Name == "" || d.Kind == 0 {
+		return 0, fmt.Errorf("metric needs a name and a kind")
+	}
+	id := ID(len(r.defs))
+	r.defs = append(r.defs, d)
+	r.byName[d.Name] = id
+	return id, nil
+}
+
+// MustAdd is Add for workload setup code with constant definitions.
+func (r *Registry) MustAdd(d Def) ID {
+	id, err := r.Add(d)
+	if err != nil {
+		panic(err)
+	}
+	return id
+}
+
+// Lookup returns the ID of a metric by name.
+func (r *Registry) Lookup(name string) (ID, bool) {
+	id, ok := r.byName[name]
+	return id, ok
+}
+
+// Def returns the definition of id.
+func (r *Registry) Def(id ID) Def { return r.defs[id] }
+
+// Len is the number of registered metrics.
+func (r *Registry) Len() int { return len(r.defs) }
+
+// Names lists the metric names in sorted order.
+func (r *Registry) Names() []string {
+	out := make([]string, 0, len(r.defs))
+	for _, d := range r.defs {
+		out = append(out, d.Name)
+	}
+	sort.Strings(out)
+	return out
+}
