@@ -1,0 +1,142 @@
+// Package datagen generates an LDBC SNB social network (persons, their
+// attributes and the knows graph, plus the static places, organisations,
+// tags and tag classes) natively and deterministically, in the CsvBasic
+// layout of ldbc_snb_datagen_hadoop, together with curated substitution
+// parameters for stampede's graph scenarios. See docs/datagen.md.
+//
+// The output depends only on Config.SF and Config.Seed: the same pair gives
+// byte-identical files whatever Config.Workers is.
+package datagen
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+)
+
+// ErrBadConfig is wrapped by every error Generate returns for bad input:
+// an unknown scale factor, a missing, unwritable or non-empty output
+// directory, a negative worker count.
+var ErrBadConfig = errors.New("invalid configuration")
+
+// Config says what to generate and where.
+type Config struct {
+	// SF is the LDBC scale factor: 0.1, 0.3, 1, 3, 10, 30 or 100, or any
+	// value in (0, 0.1) for small test data sets (see PersonsForSF).
+	SF float64
+	// Out is the output directory; it is created if missing and must be
+	// empty unless Force is set.
+	Out string
+	// Seed selects the data set; the same (SF, Seed) always gives the same
+	// bytes. The CLI default is 42.
+	Seed int64
+	// Workers is the number of goroutines that generate and format rows;
+	// 0 means runtime.NumCPU(). It changes speed, never output.
+	Workers int
+	// Force allows a non-empty Out: the social_network and
+	// substitution_parameters folders in it are removed first, anything
+	// else in Out is left alone.
+	Force bool
+	// Progress, when set, is called with the total number of data rows
+	// written so far (headers excluded), from one goroutine at a time,
+	// after every written chunk (at most a few hundred calls per file).
+	Progress func(rowsWritten int64)
+}
+
+// Stats tells what Generate wrote.
+type Stats struct {
+	// Persons is the number of persons in the data set (insert persons
+	// excluded); Knows the number of friendships, each counted once.
+	Persons, Knows int64
+	// Files maps the path of every written file, relative to Out (see
+	// package ldbcfile), to its number of data rows (header excluded).
+	Files map[string]int64
+	// Elapsed is the wall time of Generate.
+	Elapsed time.Duration
+}
+
+// scaleRow is one line of the LDBC scale-factor table: persons exactly as
+// the LDBC SNB specification lists them, knows edges where it lists them
+// (0 = not listed; interpolated, see avgDegree).
+type scaleRow struct {
+	sf      float64
+	persons int
+	knows   int64
+}
+
+// scaleTable returns the LDBC SNB Interactive table of persons and
+// person_knows_person edges per scale factor, ascending.
+func scaleTable() []scaleRow {
+	return []scaleRow{
+		{0.1, 1_700, 18_074},
+		{0.3, 3_900, 0},
+		{1, 11_000, 226_515},
+		{3, 27_000, 0},
+		{10, 73_000, 2_431_407},
+		{30, 184_000, 0},
+		{100, 499_000, 24_842_767},
+	}
+}
+
+// Test scale factors below the smallest LDBC one get round(SF*personsPerSF)
+// persons, at least minTestPersons.
+const (
+	personsPerSF   = 11_000
+	minTestPersons = 20
+	minLDBCSF      = 0.1
+)
+
+// PersonsForSF returns the number of persons of scale factor sf: the LDBC
+// number for 0.1, 0.3, 1, 3, 10, 30 and 100, and max(20, round(sf*11000))
+// for test scale factors in (0, 0.1). Any other sf is an error wrapping
+// ErrBadConfig.
+func PersonsForSF(sf float64) (int, error) {
+	if math.IsNaN(sf) || sf <= 0 || math.IsInf(sf, 0) {
+		return 0, fmt.Errorf("%w: scale factor %v must be positive", ErrBadConfig, sf)
+	}
+	if sf < minLDBCSF {
+		return max(minTestPersons, int(math.Round(sf*personsPerSF))), nil
+	}
+	for _, r := range scaleTable() {
+		if math.Abs(sf-r.sf) < 1e-9 {
+			return r.persons, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: scale factor %v is not an LDBC one (use 0.1, 0.3, 1, 3, 10, 30, 100, or below 0.1 for tests)", ErrBadConfig, sf)
+}
+
+// KnowsForSF returns the number of knows edges the generator aims at for
+// scale factor sf (it lands within a few percent): the LDBC number where the
+// specification lists one, an interpolation elsewhere (see avgDegree).
+func KnowsForSF(sf float64) (int64, error) {
+	n, err := PersonsForSF(sf)
+	if err != nil {
+		return 0, err
+	}
+	return int64(math.Round(float64(n) * avgDegree(n) / 2)), nil
+}
+
+// workers resolves Config.Workers.
+func (c Config) workers() int {
+	if c.Workers == 0 {
+		return runtime.NumCPU()
+	}
+	return c.Workers
+}
+
+// validate checks the fields that need no file system access.
+func (c Config) validate() (persons int, err error) {
+	persons, err = PersonsForSF(c.SF)
+	if err != nil {
+		return 0, err
+	}
+	if c.Out == "" {
+		return 0, fmt.Errorf("%w: no output directory", ErrBadConfig)
+	}
+	if c.Workers < 0 {
+		return 0, fmt.Errorf("%w: workers %d must be 0 (all CPUs) or more", ErrBadConfig, c.Workers)
+	}
+	return persons, nil
+}

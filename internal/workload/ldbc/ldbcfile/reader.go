@@ -1,0 +1,131 @@
+package ldbcfile
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ErrMalformed marks a malformed line. A row callback passed to
+// Reader.ReadRecords returns an error wrapping it to have the line treated
+// as bad (reported, and skipped in lenient mode) instead of stopping the read.
+var ErrMalformed = errors.New("malformed line")
+
+// LineError reports one malformed line of a file.
+type LineError struct {
+	// Line is the 1-based line number; the header is line 1.
+	Line int
+	// Text is the line as read, without its line end.
+	Text string
+	// Err says what is wrong; it wraps ErrMalformed.
+	Err error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
+
+// Reader streams LDBC files row by row. The zero value is strict: the first
+// malformed line stops the read with a *LineError. A Reader holds no state
+// between calls and may be used from several goroutines at once.
+type Reader struct {
+	// OnBadLine, when set, makes the Reader lenient: it is called with every
+	// malformed line and reading goes on if it returns nil. A non-nil
+	// return stops the read and is returned as is. An importer uses it to
+	// write failed rows aside instead of aborting.
+	OnBadLine func(*LineError) error
+}
+
+// readBufSize is the read buffer of a Reader, in bytes.
+const readBufSize = 1 << 20
+
+// ReadRecords reads r, checks that its first line is header, and calls fn
+// with the fields of every following line. The field slices alias an
+// internal buffer and are valid only during the call. A line with a field
+// count other than the header's is malformed; so is one for which fn returns
+// an error wrapping ErrMalformed. Any other error from fn stops the read
+// and is returned. Empty lines are skipped; "\r\n" line ends are accepted.
+func (rd Reader) ReadRecords(r io.Reader, header string, fn func(fields [][]byte) error) error {
+	br := bufio.NewReaderSize(r, readBufSize)
+	want := strings.Count(header, string(Separator)) + 1
+	fields := make([][]byte, 0, want)
+	var long []byte
+	for lineNo := 1; ; lineNo++ {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("line %d: %w", lineNo, err)
+		}
+		if len(line) == 0 && err != nil { // EOF
+			if lineNo == 1 {
+				return fmt.Errorf("empty file: want header %q", header)
+			}
+			return nil
+		}
+		line = trimEOL(line)
+		if lineNo == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+			if string(line) != header {
+				return fmt.Errorf("header %q: want %q", line, header)
+			}
+		} else if len(line) > 0 {
+			fields = splitFields(fields[:0], line)
+			var ferr error
+			if len(fields) != want {
+				ferr = fmt.Errorf("%w: %d fields, want %d (%s)", ErrMalformed, len(fields), want, header)
+			} else {
+				ferr = fn(fields)
+			}
+			if ferr != nil {
+				if !errors.Is(ferr, ErrMalformed) {
+					return ferr
+				}
+				le := &LineError{Line: lineNo, Text: string(line), Err: ferr}
+				if rd.OnBadLine == nil {
+					return le
+				}
+				if err := rd.OnBadLine(le); err != nil {
+					return err
+				}
+			}
+		}
+		if err != nil { // EOF after a last line without newline
+			return nil
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b
+}
+
+func splitFields(dst [][]byte, line []byte) [][]byte {
+	for {
+		i := bytes.IndexByte(line, Separator)
+		if i < 0 {
+			return append(dst, line)
+		}
+		dst = append(dst, line[:i])
+		line = line[i+1:]
+	}
+}
+
+// malformed wraps err as ErrMalformed with a column name for context.
+func malformed(col string, err error) error {
+	return fmt.Errorf("%w: %s: %v", ErrMalformed, col, err)
+}

@@ -1,0 +1,124 @@
+package ldbcfile
+
+import (
+	"errors"
+	"io"
+	"time"
+)
+
+// ReadPersons strictly reads person_0_0.csv rows from r; see
+// Reader.ReadPersons.
+func ReadPersons(r io.Reader, fn func(Person) error) error {
+	return Reader{}.ReadPersons(r, fn)
+}
+
+// ReadKnows strictly reads person_knows_person_0_0.csv rows from r; see
+// Reader.ReadKnows.
+func ReadKnows(r io.Reader, fn func(a, b int64, created time.Time) error) error {
+	return Reader{}.ReadKnows(r, fn)
+}
+
+// ReadKHopPersons strictly reads khop_person.csv; see Reader.ReadKHopPersons.
+func ReadKHopPersons(r io.Reader, fn func(personID int64) error) error {
+	return Reader{}.ReadKHopPersons(r, fn)
+}
+
+// ReadShortestPathPairs strictly reads shortest_path.csv; see
+// Reader.ReadShortestPathPairs.
+func ReadShortestPathPairs(r io.Reader, fn func(person1, person2 int64) error) error {
+	return Reader{}.ReadShortestPathPairs(r, fn)
+}
+
+// ReadInsertPersons strictly reads insert_person.csv; see
+// Reader.ReadInsertPersons.
+func ReadInsertPersons(r io.Reader, fn func(Person) error) error {
+	return Reader{}.ReadInsertPersons(r, fn)
+}
+
+// ReadPersons reads rows with PersonHeader and calls fn for each. Ids must
+// be non-negative, gender male or female, dates in DateLayout and
+// DateTimeLayout; anything else is a malformed line.
+func (rd Reader) ReadPersons(r io.Reader, fn func(Person) error) error {
+	return rd.readPersons(r, PersonHeader, fn)
+}
+
+// ReadInsertPersons reads insert_person.csv, which has the person format.
+func (rd Reader) ReadInsertPersons(r io.Reader, fn func(Person) error) error {
+	return rd.readPersons(r, InsertPersonHeader, fn)
+}
+
+func (rd Reader) readPersons(r io.Reader, header string, fn func(Person) error) error {
+	return rd.ReadRecords(r, header, func(f [][]byte) error {
+		var p Person
+		var err error
+		if p.ID, err = ParseID(f[0]); err != nil {
+			return malformed("id", err)
+		}
+		p.FirstName = string(f[1])
+		p.LastName = string(f[2])
+		switch string(f[3]) {
+		case GenderMale:
+			p.Gender = GenderMale
+		case GenderFemale:
+			p.Gender = GenderFemale
+		default:
+			return malformed("gender", errors.New("want male or female, got "+string(f[3])))
+		}
+		if p.Birthday, err = ParseDate(f[4]); err != nil {
+			return malformed("birthday", err)
+		}
+		if p.CreationDate, err = ParseDateTime(f[5]); err != nil {
+			return malformed("creationDate", err)
+		}
+		p.LocationIP = string(f[6])
+		p.BrowserUsed = string(f[7])
+		return fn(p)
+	})
+}
+
+// ReadKnows reads rows with PersonKnowsPersonHeader: each friendship once,
+// as the two person ids and the creation date of the friendship.
+func (rd Reader) ReadKnows(r io.Reader, fn func(a, b int64, created time.Time) error) error {
+	return rd.ReadRecords(r, PersonKnowsPersonHeader, func(f [][]byte) error {
+		a, err := ParseID(f[0])
+		if err != nil {
+			return malformed("Person.id", err)
+		}
+		b, err := ParseID(f[1])
+		if err != nil {
+			return malformed("Person.id", err)
+		}
+		created, err := ParseDateTime(f[2])
+		if err != nil {
+			return malformed("creationDate", err)
+		}
+		return fn(a, b, created)
+	})
+}
+
+// ReadKHopPersons reads rows with KHopPersonHeader: one start person id a row.
+func (rd Reader) ReadKHopPersons(r io.Reader, fn func(personID int64) error) error {
+	return rd.ReadRecords(r, KHopPersonHeader, func(f [][]byte) error {
+		id, err := ParseID(f[0])
+		if err != nil {
+			return malformed("personId", err)
+		}
+		return fn(id)
+	})
+}
+
+// ReadShortestPathPairs reads rows with ShortestPathHeader: two person ids a
+// row.
+func (rd Reader) ReadShortestPathPairs(r io.Reader, fn func(person1, person2 int64) error) error {
+	return rd.ReadRecords(r, ShortestPathHeader, func(f [][]byte) error {
+		a, err := ParseID(f[0])
+		if err != nil {
+			return malformed("person1Id", err)
+		}
+		b, err := ParseID(f[1])
+		if err != nil {
+			return malformed("person2Id", err)
+		}
+		return fn(a, b)
+	})
+}

@@ -1,0 +1,178 @@
+// Package workload is the plug-in point for what stampede runs: a Family
+// (graph/LDBC, kafka, http, builtin) names its scenarios, adds its own run
+// flags, and opens them against a target — or against its embedded default
+// when no target is given. The engine never sees families, only
+// engine.Scenario values.
+package workload
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+)
+
+// Info describes one scenario.
+type Info struct {
+	// Name in nebula-bench form, e.g. "go.Go1Step" or "kafka.Produce".
+	Name        string
+	Description string
+	// Default marks scenarios run by a bare `stampede run`.
+	Default bool
+}
+
+// Family is a group of scenarios sharing a target kind and its setup.
+// Each CLI invocation builds fresh Family values: flag values live in them.
+type Family interface {
+	// Name is a short identifier ("graph", "kafka", "http", "builtin").
+	Name() string
+	// Scenarios lists what the family offers, in display order.
+	Scenarios() []Info
+	// AddFlags registers the family's options on the run command.
+	AddFlags(fs *pflag.FlagSet)
+	// Open prepares the target for the named scenarios (all from this
+	// family), starting or loading the embedded default when env.Target is
+	// empty, and returns one engine.Scenario per name. Bad input (options,
+	// target URL, unreachable target) returns an error wrapping ErrUsage.
+	Open(ctx context.Context, env *Env, names []string) (*Opened, error)
+}
+
+// Opened is a family ready to run.
+type Opened struct {
+	Scenarios map[string]engine.Scenario
+	// Target describes what is being measured, without credentials.
+	Target string
+	// TargetVersion is the server's version when the driver can ask.
+	TargetVersion string
+	// Notes are shown in the summary (e.g. "in-memory test cluster").
+	Notes []string
+	// Close releases the target (embedded servers, pools). May be nil.
+	Close func() error
+}
+
+// Env is what families get from the run command.
+type Env struct {
+	// Target is the raw --target URL; empty means the embedded default.
+	Target  string
+	Drivers *driver.Registry
+	// DataDir holds generated data and embedded databases.
+	DataDir string
+	// Metrics is the run's registry: add custom metrics during Open.
+	Metrics *metrics.Registry
+	// MaxVUs is the most VUs any selected scenario will use (pool sizing).
+	MaxVUs int
+	// Seed makes parameter choices reproducible.
+	Seed int64
+	// Timeout bounds each operation (0: none).
+	Timeout time.Duration
+	// Log receives human-readable preparation messages (generation,
+	// loading); Stderr is for progress bars. Both are never nil.
+	Log    io.Writer
+	Stderr io.Writer
+	Quiet  bool
+	Getenv func(string) string
+}
+
+// Logf writes one preparation message.
+func (e *Env) Logf(format string, args ...any) {
+	if !e.Quiet {
+		fmt.Fprintf(e.Log, format+"\n", args...)
+	}
+}
+
+// ErrUsage marks errors caused by bad input: the CLI exits with code 2.
+var ErrUsage = usageError{}
+
+type usageError struct{}
+
+func (usageError) Error() string { return "bad usage" }
+
+// Usagef returns an error wrapping ErrUsage.
+func Usagef(format string, args ...any) error {
+	return &wrapped{msg: fmt.Sprintf(format, args...)}
+}
+
+type wrapped struct{ msg string }
+
+func (w *wrapped) Error() string        { return w.msg }
+func (w *wrapped) Is(target error) bool { return target == ErrUsage }
+
+// Catalog is the set of families of one CLI invocation.
+type Catalog struct {
+	families []Family
+}
+
+// NewCatalog returns a catalog of the given families.
+func NewCatalog(families ...Family) *Catalog { return &Catalog{families: families} }
+
+// Families returns the families in registration order.
+func (c *Catalog) Families() []Family { return c.families }
+
+// Find returns the family offering scenario name.
+func (c *Catalog) Find(name string) (Family, Info, bool) {
+	for _, f := range c.families {
+		for _, s := range f.Scenarios() {
+			if s.Name == name {
+				return f, s, true
+			}
+		}
+	}
+	return nil, Info{}, false
+}
+
+// Defaults lists the scenarios of a bare `stampede run`.
+func (c *Catalog) Defaults() []string {
+	var out []string
+	for _, f := range c.families {
+		for _, s := range f.Scenarios() {
+			if s.Default {
+				out = append(out, s.Name)
+			}
+		}
+	}
+	return out
+}
+
+// Resolve checks scenario names and groups them by family, keeping the
+// user's order within each family. Unknown names are a usage error that
+// suggests close matches.
+func (c *Catalog) Resolve(names []string) (map[Family][]string, error) {
+	out := map[Family][]string{}
+	for _, n := range names {
+		f, _, ok := c.Find(n)
+		if !ok {
+			return nil, Usagef("unknown scenario %q%s (see stampede scenarios)", n, c.suggest(n))
+		}
+		out[f] = append(out[f], n)
+	}
+	return out, nil
+}
+
+func (c *Catalog) suggest(name string) string {
+	var close []string
+	low := strings.ToLower(name)
+	for _, f := range c.families {
+		for _, s := range f.Scenarios() {
+			sl := strings.ToLower(s.Name)
+			if strings.Contains(sl, low) || strings.Contains(low, sl[strings.LastIndex(sl, ".")+1:]) {
+				close = append(close, s.Name)
+			}
+		}
+	}
+	sort.Strings(close)
+	if len(close) == 0 {
+		return ""
+	}
+	if len(close) > 3 {
+		close = close[:3]
+	}
+	return "; did you mean " + strings.Join(close, ", ") + "?"
+}
