@@ -1,0 +1,19 @@
+package cli
+
+import (
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/workload"
+)
+
+// newCatalog returns fresh workload families for one invocation; their
+// flag values live in them. The first family's defaults make a bare
+// `stampede run`.
+func newCatalog() *workload.Catalog {
+	return workload.NewCatalog()
+}
+
+// newDrivers returns the driver registry, one opener per URL scheme.
+func newDrivers() *driver.Registry {
+	r := driver.NewRegistry()
+	return r
+}
