@@ -1,0 +1,181 @@
+package profile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Defaults of CmdCollector.
+const (
+	// DefaultCmdOut is the output file name template: {scenario}.perf.data.
+	DefaultCmdOut = "{scenario}.perf.data"
+	// DefaultStopTimeout is how long Stop waits after SIGINT before
+	// SIGKILL: 10 s.
+	DefaultStopTimeout = 10 * time.Second
+	// stderrTail is how much of the command's stderr is kept for errors.
+	stderrTail = 2048
+)
+
+// CmdCollector runs a profiler command (typically
+// perf record -p {pid} -b -o {out}) around a scenario, the way the AutoFDO
+// seed ran perf by hand: Start launches it with /bin/sh -c in a process
+// group of its own, Stop sends SIGINT to that group (Ctrl+C), waits up to
+// StopTimeout for it to finish writing, then sends SIGKILL.
+//
+// A command that exits with failure, before or after Stop, is reported by
+// Stop with the tail of its stderr. Exiting on the SIGINT (status 130 or
+// killed by the signal) counts as success. Not safe for concurrent use:
+// one scenario at a time.
+type CmdCollector struct {
+	// Command is the shell command with placeholders {pid}, {scenario} and
+	// {out}. Substituted values are single-quoted for the shell when they
+	// hold anything beyond letters, digits and ./_-,:=+@%.
+	Command string
+	// PID replaces {pid}.
+	PID string
+	// Out is the output file name template, relative to the scope's Dir
+	// unless absolute; it may use {scenario}. Empty means DefaultCmdOut.
+	Out string
+	// StopTimeout is the wait between SIGINT and SIGKILL; 0 means
+	// DefaultStopTimeout.
+	StopTimeout time.Duration
+
+	run *cmdRun // the command in progress, nil when idle
+}
+
+// cmdRun is one execution of the command.
+type cmdRun struct {
+	scope   Scope
+	out     string // the {out} path
+	cmd     *exec.Cmd
+	stderr  *tailBuffer
+	done    chan struct{}
+	waitErr error // valid after done
+}
+
+var _ Collector = (*CmdCollector)(nil)
+
+// String describes the collector.
+func (c *CmdCollector) String() string { return "cmd " + c.Command }
+
+// Start runs the command for scope s and returns once it is started;
+// it does not wait for the profiler to attach. ctx is not used to stop the
+// command: Stop does.
+func (c *CmdCollector) Start(_ context.Context, s Scope) error {
+	if c.run != nil {
+		return fmt.Errorf("cmd collector: Start for %q while %q is still recording", s.Scenario, c.run.scope.Scenario)
+	}
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return fmt.Errorf("cmd collector: %w", err)
+	}
+	tmpl := c.Out
+	if tmpl == "" {
+		tmpl = DefaultCmdOut
+	}
+	out := strings.ReplaceAll(tmpl, "{scenario}", fileName(s.Scenario))
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(s.Dir, out)
+	}
+	line := strings.NewReplacer(
+		"{pid}", shellQuote(c.PID),
+		"{scenario}", shellQuote(s.Scenario),
+		"{out}", shellQuote(out),
+	).Replace(c.Command)
+
+	cmd := exec.Command("/bin/sh", "-c", line)
+	tail := &tailBuffer{max: stderrTail}
+	cmd.Stderr = tail
+	// Do not let a leftover grandchild holding stderr open stall Wait.
+	cmd.WaitDelay = time.Second
+	ownProcessGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("cmd collector: starting %q: %w", line, err)
+	}
+	run := &cmdRun{scope: s, out: out, cmd: cmd, stderr: tail, done: make(chan struct{})}
+	go func() {
+		run.waitErr = cmd.Wait()
+		close(run.done)
+	}()
+	c.run = run
+	return nil
+}
+
+// Stop interrupts the command and returns the {out} file if it exists.
+// It is an error if the command failed, had to be killed, or was given
+// {out} and did not write it. If ctx ends first the command is killed.
+func (c *CmdCollector) Stop(ctx context.Context) ([]string, error) {
+	run := c.run
+	if run == nil {
+		return nil, errors.New("cmd collector: Stop without Start")
+	}
+	c.run = nil
+	name := run.scope.Scenario
+
+	exitedEarly := false
+	select {
+	case <-run.done:
+		exitedEarly = true
+	default:
+		interruptGroup(run.cmd)
+		timeout := c.StopTimeout
+		if timeout <= 0 {
+			timeout = DefaultStopTimeout
+		}
+		timer := time.NewTimer(timeout)
+		defer timer.Stop()
+		select {
+		case <-run.done:
+		case <-timer.C:
+			killGroup(run.cmd)
+			<-run.done
+			return nil, fmt.Errorf("cmd collector: %q: command did not exit within %v of SIGINT and was killed%s", name, timeout, run.stderr.suffix())
+		case <-ctx.Done():
+			killGroup(run.cmd)
+			<-run.done
+			return nil, fmt.Errorf("cmd collector: %q: %w", name, ctx.Err())
+		}
+	}
+
+	if err := run.waitErr; err != nil && (exitedEarly || !interrupted(err)) {
+		when := "failed"
+		if exitedEarly {
+			when = "exited early"
+		}
+		return nil, fmt.Errorf("cmd collector: %q: command %s: %v%s", name, when, err, run.stderr.suffix())
+	}
+	if _, err := os.Stat(run.out); err == nil {
+		return []string{run.out}, nil
+	}
+	if strings.Contains(c.Command, "{out}") {
+		return nil, fmt.Errorf("cmd collector: %q: command wrote no %s%s", name, run.out, run.stderr.suffix())
+	}
+	return nil, nil
+}
+
+// interrupted reports whether a Wait error means the command ended
+// because of our SIGINT: killed by it, or a shell reporting 128+2.
+func interrupted(err error) bool {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return false
+	}
+	return ee.ExitCode() == 130 || killedByInterrupt(ee)
+}
+
+// safeWord matches values that need no shell quoting.
+var safeWord = regexp.MustCompile(`^[A-Za-z0-9_./,:=+@%-]+$`)
+
+// shellQuote quotes s for /bin/sh unless it is a plain word.
+func shellQuote(s string) string {
+	if safeWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
