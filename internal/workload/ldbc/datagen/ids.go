@@ -1,11 +1,7 @@
 package datagen
 
-import "time"
-
 // The simulated period, as in LDBC: persons join between 2010-01-01 and
 // 2013-01-01 (UTC); all times are Unix milliseconds.
-var _ = time.UTC
-
 const (
 	startMs int64 = 1262304000000 // 2010-01-01T00:00:00Z
 	endMs   int64 = 1356998400000 // 2013-01-01T00:00:00Z

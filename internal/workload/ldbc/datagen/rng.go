@@ -7,13 +7,13 @@ import "math/rand/v2"
 // what it is for (a person, a block of a knows pass...), never on which
 // worker computes it or when.
 const (
-	streamPerson uint64 = iota + 1 // index: person seq
-	streamAttrs                    // index: person seq
-	streamKnows                    // index: pass<<32 | block
-	streamSortKey                  // index: pass<<32 | seq
-	streamKnowsDate                // index: pair
-	streamParams                   // index: parameter file
-	streamInsert                   // index: insert person number
+	streamPerson    uint64 = iota + 1 // index: person seq
+	streamAttrs                       // index: person seq
+	streamKnows                       // index: pass<<32 | block
+	streamSortKey                     // index: pass<<32 | seq
+	streamKnowsDate                   // index: pair
+	streamParams                      // index: parameter file
+	streamInsert                      // index: insert person number
 )
 
 // mix64 is the splitmix64 finalizer: a bijective avalanche of x.

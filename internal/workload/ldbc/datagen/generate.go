@@ -1,0 +1,193 @@
+package datagen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+)
+
+// generator carries the state of one Generate call through its stages.
+type generator struct {
+	seed    int64
+	workers int
+	dicts   *dicts
+	degrees degreeModel
+	persons []person // index = seq, the low bits of the person id
+	graph   *graph
+}
+
+// stage is one step of generation. Stages run in order; later ones may use
+// what earlier ones left in the generator. Messages and forums (posts,
+// comments, likes) are meant to become further stages after "person files",
+// reading g.persons and g.graph and writing their own files through o.
+type stage struct {
+	name string
+	run  func(ctx context.Context, o *outputs) error
+}
+
+// personChunk is the number of persons generated or written per unit of
+// parallel work.
+const personChunk = 4096
+
+// Generate writes an LDBC SNB social network for cfg.SF into cfg.Out and
+// returns what it wrote. It is deterministic in (cfg.SF, cfg.Seed), uses
+// cfg.Workers goroutines, and stops early with ctx.Err() (wrapped) when ctx
+// ends, leaving partial files behind. Bad input gives an error wrapping
+// ErrBadConfig before anything is written.
+func Generate(ctx context.Context, cfg Config) (Stats, error) {
+	t0 := time.Now()
+	n, err := cfg.validate()
+	if err != nil {
+		return Stats{}, err
+	}
+	if err := prepareOut(cfg.Out, cfg.Force); err != nil {
+		return Stats{}, err
+	}
+	d, err := newDicts()
+	if err != nil {
+		return Stats{}, err
+	}
+	g := &generator{
+		seed:    cfg.Seed,
+		workers: cfg.workers(),
+		dicts:   d,
+		degrees: newDegreeModel(n),
+	}
+	o := &outputs{root: cfg.Out, progress: cfg.Progress}
+	stages := []stage{
+		{"static files", g.writeStatic},
+		{"persons", func(ctx context.Context, _ *outputs) error { return g.generatePersons(ctx, n) }},
+		{"knows", func(ctx context.Context, _ *outputs) error { return g.generateKnows(ctx) }},
+		{"person files", g.writeDynamic},
+		{"substitution parameters", g.writeParams},
+	}
+	for _, st := range stages {
+		if err := st.run(ctx, o); err != nil {
+			_ = o.closeAll()
+			return Stats{}, fmt.Errorf("%s: %w", st.name, err)
+		}
+	}
+	if err := o.closeAll(); err != nil {
+		return Stats{}, err
+	}
+	return Stats{
+		Persons: int64(n),
+		Knows:   g.graph.edges(),
+		Files:   o.rowCounts(),
+		Elapsed: time.Since(t0),
+	}, nil
+}
+
+// prepareOut checks that out can take a data set and makes it exist.
+func prepareOut(out string, force bool) error {
+	if fi, err := os.Stat(out); err == nil {
+		if !fi.IsDir() {
+			return fmt.Errorf("%w: output %s is not a directory", ErrBadConfig, out)
+		}
+		empty, err := isEmptyDir(out)
+		if err != nil {
+			return fmt.Errorf("%w: output directory: %v", ErrBadConfig, err)
+		}
+		if !empty {
+			if !force {
+				return fmt.Errorf("%w: output directory %s is not empty (use --force to overwrite)", ErrBadConfig, out)
+			}
+			for _, sub := range []string{ldbcfile.DirSocialNetwork, ldbcfile.DirParams} {
+				if err := os.RemoveAll(filepath.Join(out, sub)); err != nil {
+					return fmt.Errorf("%w: cannot clear %s: %v", ErrBadConfig, sub, err)
+				}
+			}
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("%w: cannot create output directory: %v", ErrBadConfig, unwrapPath(err))
+	}
+	probe, err := os.CreateTemp(out, ".stampede-write-test-*")
+	if err != nil {
+		return fmt.Errorf("%w: output directory %s is not writable: %v", ErrBadConfig, out, unwrapPath(err))
+	}
+	name := probe.Name()
+	_ = probe.Close()
+	return os.Remove(name)
+}
+
+// unwrapPath drops the path from *PathError messages that already name it.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
+	}
+	return err
+}
+
+func isEmptyDir(dir string) (bool, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	_, err = f.Readdirnames(1)
+	if errors.Is(err, io.EOF) {
+		return true, nil
+	}
+	return false, err
+}
+
+// generatePersons draws the core attributes and target degrees of the n
+// persons, in parallel by chunks of person indexes.
+func (g *generator) generatePersons(ctx context.Context, n int) error {
+	g.persons = make([]person, n)
+	span := endMs - startMs - knowsWindowMs
+	chunks := (n + personChunk - 1) / personChunk
+	err := g.parallel(ctx, chunks, func(r *rng, _ *[]int32, c int) {
+		for s := c * personChunk; s < min(n, (c+1)*personChunk); s++ {
+			g.persons[s] = g.newPerson(r, int64(s), startMs, span)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	g.graph, err = newGraph(g.persons)
+	return err
+}
+
+// knowsWindowMs keeps the last persons' join dates this far before the end
+// of the period so that their friendships have time to happen.
+const knowsWindowMs = 30 * dayMs
+
+// writeDynamic streams the person files: chunks of persons are formatted in
+// parallel and written in index order.
+func (g *generator) writeDynamic(ctx context.Context, o *outputs) error {
+	var files [dynamicFiles]*outFile
+	for i, spec := range dynamicFileSpecs() {
+		f, err := o.create(spec[0], spec[1])
+		if err != nil {
+			return err
+		}
+		files[i] = f
+	}
+	n := len(g.persons)
+	chunks := (n + personChunk - 1) / personChunk
+	return ordered(ctx, g.workers, chunks, func() *rowChunk { return &rowChunk{} },
+		func(r *rng, c *rowChunk, i int) {
+			c.reset()
+			for s := i * personChunk; s < min(n, (i+1)*personChunk); s++ {
+				g.appendPersonRows(r, c, uint32(s))
+			}
+		},
+		func(c *rowChunk, _ int) error {
+			for k, f := range files {
+				if err := o.write(f, c.buf[k], c.rows[k]); err != nil {
+					return err
+				}
+			}
+			o.report()
+			return nil
+		})
+}

@@ -1,0 +1,106 @@
+package datagen
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+)
+
+// writeStatic writes the place, organisation, tag and tag class files and
+// their relations. They depend on the dictionaries only, not on SF or seed.
+func (g *generator) writeStatic(_ context.Context, o *outputs) error {
+	d := g.dicts
+	type table struct {
+		rel, header string
+		rows        func(emit func(fields ...string))
+	}
+	itoa := strconv.Itoa
+	tables := []table{
+		{ldbcfile.PlacePath, ldbcfile.PlaceHeader, func(emit func(...string)) {
+			for i, c := range d.countries {
+				emit(itoa(d.countryID(i)), c.name, ldbcfile.DBpediaResource+c.name, ldbcfile.PlaceCountry)
+			}
+			for i, c := range d.cities {
+				emit(itoa(d.cityID(i)), c.name, ldbcfile.DBpediaResource+c.name, ldbcfile.PlaceCity)
+			}
+			for i, c := range d.continents {
+				emit(itoa(d.continentID(i)), c, ldbcfile.DBpediaResource+c, ldbcfile.PlaceContinent)
+			}
+		}},
+		{ldbcfile.PlaceIsPartOfPlacePath, ldbcfile.PlaceIsPartOfPlaceHeader, func(emit func(...string)) {
+			for i, c := range d.countries {
+				emit(itoa(d.countryID(i)), itoa(d.continentID(c.continent)))
+			}
+			for i, c := range d.cities {
+				emit(itoa(d.cityID(i)), itoa(d.countryID(c.country)))
+			}
+		}},
+		{ldbcfile.OrganisationPath, ldbcfile.OrganisationHeader, func(emit func(...string)) {
+			for i, c := range d.companies {
+				emit(itoa(d.companyID(i)), ldbcfile.OrgCompany, c.name, ldbcfile.DBpediaResource+c.name)
+			}
+			for i, u := range d.universities {
+				emit(itoa(d.universityID(i)), ldbcfile.OrgUniversity, u.name, ldbcfile.DBpediaResource+u.name)
+			}
+		}},
+		{ldbcfile.OrganisationIsLocatedInPlacePath, ldbcfile.OrganisationIsLocatedInPlaceHeader, func(emit func(...string)) {
+			for i, c := range d.companies {
+				emit(itoa(d.companyID(i)), itoa(d.countryID(c.place)))
+			}
+			for i, u := range d.universities {
+				emit(itoa(d.universityID(i)), itoa(d.cityID(u.place)))
+			}
+		}},
+		{ldbcfile.TagClassPath, ldbcfile.TagClassHeader, func(emit func(...string)) {
+			for i, c := range d.tagClasses {
+				url := ldbcfile.DBpediaOntology + c.name
+				if c.parent < 0 {
+					url = ldbcfile.OWLThing
+				}
+				emit(itoa(i), c.name, url)
+			}
+		}},
+		{ldbcfile.TagClassIsSubclassOfTagClassPath, ldbcfile.TagClassIsSubclassOfTagClassHeader, func(emit func(...string)) {
+			for i, c := range d.tagClasses {
+				if c.parent >= 0 {
+					emit(itoa(i), itoa(c.parent))
+				}
+			}
+		}},
+		{ldbcfile.TagPath, ldbcfile.TagHeader, func(emit func(...string)) {
+			for i, t := range d.tags {
+				emit(itoa(i), t.name, ldbcfile.DBpediaResource+t.name)
+			}
+		}},
+		{ldbcfile.TagHasTypeTagClassPath, ldbcfile.TagHasTypeTagClassHeader, func(emit func(...string)) {
+			for i, t := range d.tags {
+				emit(itoa(i), itoa(t.class))
+			}
+		}},
+	}
+	var buf []byte
+	for _, t := range tables {
+		f, err := o.create(t.rel, t.header)
+		if err != nil {
+			return err
+		}
+		buf = buf[:0]
+		var rows int64
+		t.rows(func(fields ...string) {
+			for i, s := range fields {
+				if i > 0 {
+					buf = append(buf, '|')
+				}
+				buf = append(buf, s...)
+			}
+			buf = append(buf, '\n')
+			rows++
+		})
+		if err := o.write(f, buf, rows); err != nil {
+			return err
+		}
+	}
+	o.report()
+	return nil
+}
