@@ -67,6 +67,9 @@ summaries and HTML reports.`,
 
 // commands lists the constructors of every subcommand, one file each.
 var commands = []func(*Env) *cobra.Command{
+	newGenCmd,
+	newRunCmd,
+	newScenariosCmd,
 	newVersionCmd,
 }
 
