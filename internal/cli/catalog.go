@@ -2,18 +2,25 @@ package cli
 
 import (
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/builtin"
+	"github.com/stampede-bench/stampede/internal/workload/httpload"
 )
 
 // newCatalog returns fresh workload families for one invocation; their
 // flag values live in them. The first family's defaults make a bare
 // `stampede run`.
 func newCatalog() *workload.Catalog {
-	return workload.NewCatalog()
+	return workload.NewCatalog(
+		httpload.New(),
+		builtin.New(),
+	)
 }
 
 // newDrivers returns the driver registry, one opener per URL scheme.
 func newDrivers() *driver.Registry {
 	r := driver.NewRegistry()
+	httpdrv.Register(r)
 	return r
 }

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// runFlags are the options of `stampede run`, k6's names where k6 has one.
+type runFlags struct {
+	vus         int64
+	duration    time.Duration
+	iterations  int64
+	rate        int64
+	timeUnit    time.Duration
+	maxVUs      int64
+	stages      []string
+	executor    string
+	warmup      time.Duration
+	gracefulStp time.Duration
+	concurrent  bool
+
+	target     string
+	dataDir    string
+	out        []string
+	summaryOut string
+	csvFile    string
+	noCSV      bool
+	thresholds []string
+	config     string
+	seed       int64
+	timeout    time.Duration
+	repeat     int
+	cooldown   time.Duration
+
+	quiet   bool
+	json    bool
+	noColor bool
+
+	// familyFlagNames are the workload options, recorded in options.json.
+	familyFlagNames map[string]bool
+}
+
+func newRunCmd(env *Env) *cobra.Command {
+	f := &runFlags{}
+	catalog := newCatalog()
+	cmd := &cobra.Command{
+		Use:   "run [SCENARIO...]",
+		Short: "Run scenarios against a target and measure them",
+		Long: `Run scenarios against a target (or the embedded default) and measure them.
+
+With no scenario, runs the default graph set (go.Go1Step, go.Go2Step,
+go.Go3Step, find_path.FindShortestPath, insert.InsertPersonScenario) on an
+embedded SQLite database loaded with generated LDBC SF0.1 data, 50 VUs for
+10s each. See "stampede scenarios" for the list.
+
+Executors follow k6: -u/-d give constant-vus, -i shared-iterations, --rate
+constant-arrival-rate, -s stages ramping-vus (with --rate:
+ramping-arrival-rate); --executor picks one explicitly. Flags override
+--config, STAMPEDE_<FLAG> environment variables override the config too.`,
+		Example: `  stampede run
+  stampede run go.Go1Step go.Go2Step -u 200 -d 30s
+  stampede run find_path.FindShortestPath --target postgres://user@127.0.0.1/ldbc
+  stampede run kafka.Produce --rate 50000 -d 1m --profile high-reliability
+  stampede run http.Request --target http://127.0.0.1:8080/ -u 50 -d 10s`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := applyEnv(cmd.Flags(), env.Getenv); err != nil {
+				return err
+			}
+			return runRun(cmd.Context(), env, f, catalog, cmd.Flags(), args)
+		},
+	}
+	fs := cmd.Flags()
+	fs.Int64VarP(&f.vus, "vus", "u", 50, "virtual users (preallocated VUs under --rate)")
+	fs.DurationVarP(&f.duration, "duration", "d", 10*time.Second, "how long each scenario runs")
+	fs.Int64VarP(&f.iterations, "iterations", "i", 0, "total iterations shared by the VUs (shared-iterations)")
+	fs.Int64Var(&f.rate, "rate", 0, "iterations per --time-unit (arrival-rate executors)")
+	fs.DurationVar(&f.timeUnit, "time-unit", time.Second, "unit of --rate")
+	fs.Int64Var(&f.maxVUs, "max-vus", 0, "most VUs an arrival-rate executor may allocate (default 4×--vus)")
+	fs.StringArrayVarP(&f.stages, "stage", "s", nil, "ramping stage DURATION:TARGET (repeatable)")
+	fs.StringVar(&f.executor, "executor", "", "executor: constant-vus, ramping-vus, per-vu-iterations, shared-iterations, constant-arrival-rate, ramping-arrival-rate")
+	fs.DurationVar(&f.warmup, "warmup", 0, "exclude the first part of each scenario from statistics")
+	fs.DurationVar(&f.gracefulStp, "graceful-stop", 30*time.Second, "time iterations in progress get to finish at the end")
+	fs.BoolVar(&f.concurrent, "concurrent", false, "run the scenarios at the same time instead of one after another")
+	fs.StringVar(&f.target, "target", "", "target URL: sqlite://PATH, postgres://..., kafka://h1:9092,h2:9092, http://... (default: embedded)")
+	fs.StringVar(&f.dataDir, "data-dir", "stampede-data", "where generated data and embedded databases live")
+	fs.StringArrayVar(&f.out, "out", nil, "result directory (default stampede-results/TIMESTAMP), or an output spec like influxdb=http://127.0.0.1:8086/k6")
+	fs.StringVar(&f.summaryOut, "summary-export", "", "also write the k6-style summary JSON to FILE")
+	fs.StringVar(&f.csvFile, "csv", "", "per-request CSV file (default RESULT_DIR/requests.csv)")
+	fs.BoolVar(&f.noCSV, "no-csv", false, "do not write the per-request CSV")
+	fs.StringArrayVar(&f.thresholds, "threshold", nil, "k6 threshold, e.g. 'responseTime: p(95)<200' (repeatable; exit 99 when one fails)")
+	fs.StringVar(&f.config, "config", "", "YAML config file (flags override it)")
+	fs.Int64Var(&f.seed, "seed", 1, "seed for parameter choices")
+	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "timeout of each operation")
+	fs.IntVar(&f.repeat, "repeat", 1, "run the whole scenario set N times, each in its own result directory")
+	fs.DurationVar(&f.cooldown, "cooldown", 0, "pause between repeated runs")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress line and no preparation messages")
+	fs.BoolVar(&f.json, "json", false, "print the summary JSON on stdout instead of the console summary")
+	fs.BoolVar(&f.noColor, "no-color", false, "no colours even on a terminal")
+	f.familyFlagNames = map[string]bool{}
+	for _, fam := range catalog.Families() {
+		famFlags := pflag.NewFlagSet(fam.Name(), pflag.ContinueOnError)
+		fam.AddFlags(famFlags)
+		famFlags.VisitAll(func(fl *pflag.Flag) {
+			fl.Usage = "[" + fam.Name() + "] " + fl.Usage
+			f.familyFlagNames[fl.Name] = true
+		})
+		fs.AddFlagSet(famFlags)
+	}
+	return cmd
+}
+
+// familyFlags returns the workload flags that the user set, for options.json.
+func (f *runFlags) familyFlags(fs *pflag.FlagSet) map[string]string {
+	out := map[string]string{}
+	fs.Visit(func(fl *pflag.Flag) {
+		if f.familyFlagNames[fl.Name] && !isSecretFlag(fl.Name) {
+			out[fl.Name] = fl.Value.String()
+		}
+	})
+	return out
+}

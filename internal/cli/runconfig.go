@@ -1,0 +1,225 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+)
+
+// applyEnv sets every flag the user did not give from STAMPEDE_<NAME>
+// (upper case, dashes as underscores), e.g. STAMPEDE_VUS=100.
+func applyEnv(fs *pflag.FlagSet, getenv func(string) string) error {
+	var err error
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if fl.Changed || err != nil {
+			return
+		}
+		key := "STAMPEDE_" + strings.ToUpper(strings.ReplaceAll(fl.Name, "-", "_"))
+		if v := getenv(key); v != "" {
+			if serr := fs.Set(fl.Name, v); serr != nil {
+				err = usagef("%s=%q: %v", key, v, serr)
+			}
+		}
+	})
+	return err
+}
+
+// isSecretFlag reports flags whose values must never be written out.
+func isSecretFlag(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "password") || strings.Contains(n, "secret") || strings.Contains(n, "token")
+}
+
+// fileConfig is the YAML config file: k6-like scenarios with executors.
+//
+//	target: postgres://bench@127.0.0.1/ldbc
+//	scenarios:
+//	  go.Go1Step: {executor: constant-vus, vus: 50, duration: 30s}
+//	  go.Go2Step: {executor: ramping-vus, stages: [{duration: 10s, target: 100}]}
+//	thresholds: ["responseTime: p(95)<200"]
+//	options: {batch-size: "300"}
+type fileConfig struct {
+	Target     string                   `yaml:"target"`
+	Order      []string                 `yaml:"-"`
+	Scenarios  map[string]engine.Config `yaml:"scenarios"`
+	Thresholds []string                 `yaml:"thresholds"`
+	Options    map[string]string        `yaml:"options"`
+}
+
+// loadConfig reads a YAML config file, keeping the scenario order.
+func loadConfig(path string) (*fileConfig, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("config: %v", err)
+	}
+	var c fileConfig
+	dec := yaml.NewDecoder(strings.NewReader(string(b)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		return nil, usagef("config %s: %v", path, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	var doc struct {
+		Scenarios yaml.Node `yaml:"scenarios"`
+	}
+	if err := yaml.Unmarshal(b, &doc); err == nil && doc.Scenarios.Kind == yaml.MappingNode {
+		for i := 0; i < len(doc.Scenarios.Content); i += 2 {
+			c.Order = append(c.Order, doc.Scenarios.Content[i].Value)
+		}
+	}
+	return &c, nil
+}
+
+// parseStage parses DURATION:TARGET, e.g. 30s:100.
+func parseStage(s string) (engine.Stage, error) {
+	d, t, ok := strings.Cut(s, ":")
+	if !ok {
+		return engine.Stage{}, usagef("bad stage %q: want DURATION:TARGET, e.g. 30s:100", s)
+	}
+	dur, err := time.ParseDuration(strings.TrimSpace(d))
+	if err != nil || dur < 0 {
+		return engine.Stage{}, usagef("bad stage %q: duration %q is not a duration like 30s", s, d)
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 64)
+	if err != nil || n < 0 {
+		return engine.Stage{}, usagef("bad stage %q: target %q is not a count ≥ 0", s, t)
+	}
+	return engine.Stage{Duration: dur, Target: n}, nil
+}
+
+// executorFromFlags builds the executor configuration the flags describe.
+// changed tells which flags the user set.
+func executorFromFlags(f *runFlags, changed func(string) bool) (engine.Config, error) {
+	var stages []engine.Stage
+	for _, s := range f.stages {
+		st, err := parseStage(s)
+		if err != nil {
+			return engine.Config{}, err
+		}
+		stages = append(stages, st)
+	}
+	c := engine.Config{
+		Executor: f.executor, VUs: f.vus, Duration: f.duration, Iterations: f.iterations,
+		Rate: f.rate, TimeUnit: f.timeUnit, Stages: stages,
+		GracefulStop: f.gracefulStp, Warmup: f.warmup,
+	}
+	if c.Executor == "" {
+		switch {
+		case len(stages) > 0 && changed("rate"):
+			c.Executor = engine.RampingArrivalRate
+		case len(stages) > 0:
+			c.Executor = engine.RampingVUs
+		case changed("rate"):
+			c.Executor = engine.ConstantArrivalRate
+		case changed("iterations"):
+			c.Executor = engine.SharedIterations
+		default:
+			c.Executor = engine.ConstantVUs
+		}
+	}
+	switch c.Executor {
+	case engine.ConstantArrivalRate, engine.RampingArrivalRate:
+		c.PreAllocatedVUs = f.vus
+		c.MaxVUs = f.maxVUs
+		if c.MaxVUs == 0 {
+			c.MaxVUs = 4 * f.vus
+		}
+		if c.Executor == engine.RampingArrivalRate {
+			c.StartRate = 0
+			if changed("rate") && len(stages) == 0 {
+				return c, usagef("ramping-arrival-rate needs --stage DURATION:RATE")
+			}
+		}
+		c.VUs = 0
+	case engine.RampingVUs:
+		if changed("vus") {
+			c.StartVUs = f.vus
+		}
+		c.VUs = 0
+	case engine.PerVUIterations, engine.SharedIterations:
+		if c.Iterations == 0 {
+			return c, usagef("%s needs -i/--iterations", c.Executor)
+		}
+		c.MaxDuration = 10 * time.Minute
+		if changed("duration") {
+			c.MaxDuration = f.duration
+		}
+	}
+	if c.Executor != engine.ConstantVUs && c.Executor != engine.ConstantArrivalRate {
+		c.Duration = 0
+	}
+	if c.Executor != engine.RampingVUs && c.Executor != engine.RampingArrivalRate && len(stages) > 0 {
+		return c, usagef("--stage only applies to ramping-vus and ramping-arrival-rate, not %s", c.Executor)
+	}
+	c = c.Defaults()
+	if err := c.Validate(); err != nil {
+		return c, usagef("%v", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return c, nil
+}
+
+// executorFlagsChanged reports whether any executor flag was given.
+func executorFlagsChanged(changed func(string) bool) bool {
+	for _, n := range []string{"vus", "duration", "iterations", "rate", "time-unit", "max-vus", "stage", "executor"} {
+		if changed(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// scenarioConfig picks the executor of one scenario: flags when given,
+// otherwise the config file's entry (with warm-up and graceful stop from
+// flags when the file has none), otherwise the flag defaults.
+func scenarioConfig(name string, fromFlags engine.Config, fc *fileConfig, changed func(string) bool) (engine.Config, error) {
+	if fc == nil || executorFlagsChanged(changed) {
+		return fromFlags, nil
+	}
+	c, ok := fc.Scenarios[name]
+	if !ok {
+		return fromFlags, nil
+	}
+	if c.Warmup == 0 {
+		c.Warmup = fromFlags.Warmup
+	}
+	if c.GracefulStop == 0 {
+		c.GracefulStop = fromFlags.GracefulStop
+	}
+	c = c.Defaults()
+	if err := c.Validate(); err != nil {
+		return c, usagef("config scenario %s: %s", name, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return c, nil
+}
+
+// describeExecutor is a short human description of an executor config.
+func describeExecutor(c engine.Config) string {
+	switch c.Executor {
+	case engine.ConstantVUs:
+		return fmt.Sprintf("%d VUs for %s", c.VUs, c.Duration)
+	case engine.RampingVUs:
+		return fmt.Sprintf("ramping VUs over %d stages, %s", len(c.Stages), c.TotalDuration())
+	case engine.PerVUIterations:
+		return fmt.Sprintf("%d VUs × %d iterations", c.VUs, c.Iterations)
+	case engine.SharedIterations:
+		return fmt.Sprintf("%d iterations shared by %d VUs", c.Iterations, c.VUs)
+	case engine.ConstantArrivalRate:
+		return fmt.Sprintf("%d it/%s for %s (VUs %d..%d)", c.Rate, shortUnit(c.TimeUnit), c.Duration, c.PreAllocatedVUs, c.MaxVUs)
+	case engine.RampingArrivalRate:
+		return fmt.Sprintf("ramping rate over %d stages, %s (VUs %d..%d)", len(c.Stages), c.TotalDuration(), c.PreAllocatedVUs, c.MaxVUs)
+	}
+	return c.Executor
+}
+
+func shortUnit(d time.Duration) string {
+	if d == time.Second {
+		return "s"
+	}
+	return d.String()
+}

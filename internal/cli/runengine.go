@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+)
+
+// execute runs the engine over specs with every output attached, then
+// writes the result directory and the summaries.
+func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics.Registry, specs []engine.Spec, notes []string) (err error) {
+	f := p.flags
+	series, err := resultdir.NewSeriesWriter(dir)
+	if err != nil {
+		return err
+	}
+	observers := []metrics.Observer{series.Observe}
+	live, err := startLiveOutputs(ctx, env, p, reg)
+	if err != nil {
+		series.Close()
+		return err
+	}
+	observers = append(observers, live.observers...)
+
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	clock := metrics.NewClock()
+	agg := metrics.NewAggregator(reg, clock, names, observers...)
+	go agg.Run()
+	for i := range specs {
+		for _, n := range notes {
+			agg.Note(i, n)
+		}
+	}
+
+	deps := engine.Deps{Agg: agg, Clock: clock}
+	var csv requestLog
+	if !f.noCSV {
+		path := f.csvFile
+		if path == "" {
+			path = filepath.Join(dir, resultdir.RequestsFile)
+		}
+		csv, err = openRequestLog(path)
+		if err != nil {
+			agg.Close()
+			series.Close()
+			live.close()
+			return err
+		}
+		deps.Log = csv
+	}
+	prog := newProgress(env.Stderr, agg, specs, clock, f.quiet || f.json)
+	deps.Hooks = append(deps.Hooks, prog)
+	deps.Hooks = append(deps.Hooks, live.hooks...)
+
+	interrupted, runErr := engine.Run(ctx, engine.Plan{Scenarios: specs, Concurrent: f.concurrent}, deps)
+	prog.stop()
+	agg.Close()
+	snap := agg.Snapshot()
+	snap.Interrupted = snap.Interrupted || interrupted
+
+	// Every output is flushed and closed even when the run failed or was
+	// interrupted, so what was measured is never lost.
+	var errs []error
+	if csv != nil {
+		if cerr := csv.Close(); cerr != nil {
+			errs = append(errs, fmt.Errorf("request log: %w", cerr))
+		}
+	}
+	if serr := series.Close(); serr != nil {
+		errs = append(errs, fmt.Errorf("series: %w", serr))
+	}
+	live.close()
+	if werr := resultdir.WriteJSON(dir, resultdir.SnapshotFile, snap); werr != nil {
+		errs = append(errs, werr)
+	}
+	thresholdsFailed, oerr := writeSummaries(env, p, dir, snap)
+	if oerr != nil {
+		errs = append(errs, oerr)
+	}
+	if !f.quiet && !f.json {
+		fmt.Fprintf(env.Stderr, "results: %s\n", dir)
+	}
+	switch {
+	case runErr != nil:
+		return fmt.Errorf("run: %w", runErr)
+	case len(errs) > 0:
+		return errs[0]
+	case interrupted:
+		return &ExitError{Code: ExitInterrupted, Msg: "interrupted: results cover the run until the stop"}
+	case thresholdsFailed:
+		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed"}
+	}
+	return nil
+}
+
+// progress prints a live status line every second while scenarios run.
+type progress struct {
+	w       interface{ Write([]byte) (int, error) }
+	agg     *metrics.Aggregator
+	specs   []engine.Spec
+	clock   metrics.Clock
+	quiet   bool
+	tty     bool
+	cur     chan progressScenario
+	done    chan struct{}
+	stopped chan struct{}
+}
+
+type progressScenario struct {
+	idx   int
+	start time.Duration
+}
+
+func newProgress(w interface{ Write([]byte) (int, error) }, agg *metrics.Aggregator, specs []engine.Spec, clock metrics.Clock, quiet bool) *progress {
+	p := &progress{w: w, agg: agg, specs: specs, clock: clock, quiet: quiet, tty: isTTY(w),
+		cur: make(chan progressScenario, len(specs)+1), done: make(chan struct{}), stopped: make(chan struct{})}
+	go p.loop()
+	return p
+}
+
+func (p *progress) BeforeScenario(_ context.Context, i int, spec engine.Spec) error {
+	if !p.quiet {
+		fmt.Fprintf(p.w, "%s: %s\n", spec.Name, describeExecutor(spec.Config))
+	}
+	p.cur <- progressScenario{idx: i, start: p.clock.Now()}
+	return nil
+}
+
+func (p *progress) AfterScenario(context.Context, int, engine.Spec) error { return nil }
+
+func (p *progress) stop() {
+	close(p.done)
+	<-p.stopped
+}
+
+func (p *progress) loop() {
+	defer close(p.stopped)
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	cur := progressScenario{idx: -1}
+	printed := 0
+	for {
+		select {
+		case <-p.done:
+			if p.tty && printed > 0 {
+				fmt.Fprint(p.w, "\r\033[K")
+			}
+			return
+		case c := <-p.cur:
+			if p.tty && printed > 0 {
+				fmt.Fprint(p.w, "\r\033[K")
+			}
+			cur = c
+		case <-t.C:
+			if p.quiet || cur.idx < 0 {
+				continue
+			}
+			line := p.line(cur)
+			if p.tty {
+				fmt.Fprint(p.w, "\r\033[K"+line)
+			} else if printed%10 == 0 {
+				fmt.Fprintln(p.w, line) // logs get a line every 10 s
+			}
+			printed++
+		}
+	}
+}
+
+// line renders the status of the running scenario in at most 79 columns.
+func (p *progress) line(c progressScenario) string {
+	spec := p.specs[c.idx]
+	l := p.agg.Live(c.idx)
+	el := p.clock.Now() - c.start
+	total := spec.Config.TotalDuration()
+	name := spec.Name
+	if len(name) > 24 {
+		name = name[:23] + "…"
+	}
+	clock := fmt.Sprintf("%.0fs/%.0fs", el.Seconds(), total.Seconds())
+	s := fmt.Sprintf("%-24s %-9s %5d VUs %10d it %8d/s p95 %-8s err %d",
+		name, clock, l.VUs, l.Iterations, l.LastRate, fmtMicros(l.LastP95), l.Errors)
+	if r := []rune(s); len(r) > 79 {
+		s = string(r[:79])
+	}
+	return s
+}
+
+// fmtMicros formats µs compactly like k6 (215µs, 1.23ms, 2.5s).
+func fmtMicros(us int64) string {
+	switch {
+	case us < 1000:
+		return fmt.Sprintf("%dµs", us)
+	case us < 1_000_000:
+		return fmt.Sprintf("%.2fms", float64(us)/1e3)
+	default:
+		return fmt.Sprintf("%.2fs", float64(us)/1e6)
+	}
+}

@@ -1,0 +1,313 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/envinfo"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/workload"
+)
+
+// runPlan is everything a run needs, validated before any target is touched.
+type runPlan struct {
+	flags     *runFlags
+	fs        *pflag.FlagSet
+	names     []string
+	configs   map[string]engine.Config
+	byFamily  map[workload.Family][]string
+	families  []workload.Family // in first-use order
+	target    string
+	parentOut string
+	outputs   []outputSpec
+	fileCfg   *fileConfig
+}
+
+// runRun is `stampede run`: plan, then run once or --repeat times.
+func runRun(ctx context.Context, env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSet, args []string) error {
+	plan, err := makePlan(env, f, catalog, fs, args)
+	if err != nil {
+		return err
+	}
+	if f.repeat <= 1 {
+		return runOnce(ctx, env, plan, plan.parentOut, 0)
+	}
+	var failed error
+	for i := 1; i <= f.repeat; i++ {
+		if ctx.Err() != nil {
+			break
+		}
+		dir := filepath.Join(plan.parentOut, fmt.Sprintf("run-%02d", i))
+		if !f.quiet {
+			fmt.Fprintf(env.Stderr, "\n=== run %d of %d → %s\n", i, f.repeat, dir)
+		}
+		err := runOnce(ctx, env, plan, dir, i)
+		var ee *ExitError
+		if errors.As(err, &ee) && ee.Code == ExitThresholdsFailed {
+			failed = err // keep going: the comparison needs every run
+		} else if err != nil {
+			return err
+		}
+		if i < f.repeat && f.cooldown > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(f.cooldown):
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return &ExitError{Code: ExitInterrupted, Msg: "interrupted"}
+	}
+	return failed
+}
+
+// ExitInterrupted is the exit code after Ctrl+C (128 + SIGINT).
+const ExitInterrupted = 130
+
+func makePlan(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSet, args []string) (*runPlan, error) {
+	p := &runPlan{flags: f, fs: fs, configs: map[string]engine.Config{}}
+	changed := func(n string) bool { return fs.Changed(n) }
+	if f.config != "" {
+		fc, err := loadConfig(f.config)
+		if err != nil {
+			return nil, err
+		}
+		p.fileCfg = fc
+		for k, v := range fc.Options {
+			if fl := fs.Lookup(k); fl == nil {
+				return nil, usagef("config option %q is not a run flag", k)
+			} else if !fl.Changed {
+				if err := fs.Set(k, v); err != nil {
+					return nil, usagef("config option %s=%q: %v", k, v, err)
+				}
+			}
+		}
+		if !changed("target") && fc.Target != "" {
+			f.target = fc.Target
+		}
+		if !changed("threshold") {
+			f.thresholds = append(f.thresholds, fc.Thresholds...)
+		}
+	}
+	p.names = args
+	if len(p.names) == 0 && p.fileCfg != nil {
+		p.names = p.fileCfg.Order
+	}
+	if len(p.names) == 0 {
+		p.names = catalog.Defaults()
+	}
+	if len(p.names) == 0 {
+		return nil, usagef("no scenario given (see stampede scenarios)")
+	}
+	byFamily, err := catalog.Resolve(p.names)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	p.byFamily = byFamily
+	for _, n := range p.names {
+		fam, _, _ := catalog.Find(n)
+		if !containsFamily(p.families, fam) {
+			p.families = append(p.families, fam)
+		}
+	}
+	flagCfg, err := executorFromFlags(f, changed)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range p.names {
+		c, err := scenarioConfig(n, flagCfg, p.fileCfg, changed)
+		if err != nil {
+			return nil, err
+		}
+		p.configs[n] = c
+	}
+	if f.repeat < 1 {
+		return nil, usagef("--repeat must be ≥ 1")
+	}
+	if f.timeout < 0 {
+		return nil, usagef("--timeout must not be negative")
+	}
+	p.target = f.target
+	if p.target != "" {
+		if _, err := newDrivers().ParseTarget(p.target); err != nil {
+			return nil, asUsage(err)
+		}
+	}
+	dir := ""
+	for _, o := range f.out {
+		spec, err := parseOutputSpec(o)
+		if err != nil {
+			return nil, err
+		}
+		if spec.kind == "dir" {
+			if dir != "" {
+				return nil, usagef("--out names two result directories: %s and %s", dir, spec.arg)
+			}
+			dir = spec.arg
+			continue
+		}
+		p.outputs = append(p.outputs, spec)
+	}
+	if dir == "" {
+		dir = filepath.Join("stampede-results", resultdir.StampName(time.Now()))
+	}
+	p.parentOut = dir
+	for _, t := range f.thresholds {
+		if _, err := parseThreshold(t); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+func containsFamily(list []workload.Family, f workload.Family) bool {
+	for _, x := range list {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// outputSpec is one --out value: a result directory or NAME=ARG.
+type outputSpec struct {
+	kind, arg string
+}
+
+func parseOutputSpec(s string) (outputSpec, error) {
+	name, arg, ok := strings.Cut(s, "=")
+	if !ok || strings.ContainsAny(name, `/\.`) {
+		return outputSpec{kind: "dir", arg: s}, nil
+	}
+	switch name {
+	case "influxdb":
+		if arg == "" {
+			return outputSpec{}, usagef("--out influxdb= needs a URL, e.g. influxdb=http://127.0.0.1:8086/k6")
+		}
+		return outputSpec{kind: name, arg: arg}, nil
+	case "dir":
+		return outputSpec{kind: "dir", arg: arg}, nil
+	}
+	return outputSpec{}, usagef("unknown output %q in --out %s (known: influxdb=URL, or a directory)", name, s)
+}
+
+// runOnce opens the targets, runs the plan once into dir and writes every
+// output. run numbers repeated runs (0: single run).
+func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (err error) {
+	f := p.flags
+	if err := resultdir.Prepare(dir); err != nil {
+		return asUsage(err)
+	}
+	reg := metrics.NewRegistry()
+	wenv := &workload.Env{
+		Target: p.target, Drivers: newDrivers(), DataDir: f.dataDir, Metrics: reg,
+		MaxVUs: int(maxVUs(p.configs)), Seed: f.seed, Timeout: f.timeout,
+		Log: env.Stderr, Stderr: env.Stderr, Quiet: f.quiet, Getenv: env.Getenv,
+	}
+	scenarios := map[string]engine.Scenario{}
+	var notes []string
+	targetDesc, targetVersion := driver.Redact(p.target), ""
+	var closers []func() error
+	defer func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			if cerr := closers[i](); cerr != nil && err == nil {
+				err = fmt.Errorf("close target: %w", cerr)
+			}
+		}
+	}()
+	for _, fam := range p.families {
+		opened, err := fam.Open(ctx, wenv, p.byFamily[fam])
+		if err != nil {
+			if errors.Is(err, workload.ErrUsage) {
+				return &UsageError{Err: err}
+			}
+			if ctx.Err() != nil {
+				return &ExitError{Code: ExitInterrupted, Msg: "interrupted while preparing the target"}
+			}
+			return fmt.Errorf("prepare %s: %w", fam.Name(), err)
+		}
+		if opened.Close != nil {
+			closers = append(closers, opened.Close)
+		}
+		for n, s := range opened.Scenarios {
+			scenarios[n] = s
+		}
+		notes = append(notes, opened.Notes...)
+		if opened.Target != "" {
+			targetDesc = opened.Target
+		}
+		if opened.TargetVersion != "" {
+			targetVersion = opened.TargetVersion
+		}
+	}
+
+	fp := envinfo.Collect()
+	fp.Target, fp.TargetVersion = targetDesc, targetVersion
+	opts := resultdir.Options{
+		Args: redactArgs(os.Args[1:]), Target: targetDesc, Concurrent: f.concurrent, Seed: f.seed,
+		Run: run, Flags: f.familyFlags(p.fs), Thresholds: f.thresholds,
+	}
+	var specs []engine.Spec
+	for _, n := range p.names {
+		specs = append(specs, engine.Spec{Name: n, Scenario: scenarios[n], Config: p.configs[n]})
+		opts.Scenarios = append(opts.Scenarios, resultdir.ScenarioOptions{Name: n, Config: p.configs[n]})
+	}
+	if err := resultdir.WriteJSON(dir, resultdir.OptionsFile, opts); err != nil {
+		return err
+	}
+	if err := resultdir.WriteJSON(dir, resultdir.EnvFile, fp); err != nil {
+		return err
+	}
+	return execute(ctx, env, p, dir, reg, specs, notes)
+}
+
+func maxVUs(configs map[string]engine.Config) int64 {
+	var m int64
+	for _, c := range configs {
+		m = max(m, c.MaxVUsNeeded())
+	}
+	return m
+}
+
+// redactArgs hides credentials in target URLs and secret flags.
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if strings.Contains(a, "://") {
+			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "-") {
+				out[i] = k + "=" + driver.Redact(v)
+			} else {
+				out[i] = driver.Redact(a)
+			}
+		}
+		if i > 0 && strings.HasPrefix(args[i-1], "--") && isSecretFlag(args[i-1]) {
+			out[i] = "xxxxx"
+		}
+		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") && isSecretFlag(k) {
+			out[i] = k + "=xxxxx"
+		}
+	}
+	return out
+}
+
+// stderrIsTTY reports whether w is a terminal.
+func isTTY(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

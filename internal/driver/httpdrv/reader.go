@@ -1,0 +1,147 @@
+package httpdrv
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// reader parses HTTP/1.1 responses from a buffered connection and discards
+// their bodies.
+type reader struct {
+	br *bufio.Reader
+}
+
+func newReader(r io.Reader) *reader { return &reader{br: bufio.NewReaderSize(r, 16<<10)} }
+
+var errMalformed = errors.New("malformed HTTP response")
+
+// response reads one response: its status, whether the connection stays
+// open, and the body (discarded).
+func (r *reader) response() (status int, keepAlive bool, err error) {
+	line, err := r.br.ReadSlice('\n')
+	if err != nil {
+		return 0, false, err
+	}
+	// "HTTP/1.1 200 OK\r\n"
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) {
+		return 0, false, errMalformed
+	}
+	status = int(line[9]-'0')*100 + int(line[10]-'0')*10 + int(line[11]-'0')
+	if status < 100 || status > 999 {
+		return 0, false, errMalformed
+	}
+	keepAlive = line[7] == '1' // HTTP/1.1 defaults to keep-alive
+	contentLength := int64(-1)
+	chunked := false
+	for {
+		h, err := r.br.ReadSlice('\n')
+		if err != nil {
+			return 0, false, err
+		}
+		h = bytes.TrimRight(h, "\r\n")
+		if len(h) == 0 {
+			break
+		}
+		colon := bytes.IndexByte(h, ':')
+		if colon < 0 {
+			return 0, false, errMalformed
+		}
+		name, val := h[:colon], bytes.TrimSpace(h[colon+1:])
+		switch {
+		case asciiEqualFold(name, "content-length"):
+			n, ok := parseDecimal(val)
+			if !ok {
+				return 0, false, errMalformed
+			}
+			contentLength = n
+		case asciiEqualFold(name, "transfer-encoding"):
+			chunked = bytes.Contains(bytes.ToLower(val), []byte("chunked"))
+		case asciiEqualFold(name, "connection"):
+			if asciiEqualFold(val, "close") {
+				keepAlive = false
+			} else if asciiEqualFold(val, "keep-alive") {
+				keepAlive = true
+			}
+		}
+	}
+	switch {
+	case status == 204 || status == 304 || status < 200:
+		return status, keepAlive, nil
+	case chunked:
+		return status, keepAlive, r.discardChunked()
+	case contentLength >= 0:
+		_, err := r.br.Discard(int(contentLength))
+		return status, keepAlive, err
+	default:
+		// Body until close.
+		_, err := io.Copy(io.Discard, r.br)
+		return status, false, err
+	}
+}
+
+func (r *reader) discardChunked() error {
+	for {
+		line, err := r.br.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if i := bytes.IndexByte(line, ';'); i >= 0 {
+			line = line[:i]
+		}
+		n, err := strconv.ParseInt(string(bytes.TrimSpace(line)), 16, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%w: bad chunk size", errMalformed)
+		}
+		if n == 0 {
+			// Trailers until an empty line.
+			for {
+				t, err := r.br.ReadSlice('\n')
+				if err != nil {
+					return err
+				}
+				if len(bytes.TrimRight(t, "\r\n")) == 0 {
+					return nil
+				}
+			}
+		}
+		if _, err := r.br.Discard(int(n) + 2); err != nil {
+			return err
+		}
+	}
+}
+
+func asciiEqualFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// parseDecimal parses a non-negative decimal without allocating.
+func parseDecimal(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}

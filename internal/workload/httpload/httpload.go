@@ -1,0 +1,264 @@
+// Package httpload is the "http" family: http.Request sends one templated
+// HTTP request per iteration, so stampede's engine can be compared with
+// wrk, vegeta and k6 on the same server.
+package httpload
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/workload"
+)
+
+// Family is the "http" family.
+type Family struct {
+	method       string
+	path         string
+	headers      []string
+	body         string
+	paramsFile   string
+	expectStatus int
+}
+
+var _ workload.Family = (*Family)(nil)
+
+// New returns the http family.
+func New() *Family { return &Family{} }
+
+// Name implements workload.Family.
+func (*Family) Name() string { return "http" }
+
+// Scenarios implements workload.Family.
+func (*Family) Scenarios() []workload.Info {
+	return []workload.Info{{Name: "http.Request", Description: "one HTTP request per iteration (--method, --path, --header, --body, --params)"}}
+}
+
+// AddFlags implements workload.Family.
+func (f *Family) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&f.method, "method", "GET", "HTTP method")
+	fs.StringVar(&f.path, "path", "", "request path and query, may use {{column}} from --params (default: the target URL's path)")
+	fs.StringArrayVar(&f.headers, "header", nil, "request header 'Name: value' (repeatable, may use {{column}})")
+	fs.StringVar(&f.body, "body", "", "request body, may use {{column}} from --params")
+	fs.StringVar(&f.paramsFile, "params", "", "CSV file with a header line whose columns fill {{column}} placeholders, one row per iteration (round-robin)")
+	fs.IntVar(&f.expectStatus, "expect-status", 0, "check that every response has this status (default: any status below 400 passes)")
+}
+
+// Open implements workload.Family.
+func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*workload.Opened, error) {
+	if env.Target == "" {
+		return nil, workload.Usagef("http.Request needs --target http://HOST:PORT/PATH")
+	}
+	u, err := env.Drivers.ParseTarget(env.Target)
+	if err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, workload.Usagef("http.Request needs an http:// or https:// target, not %s://", u.Scheme)
+	}
+	path := f.path
+	if path == "" {
+		path = u.RequestURI()
+	}
+	var params *table
+	if f.paramsFile != "" {
+		if params, err = readTable(f.paramsFile); err != nil {
+			return nil, workload.Usagef("--params: %v", err)
+		}
+	}
+	tmpl, err := compileRequest(f.method, path, f.headers, f.body, params)
+	if err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: env.MaxVUs, Timeout: env.Timeout})
+	if err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	probe, err := drv.Conn(ctx)
+	if err != nil {
+		return nil, workload.Usagef("target %s unreachable: %v", driver.RedactURL(u), err)
+	}
+	probe.Close()
+	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.expectStatus}
+	return &workload.Opened{
+		Scenarios: map[string]engine.Scenario{"http.Request": sc},
+		Target:    driver.RedactURL(u),
+		Close:     drv.Close,
+	}, nil
+}
+
+type scenario struct {
+	drv    driver.Driver
+	tmpl   *request
+	expect int
+}
+
+func (s *scenario) NewVU(ctx context.Context, id int) (engine.VU, error) {
+	c, err := s.drv.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := &vu{conn: c, s: s, row: id}
+	v.op = s.tmpl.static()
+	return v, nil
+}
+
+type vu struct {
+	conn driver.Conn
+	s    *scenario
+	op   *driver.Op
+	row  int
+	buf  opBuf
+}
+
+func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
+	op := v.op
+	if op == nil {
+		op = v.s.tmpl.render(&v.buf, v.row)
+		v.row++
+	}
+	start := it.Now()
+	res := v.conn.Do(ctx, op)
+	it.Request(op.Query, start, res)
+	if v.s.expect != 0 {
+		ok := res.Err == nil
+		if st, isStatus := res.Err.(*httpdrv.Status); isStatus {
+			ok = st.Code == v.s.expect
+		}
+		it.Check(ok)
+	}
+	return nil
+}
+
+func (v *vu) Close() error { return v.conn.Close() }
+
+// request is a compiled request template.
+type request struct {
+	method  string
+	path    tmpl
+	headers []tmpl
+	body    tmpl
+	params  *table
+}
+
+type opBuf struct {
+	op      driver.Op
+	ext     httpdrv.Ext
+	path    []byte
+	body    []byte
+	headers [][]byte
+}
+
+func compileRequest(method, path string, headers []string, body string, params *table) (*request, error) {
+	r := &request{method: strings.ToUpper(method), params: params}
+	var err error
+	if r.path, err = compile(path, params); err != nil {
+		return nil, fmt.Errorf("--path: %w", err)
+	}
+	if !strings.HasPrefix(path, "/") {
+		return nil, fmt.Errorf("--path %q must start with /", path)
+	}
+	for _, h := range headers {
+		if !strings.Contains(h, ":") {
+			return nil, fmt.Errorf("--header %q: want 'Name: value'", h)
+		}
+		t, err := compile(h, params)
+		if err != nil {
+			return nil, fmt.Errorf("--header: %w", err)
+		}
+		r.headers = append(r.headers, t)
+	}
+	if r.body, err = compile(body, params); err != nil {
+		return nil, fmt.Errorf("--body: %w", err)
+	}
+	return r, nil
+}
+
+// static returns the one operation of a template without placeholders, or
+// nil when each iteration renders its own.
+func (r *request) static() *driver.Op {
+	if !r.path.isStatic() || !r.body.isStatic() {
+		return nil
+	}
+	ext := &httpdrv.Ext{Method: r.method}
+	for _, h := range r.headers {
+		if !h.isStatic() {
+			return nil
+		}
+		ext.Headers = append(ext.Headers, h.text())
+	}
+	return &driver.Op{Query: r.path.text(), Body: []byte(r.body.text()), Ext: ext}
+}
+
+// render fills the templates with row (modulo the table) into buf.
+func (r *request) render(buf *opBuf, row int) *driver.Op {
+	var rec []string
+	if r.params != nil {
+		rec = r.params.rows[row%len(r.params.rows)]
+	}
+	buf.path = r.path.appendTo(buf.path[:0], rec)
+	buf.body = r.body.appendTo(buf.body[:0], rec)
+	buf.ext.Method = r.method
+	buf.ext.Headers = buf.ext.Headers[:0]
+	for i, h := range r.headers {
+		if len(buf.headers) <= i {
+			buf.headers = append(buf.headers, nil)
+		}
+		buf.headers[i] = h.appendTo(buf.headers[i][:0], rec)
+		buf.ext.Headers = append(buf.ext.Headers, string(buf.headers[i]))
+	}
+	buf.op = driver.Op{Query: string(buf.path), Body: buf.body, Ext: &buf.ext}
+	return &buf.op
+}
+
+// tmpl is text with {{column}} placeholders resolved to column indexes.
+type tmpl struct {
+	parts []string // literal parts, len(cols)+1
+	cols  []int
+}
+
+func compile(s string, params *table) (tmpl, error) {
+	var t tmpl
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			t.parts = append(t.parts, s)
+			return t, nil
+		}
+		j := strings.Index(s[i:], "}}")
+		if j < 0 {
+			return t, fmt.Errorf("unclosed {{ in %q", s)
+		}
+		name := strings.TrimSpace(s[i+2 : i+j])
+		if params == nil {
+			return t, fmt.Errorf("placeholder {{%s}} needs --params FILE", name)
+		}
+		col, ok := params.index[name]
+		if !ok {
+			return t, fmt.Errorf("placeholder {{%s}}: no such column in --params (columns: %s)", name, strings.Join(params.header, ", "))
+		}
+		t.parts = append(t.parts, s[:i])
+		t.cols = append(t.cols, col)
+		s = s[i+j+2:]
+	}
+}
+
+func (t tmpl) isStatic() bool { return len(t.cols) == 0 }
+func (t tmpl) text() string   { return strings.Join(t.parts, "") }
+
+func (t tmpl) appendTo(b []byte, rec []string) []byte {
+	for i, p := range t.parts {
+		b = append(b, p...)
+		if i < len(t.cols) {
+			b = append(b, url.PathEscape(rec[t.cols[i]])...)
+		}
+	}
+	return b
+}
+
