@@ -137,7 +137,7 @@ func TestClosedModelHidesStall(t *testing.T) {
 type stallScenario struct{}
 
 func (s *stallScenario) NewVU(context.Context, int) (VU, error) { return s, nil }
-func (s *stallScenario) Close() error                            { return nil }
+func (s *stallScenario) Close() error                           { return nil }
 func (s *stallScenario) Iterate(ctx context.Context, it *Iter) error {
 	start := it.Now()
 	d := time.Millisecond

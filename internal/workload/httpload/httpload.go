@@ -261,4 +261,3 @@ func (t tmpl) appendTo(b []byte, rec []string) []byte {
 	}
 	return b
 }
-
