@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -84,6 +85,20 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 	}, nil
 }
 
+// buildGraph runs the in-memory stages only (persons and knows) for n
+// persons; tests and benchmarks use it to check the graph without files.
+func buildGraph(ctx context.Context, n int, seed int64, workers int) (*generator, error) {
+	d, err := newDicts()
+	if err != nil {
+		return nil, err
+	}
+	g := &generator{seed: seed, workers: max(1, workers), dicts: d, degrees: newDegreeModel(n)}
+	if err := g.generatePersons(ctx, n); err != nil {
+		return nil, err
+	}
+	return g, g.generateKnows(ctx)
+}
+
 // prepareOut checks that out can take a data set and makes it exist.
 func prepareOut(out string, force bool) error {
 	if fi, err := os.Stat(out); err == nil {
@@ -144,10 +159,18 @@ func isEmptyDir(dir string) (bool, error) {
 func (g *generator) generatePersons(ctx context.Context, n int) error {
 	g.persons = make([]person, n)
 	span := endMs - startMs - knowsWindowMs
+	// Degree quantiles are stratified: person s draws its quantile from
+	// stratum strata[s] of n equal ones, a seeded permutation, so the
+	// total of the heavy-tailed degrees is on target even for small n.
+	r := newRNG()
+	r.reset(g.seed, streamPerson, math.MaxUint64)
+	strata := r.Perm(n)
 	chunks := (n + personChunk - 1) / personChunk
 	err := g.parallel(ctx, chunks, func(r *rng, _ *[]int32, c int) {
 		for s := c * personChunk; s < min(n, (c+1)*personChunk); s++ {
-			g.persons[s] = g.newPerson(r, int64(s), startMs, span)
+			p := g.newPerson(r, int64(s), startMs, span)
+			p.degree = uint16(g.degrees.target((float64(strata[s]) + r.Float64()) / float64(n)))
+			g.persons[s] = p
 		}
 	})
 	if err != nil {

@@ -67,7 +67,6 @@ func (g *generator) newPerson(r *rng, seq int64, createdFrom, createdSpan int64)
 	} else {
 		p.interest = uint16(pick(d.tagCum, r.Float64()))
 	}
-	p.degree = uint16(g.degrees.target(r.Float64(), r.Float64()))
 	p.id = personID(seq, p.created)
 	return p
 }
