@@ -36,7 +36,9 @@ const (
 type CmdCollector struct {
 	// Command is the shell command with placeholders {pid}, {scenario} and
 	// {out}. Substituted values are single-quoted for the shell when they
-	// hold anything beyond letters, digits and ./_-,:=+@%.
+	// hold anything beyond letters, digits and ./_-,:=+@%, so write
+	// placeholders as plain words or inside double quotes, never inside
+	// single quotes.
 	Command string
 	// PID replaces {pid}.
 	PID string
