@@ -38,6 +38,12 @@ type runFlags struct {
 	json    bool
 	noColor bool
 
+	profiles   []string
+	prometheus string
+	noReport   bool
+	segment    string
+	startAt    string
+
 	// familyFlagNames are the workload options, recorded in options.json.
 	familyFlagNames map[string]bool
 }
@@ -98,6 +104,11 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress line and no preparation messages")
 	fs.BoolVar(&f.json, "json", false, "print the summary JSON on stdout instead of the console summary")
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours even on a terminal")
+	fs.StringArrayVar(&f.profiles, "profile", nil, "profile the target during each scenario: pprof=http://HOST:PORT or cmd='perf record -p {pid} -o {out}' (repeatable)")
+	fs.StringVar(&f.prometheus, "prometheus", "", "serve live metrics for Prometheus on ADDR, e.g. 127.0.0.1:9464")
+	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.html into the result directory")
+	fs.StringVar(&f.segment, "segment", "", "run only segment i/N of every executor (distributed runs; see stampede merge)")
+	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC 3339 time before starting, so segments begin together")
 	f.familyFlagNames = map[string]bool{}
 	for _, fam := range catalog.Families() {
 		famFlags := pflag.NewFlagSet(fam.Name(), pflag.ContinueOnError)

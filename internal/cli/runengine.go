@@ -59,6 +59,21 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 	prog := newProgress(env.Stderr, agg, specs, clock, f.quiet || f.json)
 	deps.Hooks = append(deps.Hooks, prog)
 	deps.Hooks = append(deps.Hooks, live.hooks...)
+	if ph, perr := newProfileHook(f.profiles, dir, env.Getenv); perr != nil {
+		err = perr
+	} else if ph != nil {
+		deps.Hooks = append(deps.Hooks, ph)
+	}
+	if err != nil {
+		prog.stop()
+		agg.Close()
+		series.Close()
+		live.close()
+		if csv != nil {
+			csv.Close()
+		}
+		return err
+	}
 
 	interrupted, runErr := engine.Run(ctx, engine.Plan{Scenarios: specs, Concurrent: f.concurrent}, deps)
 	prog.stop()
@@ -78,12 +93,16 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		errs = append(errs, fmt.Errorf("series: %w", serr))
 	}
 	live.close()
+	live.annotate(snap)
 	if werr := resultdir.WriteJSON(dir, resultdir.SnapshotFile, snap); werr != nil {
 		errs = append(errs, werr)
 	}
 	thresholdsFailed, oerr := writeSummaries(env, p, dir, snap)
 	if oerr != nil {
 		errs = append(errs, oerr)
+	}
+	if rerr := live.afterRun(env, p, dir, snap); rerr != nil {
+		errs = append(errs, rerr)
 	}
 	if !f.quiet && !f.json {
 		fmt.Fprintf(env.Stderr, "results: %s\n", dir)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -12,27 +11,6 @@ import (
 type requestLog interface {
 	engine.RequestLog
 	Close() error
-}
-
-// liveOutputs are outputs fed while the run goes (Prometheus, InfluxDB).
-type liveOutputs struct {
-	observers []metrics.Observer
-	hooks     []engine.Hook
-	closers   []func()
-}
-
-func (l *liveOutputs) close() {
-	for _, c := range l.closers {
-		c()
-	}
-}
-
-// TEMPORARY until the output packages land.
-func startLiveOutputs(ctx context.Context, env *Env, p *runPlan, reg *metrics.Registry) (*liveOutputs, error) {
-	if len(p.outputs) > 0 {
-		return nil, usagef("output %s is not available", p.outputs[0].kind)
-	}
-	return &liveOutputs{}, nil
 }
 
 func openRequestLog(path string) (requestLog, error) { return nil, nil }
