@@ -13,7 +13,7 @@ import (
 
 // execute runs the engine over specs with every output attached, then
 // writes the result directory and the summaries.
-func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics.Registry, specs []engine.Spec, notes []string) (err error) {
+func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics.Registry, specs []engine.Spec, notes []string, startAt time.Time) (err error) {
 	f := p.flags
 	series, err := resultdir.NewSeriesWriter(dir)
 	if err != nil {
@@ -32,6 +32,9 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		names[i] = s.Name
 	}
 	clock := metrics.NewClock()
+	if !startAt.IsZero() {
+		clock = metrics.ClockAt(startAt) // segments share one time base
+	}
 	agg := metrics.NewAggregator(reg, clock, names, observers...)
 	go agg.Run()
 	for i := range specs {

@@ -132,6 +132,9 @@ func makePlan(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSe
 		}
 		p.configs[n] = c
 	}
+	if err := applySegment(p); err != nil {
+		return nil, err
+	}
 	if f.repeat < 1 {
 		return nil, usagef("--repeat must be ≥ 1")
 	}
@@ -269,7 +272,11 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	if err := resultdir.WriteJSON(dir, resultdir.EnvFile, fp); err != nil {
 		return err
 	}
-	return execute(ctx, env, p, dir, reg, specs, notes)
+	startAt, err := waitStartAt(ctx, p)
+	if err != nil {
+		return err
+	}
+	return execute(ctx, env, p, dir, reg, specs, notes, startAt)
 }
 
 func maxVUs(configs map[string]engine.Config) int64 {
