@@ -1,0 +1,243 @@
+// Package csvlog writes the per-request log of a run as CSV with
+// nebula-bench's columns (see Header), one line per request.
+//
+// Each VU gets its own Writer that encodes records into a private buffer
+// without locks or allocations; full buffers go over a channel to a single
+// goroutine that writes them out in order of arrival. When the destination
+// lags, VUs block on that channel: rows are never dropped to keep up.
+package csvlog
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+)
+
+// Defaults of Options.
+const (
+	DefaultBufferSize = 64 << 10
+	DefaultQueue      = 16
+	// firstBufSize is the capacity a new VU buffer starts with; it grows to
+	// BufferSize only for VUs that log enough to fill it, so thousands of
+	// slow VUs do not pin BufferSize each.
+	firstBufSize = 4 << 10
+)
+
+// Options tune a Log. Zero values mean the defaults.
+type Options struct {
+	// BufferSize is the number of bytes (default 64 KiB) a VU buffers before
+	// handing them to the writer goroutine. Memory use is about
+	// (busy VUs + Queue) × BufferSize.
+	BufferSize int
+	// Queue is the number of full buffers (default 16) that may wait for the
+	// writer goroutine before VUs block.
+	Queue int
+}
+
+// Log is a per-request CSV log over an io.Writer. It implements
+// engine.RequestLog. Writer may be called concurrently; each returned
+// Writer belongs to one goroutine. Close flushes everything.
+type Log struct {
+	size  int
+	queue chan chunk
+	free  chan []byte
+	done  chan struct{}
+
+	mu      sync.RWMutex // guards writers and closed; read-held while sending on queue
+	writers map[*Writer]struct{}
+	closed  bool
+
+	errMu sync.Mutex
+	err   error // first write error
+
+	rows atomic.Int64 // rows written
+	lost atomic.Int64 // rows not written (write error, or handed over after Close)
+}
+
+var (
+	_ engine.RequestLog    = (*Log)(nil)
+	_ engine.RequestWriter = (*Writer)(nil)
+)
+
+// chunk is a buffer of n complete records.
+type chunk struct {
+	b []byte
+	n int64
+}
+
+// New starts a log that writes Header and then every record to w. The
+// caller owns w: it must stay writable until Close returns, and the caller
+// closes it afterwards.
+func New(w io.Writer, opts Options) *Log {
+	if opts.BufferSize <= 0 {
+		opts.BufferSize = DefaultBufferSize
+	}
+	if opts.Queue <= 0 {
+		opts.Queue = DefaultQueue
+	}
+	l := &Log{
+		size:    opts.BufferSize,
+		queue:   make(chan chunk, opts.Queue),
+		free:    make(chan []byte, 2*opts.Queue+1),
+		done:    make(chan struct{}),
+		writers: map[*Writer]struct{}{},
+	}
+	l.queue <- chunk{b: []byte(Header)}
+	go l.run(w)
+	return l
+}
+
+// Writer returns a new writer for one VU. The log has a single file for
+// the whole run and no scenario column (nebula-bench's columns), so
+// scenario is ignored.
+func (l *Log) Writer(scenario string) engine.RequestWriter {
+	w := &Writer{log: l, buf: make([]byte, 0, min(firstBufSize, l.size))}
+	l.mu.Lock()
+	if !l.closed {
+		l.writers[w] = struct{}{}
+	}
+	l.mu.Unlock()
+	return w
+}
+
+// Close flushes the buffers of every writer not closed yet (their VUs must
+// have stopped writing), waits until everything is written and returns the
+// first write error, which also says how many rows were lost. Calling
+// Close again returns the same result. Close does not close the
+// underlying io.Writer.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	if !l.closed {
+		l.closed = true
+		for w := range l.writers {
+			if w.n > 0 {
+				l.queue <- chunk{b: w.buf, n: w.n}
+				w.buf, w.n = nil, 0
+			}
+		}
+		l.writers = nil
+		close(l.queue)
+	}
+	l.mu.Unlock()
+	<-l.done
+	return l.result()
+}
+
+// Err returns the first write error so far, or nil. It is safe to call
+// during the run, e.g. to stop early when the disk is full.
+func (l *Log) Err() error {
+	l.errMu.Lock()
+	defer l.errMu.Unlock()
+	return l.err
+}
+
+// Rows is the number of records written so far (the header excluded).
+func (l *Log) Rows() int64 { return l.rows.Load() }
+
+// Lost is the number of records that could not be written: after a write
+// error, or handed over after Close. It is 0 in a healthy run.
+func (l *Log) Lost() int64 { return l.lost.Load() }
+
+func (l *Log) result() error {
+	err := l.Err()
+	lost := l.lost.Load()
+	switch {
+	case err != nil:
+		return fmt.Errorf("request log: %w (%d rows not written)", err, lost)
+	case lost > 0:
+		return fmt.Errorf("request log: %d rows written after Close were not logged", lost)
+	}
+	return nil
+}
+
+// run writes chunks until the queue is closed. After a write error it keeps
+// draining, counting the rows it cannot write, so that VUs never block on
+// a dead destination.
+func (l *Log) run(w io.Writer) {
+	defer close(l.done)
+	failed := false
+	for c := range l.queue {
+		if !failed {
+			if _, err := w.Write(c.b); err != nil {
+				failed = true
+				l.errMu.Lock()
+				l.err = err
+				l.errMu.Unlock()
+			}
+		}
+		if failed {
+			l.lost.Add(c.n)
+		} else {
+			l.rows.Add(c.n)
+		}
+		if cap(c.b) >= l.size {
+			select {
+			case l.free <- c.b[:0]:
+			default:
+			}
+		}
+	}
+}
+
+// getBuf returns a recycled buffer, or a new one.
+func (l *Log) getBuf() []byte {
+	select {
+	case b := <-l.free:
+		return b
+	default:
+		return make([]byte, 0, l.size+l.size/4)
+	}
+}
+
+// Writer buffers the records of one VU. Its methods must not be called
+// concurrently.
+type Writer struct {
+	log *Log
+	buf []byte
+	n   int64 // records in buf
+	enc encoder
+}
+
+// Write appends r to the VU's buffer and hands the buffer to the writer
+// goroutine when it is full, blocking while the writer lags.
+func (w *Writer) Write(r engine.RequestRecord) {
+	w.buf = w.enc.append(w.buf, &r)
+	w.n++
+	if len(w.buf) >= w.log.size {
+		w.handoff()
+	}
+}
+
+// Close hands over what is buffered and returns the log's first write
+// error so far. The writer must not be used afterwards.
+func (w *Writer) Close() error {
+	l := w.log
+	if w.n > 0 {
+		w.handoff()
+	}
+	l.mu.Lock()
+	delete(l.writers, w)
+	l.mu.Unlock()
+	return l.Err()
+}
+
+func (w *Writer) handoff() {
+	l := w.log
+	l.mu.RLock()
+	if l.closed {
+		l.lost.Add(w.n)
+	} else {
+		l.queue <- chunk{b: w.buf, n: w.n}
+		w.buf = nil
+	}
+	l.mu.RUnlock()
+	if w.buf == nil {
+		w.buf = l.getBuf()
+	} else {
+		w.buf = w.buf[:0]
+	}
+	w.n = 0
+}

@@ -1,0 +1,87 @@
+package csvlog
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+)
+
+// Header is the first line of every log: nebula-bench's columns, so that its
+// users' scripts (awk -F ',' '{print $NF}' | sort | uniq -c) keep working.
+const Header = "timestamp,query,latency,responseTime,isSucceed,rows,errorMsg\n"
+
+// AppendRecord appends r as one CSV line (with its newline) to b:
+// timestamp in Unix seconds, latency and responseTime in integer µs (latency
+// empty when negative, i.e. unknown), isSucceed true/false, rows, errorMsg.
+// query and errorMsg are quoted per RFC 4180 when they need it. It does not
+// allocate beyond growing b.
+func AppendRecord(b []byte, r *engine.RequestRecord) []byte {
+	b = strconv.AppendInt(b, r.Time.Unix(), 10)
+	return appendRest(b, r)
+}
+
+// encoder is AppendRecord with the formatted timestamp of the last record
+// cached: a VU logs many requests per second.
+type encoder struct {
+	sec   int64
+	stamp []byte
+}
+
+func (e *encoder) append(b []byte, r *engine.RequestRecord) []byte {
+	if sec := r.Time.Unix(); sec != e.sec || e.stamp == nil {
+		e.sec = sec
+		e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
+	}
+	b = append(b, e.stamp...)
+	return appendRest(b, r)
+}
+
+// appendRest appends everything after the timestamp.
+func appendRest(b []byte, r *engine.RequestRecord) []byte {
+	b = append(b, ',')
+	b = appendField(b, r.Query)
+	b = append(b, ',')
+	if r.Latency >= 0 {
+		b = strconv.AppendInt(b, int64(r.Latency/time.Microsecond), 10)
+	}
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(r.ResponseTime/time.Microsecond), 10)
+	if r.OK {
+		b = append(b, ",true,"...)
+	} else {
+		b = append(b, ",false,"...)
+	}
+	b = strconv.AppendInt(b, r.Rows, 10)
+	b = append(b, ',')
+	b = appendField(b, r.Err)
+	return append(b, '\n')
+}
+
+// appendField appends s, quoted when it holds a comma, a double quote or a
+// line break (RFC 4180); quotes inside are doubled.
+func appendField(b []byte, s string) []byte {
+	if !needsQuotes(s) {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			break
+		}
+		b = append(b, s[:i+1]...)
+		b = append(b, '"')
+		s = s[i+1:]
+	}
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// needsQuotes scans with strings.IndexByte (vectorized), which keeps long
+// statements such as batched inserts cheap.
+func needsQuotes(s string) bool {
+	return strings.IndexByte(s, ',') >= 0 || strings.IndexByte(s, '"') >= 0 ||
+		strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0
+}
