@@ -19,8 +19,10 @@ import (
 // is a ratio. Under the model cand ~ base·r, the n1·n2 pairwise differences
 // log(cand[j]) − log(base[i]) are sorted and the interval is
 // [d(k), d(n1·n2+1−k)], where k is the largest integer with
-// P(U ≤ k−1) ≤ (1−level)/2 under the exact null distribution of U (normal
-// approximation once a sample reaches ExactLimit). Its coverage is at least
+// P(U ≤ k−1) < (1−level)/2 under the exact null distribution of U (normal
+// approximation once a sample reaches ExactLimit); that is R's choice, and
+// it makes the interval exclude 0 exactly when the exact Mann-Whitney
+// p-value is below 1 − level. Its coverage is at least
 // level whatever the shape of the distribution, needs no random numbers (so
 // it is deterministic) and, unlike a bootstrap, is still honest at 5 runs.
 // The interval is returned as exp(d)−1.
@@ -84,18 +86,15 @@ func logRatioDiffs(base, cand []float64) ([]float64, error) {
 	return d, nil
 }
 
-// ciRank returns the largest k with P(U ≤ k−1) ≤ tail for samples of n1 and
+// ciRank returns the largest k with P(U ≤ k−1) < tail for samples of n1 and
 // n2 values: the 1-based rank of the lower confidence bound among the
 // sorted pairwise differences. 0 means no interval reaches the level.
 func ciRank(n1, n2 int, tail float64) int {
 	if n1 < ExactLimit && n2 < ExactLimit {
 		cum := uCDF(n1, n2)
 		total := cum[len(cum)-1]
-		// A hair of slack so a tail probability exactly equal to tail
-		// (e.g. 0.025 from 0.95) is not lost to rounding.
-		limit := tail * (1 + 1e-12)
 		k := 0
-		for k < len(cum) && cum[k]/total <= limit {
+		for k < len(cum) && below(cum[k]/total, tail) {
 			k++
 		}
 		return k
@@ -106,4 +105,12 @@ func ciRank(n1, n2 int, tail float64) int {
 	z := distuv.UnitNormal.Quantile(1 - tail)
 	k := math.Floor(f1*f2/2 - z*math.Sqrt(f1*f2*(f1+f2+1)/12))
 	return max(0, int(k))
+}
+
+// below reports whether probability p is below limit by more than
+// rounding: values within a relative 1e-9 count as equal, so that e.g.
+// 2/20 is not "below" 1−0.9 (0.09999999999999998 in float64). The test
+// and the interval use it alike, so they always agree.
+func below(p, limit float64) bool {
+	return p < limit*(1-1e-9)
 }

@@ -10,7 +10,7 @@ import (
 func TestChangeCI(t *testing.T) {
 	// Expected bounds: exp of the 3rd and 23rd of the 25 sorted pairwise
 	// differences log(cand) − log(base), computed independently (Python);
-	// k = 3 for 5 vs 5 at 0.95 because P(U ≤ 2) = 4/252 ≤ 0.025 <
+	// k = 3 for 5 vs 5 at 0.95 because P(U ≤ 2) = 4/252 < 0.025 ≤
 	// P(U ≤ 3) = 7/252, the same rank as R's
 	// wilcox.test(log(cand), log(base), conf.int=TRUE).
 	tests := []struct {
@@ -31,12 +31,13 @@ func TestChangeCI(t *testing.T) {
 			wantContainsZero: true,
 		},
 		{
-			// 3 vs 3 at 0.80: P(U ≤ 1) = 2/20 = 0.10 ≤ 0.10, so k = 2 (the
-			// coverage is exactly 0.80). The sorted ratios cand/base are
-			// 4/3, 5/3, 2, 2, 5/2, 3, 4, 5, 6: the 2nd and 8th give the
-			// interval, the 5th the estimate.
+			// 3 vs 3 at 0.80: P(U ≤ 0) = 1/20 < 0.10 but P(U ≤ 1) = 2/20
+			// is not below 0.10, so k = 1 (coverage 0.90; R's qwilcox
+			// picks the same). The sorted ratios cand/base are 4/3, 5/3,
+			// 2, 2, 5/2, 3, 4, 5, 6: the 1st and 9th give the interval,
+			// the 5th the estimate.
 			name: "3 vs 3 at 0.80 by hand", base: []float64{1, 2, 3}, cand: []float64{4, 5, 6}, level: 0.8,
-			wantLo: 5.0/3 - 1, wantHi: 4, wantShift: 1.5,
+			wantLo: 4.0/3 - 1, wantHi: 5, wantShift: 1.5,
 		},
 	}
 	for _, tt := range tests {
@@ -154,5 +155,33 @@ func TestChangeCICoverage(t *testing.T) {
 				t.Errorf("coverage = %.3f, want in [%v, %v]", got, tt.min, tt.max)
 			}
 		})
+	}
+}
+
+// TestChangeCIAgreesWithTest checks the duality the method promises: with
+// exact p-values, the interval at level 1 − alpha excludes no change
+// exactly when p < alpha.
+func TestChangeCIAgreesWithTest(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 500 {
+		n1, n2 := 4+r.IntN(5), 4+r.IntN(5)
+		shift := 1 + 0.1*r.NormFloat64()
+		base, cand := make([]float64, n1), make([]float64, n2)
+		for i := range base {
+			base[i] = 100 * math.Exp(0.05*r.NormFloat64())
+		}
+		for i := range cand {
+			cand[i] = shift * 100 * math.Exp(0.05*r.NormFloat64())
+		}
+		for _, alpha := range []float64{0.05, 0.1, 0.2} {
+			v := Compare(base, cand, alpha)
+			if !v.Exact || math.IsNaN(v.Lo) {
+				continue
+			}
+			excludesZero := v.Lo > 0 || v.Hi < 0
+			if excludesZero != v.Significant {
+				t.Fatalf("trial %d, alpha %v: p = %v but CI [%v, %v]", trial, alpha, v.P, v.Lo, v.Hi)
+			}
+		}
 	}
 }

@@ -32,7 +32,8 @@ type Verdict struct {
 	// confidence level of [Lo, Hi], the ChangeCI interval.
 	Alpha, Level float64
 	Lo, Hi       float64
-	// Significant is true when P < Alpha: the runs support a difference.
+	// Significant is true when P < Alpha (beyond rounding): the runs
+	// support a difference.
 	// When false the change should be shown as "~".
 	Significant bool
 	// Note explains a verdict that cannot be trusted or could not be
@@ -66,9 +67,9 @@ func Compare(base, cand []float64, alpha float64) Verdict {
 		return v
 	}
 	v.U, v.P, v.Exact = mw.U, mw.P, mw.Exact
-	v.Significant = v.P < alpha
+	v.Significant = below(v.P, alpha)
 
-	if minP := MinPValue(v.N1, v.N2); minP >= alpha {
+	if minP := MinPValue(v.N1, v.N2); !below(minP, alpha) {
 		v.Significant = false
 		v.Note = fmt.Sprintf("too few runs: %d vs %d can never reach p<%g (smallest p is %.3g); need ≥%d per side",
 			v.N1, v.N2, alpha, minP, MinRuns(alpha))

@@ -197,7 +197,7 @@ func MinRuns(alpha float64) int {
 		return 0
 	}
 	n := 1
-	for MinPValue(n, n) >= alpha {
+	for !below(MinPValue(n, n), alpha) {
 		n++
 	}
 	return n
