@@ -1,0 +1,168 @@
+// Package sqlite is stampede's driver for SQLite database files
+// (modernc.org/sqlite, pure Go), URL scheme "sqlite":
+//
+//	sqlite:///abs/path/ldbc.db   absolute path
+//	sqlite://relative/ldbc.db    path relative to the working directory
+//
+// Every VU gets its own connection from a pool of Options.PoolSize
+// connections. The database runs in WAL mode, so readers never block each
+// other nor the writer; SQLite allows one writer at a time, so concurrent
+// writing statements queue on the write lock for up to BusyTimeout (the
+// busy handler) instead of failing at once with "database is locked".
+// Statements are prepared once per connection and cached.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+
+	_ "modernc.org/sqlite" // registers database/sql driver "sqlite"
+)
+
+// Scheme is the URL scheme of this driver.
+const Scheme = "sqlite"
+
+// BusyTimeout is how long a statement waits for a lock held by another
+// connection (the single writer) before it fails with SQLITE_BUSY.
+const BusyTimeout = 30 * time.Second
+
+// Register adds the driver to r under Scheme.
+func Register(r *driver.Registry) { r.Register(Open, Scheme) }
+
+// Path returns the file path a sqlite:// URL names: the host and path
+// joined for relative paths (sqlite://dir/x.db), the path for absolute
+// ones (sqlite:///abs/x.db).
+func Path(u *url.URL) string {
+	p := u.Host + u.Path
+	if u.Opaque != "" { // sqlite:x.db
+		p = u.Opaque
+	}
+	return p
+}
+
+// URL returns the sqlite:// URL of a file path.
+func URL(path string) string {
+	if filepath.IsAbs(path) {
+		return Scheme + "://" + filepath.ToSlash(path)
+	}
+	return Scheme + "://" + filepath.ToSlash(path)
+}
+
+// DSN returns the modernc.org/sqlite data source name of path with WAL
+// mode, NORMAL synchronous and the busy timeout. create allows creating a
+// missing file; otherwise opening a missing file fails.
+func DSN(path string, create bool) string {
+	mode := "rw"
+	if create {
+		mode = "rwc"
+	}
+	q := url.Values{}
+	q.Set("mode", mode)
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// DB is an open database file; it implements driver.Driver and
+// driver.Versioner.
+type DB struct {
+	db      *sql.DB
+	path    string
+	timeout time.Duration
+	slots   chan struct{} // bounds open VU connections to the pool size
+}
+
+var (
+	_ driver.Driver    = (*DB)(nil)
+	_ driver.Versioner = (*DB)(nil)
+)
+
+// Open is the driver.Opener of sqlite:// URLs. The file must exist (stampede
+// load or the embedded default creates it); the connection is checked
+// before Open returns.
+func Open(ctx context.Context, u *url.URL, opts driver.Options) (driver.Driver, error) {
+	path := Path(u)
+	if path == "" {
+		return nil, fmt.Errorf("sqlite target %s names no file: want sqlite:///abs/path.db or sqlite://relative.db", driver.RedactURL(u))
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("sqlite target %s: %w", path, unwrapPathError(err))
+	}
+	pool := max(opts.PoolSize, 1)
+	db, err := sql.Open("sqlite", DSN(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(pool + 1) // +1 for Version and setup statements
+	db.SetMaxIdleConns(pool + 1)
+	db.SetConnMaxLifetime(0)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite %s: %w", path, err)
+	}
+	return &DB{db: db, path: path, timeout: opts.Timeout, slots: make(chan struct{}, pool)}, nil
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// SQL returns the underlying database/sql handle (setup code, tests).
+func (d *DB) SQL() *sql.DB { return d.db }
+
+// Conn opens one VU's connection. At most Options.PoolSize connections are
+// open at once; Conn waits for a free slot until ctx ends.
+func (d *DB) Conn(ctx context.Context) (driver.Conn, error) {
+	select {
+	case d.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	c, err := d.db.Conn(ctx)
+	if err != nil {
+		<-d.slots
+		return nil, fmt.Errorf("sqlite %s: %w", d.path, err)
+	}
+	return &Conn{c: c, d: d, stmts: map[string]*sql.Stmt{}}, nil
+}
+
+// Version returns the SQLite library version.
+func (d *DB) Version(ctx context.Context) (string, error) {
+	var v string
+	if err := d.db.QueryRowContext(ctx, "select sqlite_version()").Scan(&v); err != nil {
+		return "", err
+	}
+	return "SQLite " + v, nil
+}
+
+// Close closes every connection.
+func (d *DB) Close() error { return d.db.Close() }
+
+// isQuery reports whether a statement returns rows by its first keyword;
+// others report the number of rows they changed.
+func isQuery(q string) bool {
+	q = strings.TrimLeft(q, " \t\r\n(")
+	i := strings.IndexAny(q, " \t\r\n(")
+	if i < 0 {
+		i = len(q)
+	}
+	switch strings.ToLower(q[:i]) {
+	case "select", "with", "values", "pragma", "explain":
+		return true
+	}
+	return strings.Contains(strings.ToLower(q), " returning ")
+}
