@@ -74,7 +74,7 @@ func (c *CmdCollector) Start(_ context.Context, s Scope) error {
 	if c.run != nil {
 		return fmt.Errorf("cmd collector: Start for %q while %q is still recording", s.Scenario, c.run.scope.Scenario)
 	}
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+	if err := ensureDir(s.Dir); err != nil {
 		return fmt.Errorf("cmd collector: %w", err)
 	}
 	tmpl := c.Out

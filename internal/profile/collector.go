@@ -29,7 +29,8 @@ type Scope struct {
 	// Scenario names the scenario, e.g. "go.Go1Step"; file names derive
 	// from it (characters outside [A-Za-z0-9._-] become '_').
 	Scenario string
-	// Dir is the directory profiles are written to.
+	// Dir is the directory profiles are written to, created if missing;
+	// empty means the current directory.
 	Dir string
 	// Duration is how long the scenario is expected to run; collectors
 	// that must say up front how long to record (pprof) use it, rounded
@@ -152,4 +153,12 @@ func fileName(scenario string) string {
 		}
 	}
 	return string(b)
+}
+
+// ensureDir creates dir (and parents) unless it is empty.
+func ensureDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	return os.MkdirAll(dir, 0o755)
 }

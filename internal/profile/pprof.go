@@ -8,7 +8,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -97,7 +96,7 @@ func (c *PprofCollector) Start(ctx context.Context, s Scope) error {
 	if c.run != nil {
 		return fmt.Errorf("pprof collector: Start for %q while %q is still recording", s.Scenario, c.run.scope.Scenario)
 	}
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+	if err := ensureDir(s.Dir); err != nil {
 		return fmt.Errorf("pprof collector: %w", err)
 	}
 	secs := max(1, int(math.Ceil(s.Duration.Seconds())))
