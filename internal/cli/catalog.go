@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
+	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
 	"github.com/stampede-bench/stampede/internal/workload/httpload"
@@ -22,5 +23,6 @@ func newCatalog() *workload.Catalog {
 func newDrivers() *driver.Registry {
 	r := driver.NewRegistry()
 	httpdrv.Register(r)
+	kafkadrv.Register(r)
 	return r
 }

@@ -1,0 +1,60 @@
+package kafka
+
+import (
+	"context"
+	"net"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+)
+
+func TestDriverProduces(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	u, _ := url.Parse("kafka://" + strings.Join(c.ListenAddrs(), ","))
+	d, err := Open(t.Context(), u, driver.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	cn, _ := d.Conn(t.Context())
+	res := cn.Do(t.Context(), &driver.Op{Query: "t", Body: []byte("hello")})
+	if res.Err != nil || res.Rows != 1 {
+		t.Fatalf("Do = %+v", res)
+	}
+	v, err := d.(driver.Versioner).Version(t.Context())
+	if err != nil || v == "" {
+		t.Errorf("Version = %q, %v", v, err)
+	}
+}
+
+func TestUnreachable(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	u, _ := url.Parse("kafka://u:hunter2@" + addr + "?sasl=plain&dial_timeout=1s")
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err = Open(ctx, u, driver.Options{})
+	if err == nil {
+		t.Fatal("want error")
+	}
+	if !strings.Contains(err.Error(), "no broker reachable") || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("err = %v", err)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Errorf("took %v to fail", el)
+	}
+}
