@@ -198,4 +198,3 @@ func (c Config) mechanism() sasl.Mechanism {
 
 // Addr returns the first broker's address (for messages).
 func (c Config) Addr() string { return c.Brokers[0] }
-
