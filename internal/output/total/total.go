@@ -1,0 +1,95 @@
+// Package total combines the scenarios of a snapshot into the run-wide
+// metrics that k6 reports without a scenario tag (responseTime, as opposed
+// to responseTime{scenario:go.Go1Step}) and that unscoped thresholds test.
+package total
+
+import (
+	"github.com/stampede-bench/stampede/internal/metrics"
+)
+
+// Of returns every scenario of snap merged into one scenario snapshot with
+// an empty name, spanning the run (snap.Start to snap.End). Trend
+// histograms are merged exactly into fresh histograms (snap is not
+// modified); counters, rates and errors are summed. Gauges (vus, vus_max)
+// are summed over scenarios whose time spans overlap, as their VUs coexist;
+// for scenarios that ran one after the other the gauge is that of the last
+// scenario with min and max taken over all of them. Notes are not carried
+// over: they belong to their scenario.
+func Of(snap *metrics.Snapshot) *metrics.ScenarioSnapshot {
+	out := &metrics.ScenarioSnapshot{
+		Start: snap.Start, End: snap.End, Interrupted: snap.Interrupted,
+		Trends: map[string]*metrics.Trend{}, Counters: map[string]int64{},
+		Rates: map[string]*metrics.Rate{}, Gauges: map[string]*metrics.Gauge{},
+		Errors: map[string]int64{}, Units: map[string]metrics.Unit{},
+	}
+	for _, sc := range snap.Scenarios {
+		for name, t := range sc.Trends {
+			dst, ok := out.Trends[name]
+			if !ok {
+				dst = &metrics.Trend{Unit: t.Unit, Hist: metrics.NewHistogram()}
+				out.Trends[name] = dst
+			}
+			// Every trend shares the histogram geometry, so nothing is dropped.
+			dst.Hist.Merge(t.Hist)
+		}
+		for name, v := range sc.Counters {
+			out.Counters[name] += v
+		}
+		for name, r := range sc.Rates {
+			dst, ok := out.Rates[name]
+			if !ok {
+				dst = &metrics.Rate{}
+				out.Rates[name] = dst
+			}
+			dst.Passes += r.Passes
+			dst.Fails += r.Fails
+		}
+		for msg, n := range sc.Errors {
+			out.Errors[msg] += n
+		}
+		for name, u := range sc.Units {
+			out.Units[name] = u
+		}
+	}
+	mergeGauges(out, snap.Scenarios)
+	return out
+}
+
+func mergeGauges(out *metrics.ScenarioSnapshot, scs []*metrics.ScenarioSnapshot) {
+	concurrent := overlap(scs)
+	last := map[string]*metrics.ScenarioSnapshot{} // scenario that ended last, by gauge
+	for _, sc := range scs {
+		for name, g := range sc.Gauges {
+			dst, ok := out.Gauges[name]
+			switch {
+			case !ok:
+				c := *g
+				out.Gauges[name] = &c
+				last[name] = sc
+			case concurrent:
+				dst.Value += g.Value
+				dst.Min += g.Min
+				dst.Max += g.Max
+			default:
+				dst.Min = min(dst.Min, g.Min)
+				dst.Max = max(dst.Max, g.Max)
+				if !sc.End.Before(last[name].End) {
+					dst.Value = g.Value
+					last[name] = sc
+				}
+			}
+		}
+	}
+}
+
+// overlap reports whether any two scenarios ran at the same time.
+func overlap(scs []*metrics.ScenarioSnapshot) bool {
+	for i, a := range scs {
+		for _, b := range scs[i+1:] {
+			if a.Start.Before(b.End) && b.Start.Before(a.End) {
+				return true
+			}
+		}
+	}
+	return false
+}

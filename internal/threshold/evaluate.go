@@ -1,0 +1,245 @@
+package threshold
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output/total"
+)
+
+// aggsByKind lists the aggregations k6 allows per metric kind.
+var aggsByKind = map[metrics.Kind][]string{
+	metrics.KindTrend:   {"avg", "min", "max", "med", "p"},
+	metrics.KindCounter: {"count", "rate"},
+	metrics.KindRate:    {"rate"},
+	metrics.KindGauge:   {"value"},
+}
+
+func aggFits(k metrics.Kind, a Agg) bool {
+	for _, n := range aggsByKind[k] {
+		if n == a.Name {
+			return true
+		}
+	}
+	return false
+}
+
+func aggList(k metrics.Kind) string {
+	names := append([]string(nil), aggsByKind[k]...)
+	for i, n := range names {
+		if n == "p" {
+			names[i] = "p(N)"
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// Check validates thresholds before a run: every metric must be registered
+// in reg, every aggregation must suit the metric's kind, and every
+// scenario must be one of scenarios (when scenarios is non-nil). It
+// returns the first problem as one line (the CLI exits with code 2).
+func Check(ts []Threshold, reg *metrics.Registry, scenarios []string) error {
+	for _, t := range ts {
+		id, ok := reg.Lookup(t.Metric)
+		if !ok {
+			return fmt.Errorf("threshold %q: unknown metric %q (known: %s)", t.String(), t.Metric, strings.Join(reg.Names(), ", "))
+		}
+		d := reg.Def(id)
+		for _, e := range t.Exprs {
+			if !aggFits(d.Kind, e.Agg) {
+				return fmt.Errorf("threshold %q: %s is a %s: %s does not apply (use %s)", t.String(), t.Metric, d.Kind, e.Agg, aggList(d.Kind))
+			}
+		}
+		if t.Scenario != "" && scenarios != nil && !contains(scenarios, t.Scenario) {
+			return fmt.Errorf("threshold %q: unknown scenario %q (running: %s)", t.String(), t.Scenario, strings.Join(scenarios, ", "))
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Result is the outcome of one expression of a threshold.
+type Result struct {
+	// Metric is the k6 key of the (sub)metric, e.g.
+	// "responseTime{scenario:go.Go1Step}".
+	Metric string
+	// Expr is the expression as written, e.g. "p(95)<200".
+	Expr string
+	Agg  Agg
+	// Kind and Unit describe the metric (zero when it has no data).
+	Kind metrics.Kind
+	Unit metrics.Unit
+	// Value is the observed statistic in the threshold's units: ms for
+	// time trends and time counters, a fraction for rates, per second for a
+	// counter's rate.
+	Value float64
+	// Pass reports whether the expression held. It is false when Err is set.
+	Pass bool
+	// Err says why the expression could not be evaluated (no samples,
+	// unknown scenario); such a threshold fails.
+	Err error
+}
+
+// Failed reports whether any result did not pass.
+func Failed(rs []Result) bool {
+	for _, r := range rs {
+		if !r.Pass {
+			return true
+		}
+	}
+	return false
+}
+
+// String is a one-line account, e.g.
+// "✓ responseTime: p(95)<200 (p(95)=84.36)".
+func (r Result) String() string {
+	mark := "✓"
+	if !r.Pass {
+		mark = "✗"
+	}
+	if r.Err != nil {
+		return fmt.Sprintf("%s %s: %s (%v)", mark, r.Metric, r.Expr, r.Err)
+	}
+	return fmt.Sprintf("%s %s: %s (%s=%g)", mark, r.Metric, r.Expr, r.Agg, r.Value)
+}
+
+// Evaluate tests every expression of ts against snap and returns one
+// Result per expression, in order. Unscoped thresholds see all scenarios
+// merged; counter rates are per second of the run (of the scenario for
+// scoped thresholds). A metric without samples fails the threshold with
+// an explanatory Err rather than passing silently.
+func Evaluate(snap *metrics.Snapshot, ts []Threshold) []Result {
+	var all *metrics.ScenarioSnapshot
+	var out []Result
+	for _, t := range ts {
+		var sc *metrics.ScenarioSnapshot
+		var err error
+		if t.Scenario == "" {
+			if all == nil {
+				all = total.Of(snap)
+			}
+			sc = all
+		} else if sc = snap.Scenario(t.Scenario); sc == nil {
+			err = fmt.Errorf("unknown scenario %q (ran: %s)", t.Scenario, strings.Join(scenarioNames(snap), ", "))
+		}
+		for _, e := range t.Exprs {
+			r := Result{Metric: t.Key(), Expr: e.Source, Agg: e.Agg, Err: err}
+			if err == nil {
+				r.Kind, r.Unit, r.Value, r.Err = observe(sc, t.Metric, e.Agg)
+			}
+			r.Pass = r.Err == nil && e.Op.Holds(r.Value, e.Value)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func scenarioNames(snap *metrics.Snapshot) []string {
+	names := make([]string, len(snap.Scenarios))
+	for i, sc := range snap.Scenarios {
+		names[i] = sc.Name
+	}
+	return names
+}
+
+// observe computes aggregation a of metric name in sc.
+func observe(sc *metrics.ScenarioSnapshot, name string, a Agg) (metrics.Kind, metrics.Unit, float64, error) {
+	if tr, ok := sc.Trends[name]; ok {
+		v, err := TrendStat(tr, a)
+		return metrics.KindTrend, tr.Unit, v, err
+	}
+	if n, ok := sc.Counters[name]; ok {
+		u := sc.Units[name]
+		v := float64(n)
+		if u == metrics.UnitMicros {
+			v /= 1000
+		}
+		switch a.Name {
+		case "count":
+			return metrics.KindCounter, u, v, nil
+		case "rate":
+			return metrics.KindCounter, u, PerSecond(v, sc), nil
+		}
+		return metrics.KindCounter, u, 0, kindErr(name, metrics.KindCounter, a)
+	}
+	if r, ok := sc.Rates[name]; ok {
+		if a.Name != "rate" {
+			return metrics.KindRate, 0, 0, kindErr(name, metrics.KindRate, a)
+		}
+		return metrics.KindRate, 0, r.Value(), nil
+	}
+	if g, ok := sc.Gauges[name]; ok {
+		if a.Name != "value" {
+			return metrics.KindGauge, 0, 0, kindErr(name, metrics.KindGauge, a)
+		}
+		return metrics.KindGauge, 0, g.Value, nil
+	}
+	return 0, 0, 0, fmt.Errorf("no samples of %s (known metrics with data: %s)", name, strings.Join(namesWithData(sc), ", "))
+}
+
+func kindErr(name string, k metrics.Kind, a Agg) error {
+	return fmt.Errorf("%s is a %s: %s does not apply (use %s)", name, k, a, aggList(k))
+}
+
+// TrendStat returns aggregation a of t, in ms for time trends.
+func TrendStat(t *metrics.Trend, a Agg) (float64, error) {
+	h := t.Hist
+	if h.TotalCount() == 0 {
+		return 0, fmt.Errorf("no samples")
+	}
+	var v float64
+	switch a.Name {
+	case "avg":
+		v = h.Mean()
+	case "min":
+		v = float64(h.Min())
+	case "max":
+		v = float64(h.Max())
+	case "med":
+		v = float64(h.ValueAtPercentile(50))
+	case "p":
+		v = float64(h.ValueAtPercentile(a.P))
+	default:
+		return 0, fmt.Errorf("a trend has no %s (use %s)", a, aggList(metrics.KindTrend))
+	}
+	if t.Unit == metrics.UnitMicros {
+		v /= 1000
+	}
+	return v, nil
+}
+
+// PerSecond divides v by the duration of sc in seconds (0 when it has none).
+func PerSecond(v float64, sc *metrics.ScenarioSnapshot) float64 {
+	if d := sc.Duration().Seconds(); d > 0 {
+		return v / d
+	}
+	return 0
+}
+
+func namesWithData(sc *metrics.ScenarioSnapshot) []string {
+	var names []string
+	for n := range sc.Trends {
+		names = append(names, n)
+	}
+	for n := range sc.Counters {
+		names = append(names, n)
+	}
+	for n := range sc.Rates {
+		names = append(names, n)
+	}
+	for n := range sc.Gauges {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
