@@ -17,8 +17,9 @@ func (r *runner) constantVUs(ctx context.Context, start time.Duration) error {
 	defer cancel()
 	end := start + r.cfg.Duration
 	r.runEach(vus, func(v *vuState) {
-		for now := start; now < end && loop.Err() == nil; {
-			now = r.iterate(hard, v, -1)
+		now := r.deps.Clock.Now()
+		for now < end && loop.Err() == nil {
+			now = r.iterate(hard, v, closedNext(now))
 		}
 	})
 	return nil
@@ -34,8 +35,9 @@ func (r *runner) perVUIterations(ctx context.Context, _ time.Duration) error {
 	loop, hard, cancel := r.stopContexts(ctx, r.cfg.MaxDuration)
 	defer cancel()
 	r.runEach(vus, func(v *vuState) {
+		now := r.deps.Clock.Now()
 		for i := int64(0); i < r.cfg.Iterations && loop.Err() == nil; i++ {
-			r.iterate(hard, v, -1)
+			now = r.iterate(hard, v, closedNext(now))
 		}
 	})
 	return nil
@@ -52,8 +54,9 @@ func (r *runner) sharedIterations(ctx context.Context, _ time.Duration) error {
 	defer cancel()
 	var next atomic.Int64
 	r.runEach(vus, func(v *vuState) {
+		now := r.deps.Clock.Now()
 		for loop.Err() == nil && next.Add(1) <= r.cfg.Iterations {
-			r.iterate(hard, v, -1)
+			now = r.iterate(hard, v, closedNext(now))
 		}
 	})
 	return nil

@@ -108,13 +108,23 @@ func firstError(errs []error) error {
 	return nil
 }
 
-// iterate runs one iteration of v intended to start at intended (negative:
-// now) and records it. ctx interrupts it. It returns the end time.
+// iterate runs one iteration of v intended to start at intended and
+// records it. A negative intended means the closed model: the iteration
+// starts now, and now is -intended-1 when the caller knows it (the previous
+// iteration's end, saving a clock read), or unknown when intended is
+// exactly -1. ctx interrupts it. It returns the end time.
 func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration) time.Duration {
 	it := &v.it
-	start := it.Clock.Now()
-	if intended < 0 {
+	var start time.Duration
+	it.scheduled = intended >= 0
+	if intended < -1 {
+		start = -intended - 1
 		intended = start
+	} else {
+		start = it.Clock.Now()
+		if intended < 0 {
+			intended = start
+		}
 	}
 	it.Start, it.Intended, it.ctx, it.corrected = start, intended, ctx, false
 	v.rec.Tick(start)
@@ -130,6 +140,10 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 	v.rec.Iteration(end, end-start)
 	return end
 }
+
+// closedNext is the intended argument of iterate for a closed-model
+// iteration that starts at the previous one's end.
+func closedNext(prevEnd time.Duration) time.Duration { return -prevEnd - 1 }
 
 // closeVUs flushes recorders and request writers and closes the VUs.
 func (r *runner) closeVUs() {

@@ -53,6 +53,7 @@ type Iter struct {
 
 	ctx       context.Context
 	corrected bool
+	scheduled bool // open model: the iteration has an intended start
 }
 
 // Now reads the run clock.
@@ -61,7 +62,9 @@ func (it *Iter) Now() time.Duration { return it.Clock.Now() }
 // Request records one operation that started at start (a run offset) and
 // finished now with res, labelled query in the per-request log. The first
 // operation of an iteration is timed from the iteration's intended start
-// (coordinated omission); service_time always from start. Operations cut
+// (coordinated omission); under arrival-rate executors service_time from
+// the actual start is recorded as well (under the closed model the two are
+// the same, and only responseTime is recorded). Operations cut
 // short by the end of the run are not recorded. It returns the end time.
 func (it *Iter) Request(query string, start time.Duration, res driver.Result) time.Duration {
 	end := it.Clock.Now()
@@ -76,24 +79,19 @@ func (it *Iter) Request(query string, start time.Duration, res driver.Result) ti
 		}
 	}
 	rt := end - from
-	r := it.Rec
-	r.Trend(metrics.IDResponseTime, end, int64(rt/time.Microsecond))
-	if from != start {
-		r.Trend(metrics.IDServiceTime, end, int64((end-start)/time.Microsecond))
-	} else {
-		r.Trend(metrics.IDServiceTime, end, int64(rt/time.Microsecond))
+	svc := int64(-1) // service_time exists only under the open model
+	if it.scheduled {
+		svc = int64((end - start) / time.Microsecond)
 	}
-	r.Add(metrics.IDRequests, end, 1)
+	lat := int64(-1)
+	if res.HasLatency {
+		lat = int64(res.ServerLatency / time.Microsecond)
+	}
 	errMsg := ""
 	if res.Err != nil {
 		errMsg = res.Err.Error()
-		r.Error(end, errMsg)
-	} else {
-		r.Trend(metrics.IDRows, end, res.Rows)
-		if res.HasLatency {
-			r.Trend(metrics.IDLatency, end, int64(res.ServerLatency/time.Microsecond))
-		}
 	}
+	it.Rec.Op(end, int64(rt/time.Microsecond), svc, lat, res.Rows, errMsg)
 	if it.log != nil {
 		lat := time.Duration(-1)
 		if res.HasLatency {

@@ -31,6 +31,34 @@ func (r *Recorder) Trend(id ID, at time.Duration, v int64) {
 	}
 }
 
+// Op records one operation that ended at time at, in one step: its
+// responseTime rt and, when different, its uncorrected service time svc
+// (negative: same as rt), server latency lat (negative: unknown) and rows.
+// A failed operation (errMsg non-empty) records no rows nor latency.
+func (r *Recorder) Op(at time.Duration, rt, svc, lat, rows int64, errMsg string) {
+	b := r.batch(at)
+	if b == nil {
+		return
+	}
+	if len(b.Samples)+4 > cap(b.Samples) {
+		r.flush()
+		b = r.batch(at)
+	}
+	b.Counts[IDRequests]++
+	b.Samples = append(b.Samples, Sample{ID: IDResponseTime, V: rt})
+	if svc >= 0 {
+		b.Samples = append(b.Samples, Sample{ID: IDServiceTime, V: svc})
+	}
+	if errMsg != "" {
+		r.Error(at, errMsg)
+		return
+	}
+	b.Samples = append(b.Samples, Sample{ID: IDRows, V: rows})
+	if lat >= 0 {
+		b.Samples = append(b.Samples, Sample{ID: IDLatency, V: lat})
+	}
+}
+
 // Add adds n to counter id at time at.
 func (r *Recorder) Add(id ID, at time.Duration, n int64) {
 	if b := r.batch(at); b != nil {

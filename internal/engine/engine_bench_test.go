@@ -1,0 +1,42 @@
+package engine
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/metrics"
+)
+
+type noopScenario struct{}
+
+func (noopScenario) NewVU(context.Context, int) (VU, error) { return noopScenario{}, nil }
+func (noopScenario) Close() error                            { return nil }
+func (noopScenario) Iterate(_ context.Context, it *Iter) error {
+	it.Request("noop", it.Start, driver.Result{})
+	return nil
+}
+
+// BenchmarkNoopIteration is the engine's cost per iteration with full
+// recording: 50 VUs share b.N iterations of an operation that does nothing.
+// Run with -cpu 1 to see the single-core figure (VUs and aggregator on one
+// core).
+func BenchmarkNoopIteration(b *testing.B) {
+	reg := metrics.NewRegistry()
+	clock := metrics.NewClock()
+	agg := metrics.NewAggregator(reg, clock, []string{"noop"})
+	go agg.Run()
+	cfg := Config{Executor: SharedIterations, VUs: 50, Iterations: int64(max(b.N, 50)), MaxDuration: time.Hour}.Defaults()
+	b.ReportAllocs()
+	b.ResetTimer()
+	if _, err := Run(context.Background(), Plan{Scenarios: []Spec{{Name: "noop", Scenario: noopScenario{}, Config: cfg}}}, Deps{Agg: agg, Clock: clock}); err != nil {
+		b.Fatal(err)
+	}
+	agg.Close()
+	b.StopTimer()
+	if got := agg.Snapshot().Scenarios[0].Counters[metrics.Iterations]; got != cfg.Iterations {
+		b.Fatalf("iterations = %d, want %d", got, cfg.Iterations)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "it/s")
+}
