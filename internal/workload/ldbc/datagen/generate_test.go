@@ -1,0 +1,426 @@
+package datagen
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+func generate(t testing.TB, cfg Config) Stats {
+	t.Helper()
+	if cfg.Out == "" {
+		cfg.Out = t.TempDir()
+	}
+	st, err := Generate(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestGolden pins the format of every file: header and first rows of a tiny
+// data set. Run with -update after an intended change.
+func TestGolden(t *testing.T) {
+	dir := t.TempDir()
+	st := generate(t, Config{SF: 0.002, Out: dir, Seed: 42, Workers: 2})
+	var b strings.Builder
+	for _, f := range ldbcfile.Files() {
+		fmt.Fprintf(&b, "== %s (%d rows)\n", f.Path, st.Files[f.Path])
+		data, err := os.ReadFile(filepath.Join(dir, f.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(data), "\n")
+		b.WriteString(strings.Join(lines[:min(len(lines), 26)], ""))
+	}
+	golden := filepath.Join("testdata", "golden_sf0.002_seed42.txt")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("output differs from %s (go test -run Golden -update to accept):\n%s", golden, firstDiff(b.String(), string(want)))
+	}
+}
+
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d:\n got  %s\n want %s", i+1, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("got %d lines, want %d", len(g), len(w))
+}
+
+// TestDeterministicAcrossWorkers generates SF1 (several blocks and chunks)
+// with different worker counts and compares every byte.
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	var ref map[string]string
+	for _, workers := range []int{1, 2, 5} {
+		dir := t.TempDir()
+		generate(t, Config{SF: 1, Out: dir, Seed: 42, Workers: workers})
+		sums := hashTree(t, dir)
+		if ref == nil {
+			ref = sums
+			continue
+		}
+		if len(sums) != len(ref) {
+			t.Fatalf("workers=%d: %d files, want %d", workers, len(sums), len(ref))
+		}
+		for path, sum := range ref {
+			if sums[path] != sum {
+				t.Errorf("workers=%d: %s differs from workers=1", workers, path)
+			}
+		}
+	}
+	other := hashTree(t, func() string {
+		d := t.TempDir()
+		generate(t, Config{SF: 1, Out: d, Seed: 43, Workers: 2})
+		return d
+	}())
+	if other[ldbcfile.PersonKnowsPersonPath] == ref[ldbcfile.PersonKnowsPersonPath] {
+		t.Error("seed 43 gives the same knows file as seed 42")
+	}
+}
+
+func hashTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	sums := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		sums[filepath.ToSlash(rel)] = fmt.Sprintf("%x", sha256.Sum256(data))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sums
+}
+
+// TestOutputIsConsistent reads a generated SF0.1 data set back with the
+// ldbcfile readers and checks references, dates, row counts and the
+// substitution parameters.
+func TestOutputIsConsistent(t *testing.T) {
+	dir := t.TempDir()
+	st := generate(t, Config{SF: 0.1, Out: dir, Seed: 42})
+	open := func(rel string) io.Reader {
+		f, err := os.Open(filepath.Join(dir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return bufio.NewReader(f)
+	}
+	// Row counts in Stats match the files.
+	for _, f := range ldbcfile.Files() {
+		data, err := os.ReadFile(filepath.Join(dir, f.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows := int64(strings.Count(string(data), "\n")) - 1; rows != st.Files[f.Path] {
+			t.Errorf("%s: %d rows, Stats says %d", f.Path, rows, st.Files[f.Path])
+		}
+	}
+	// Static entities by type.
+	placeType := map[int64]string{}
+	readAll(t, open(ldbcfile.PlacePath), ldbcfile.PlaceHeader, func(f []string) { placeType[id(t, f[0])] = f[3] })
+	orgType := map[int64]string{}
+	readAll(t, open(ldbcfile.OrganisationPath), ldbcfile.OrganisationHeader, func(f []string) { orgType[id(t, f[0])] = f[1] })
+	tags := map[int64]bool{}
+	readAll(t, open(ldbcfile.TagPath), ldbcfile.TagHeader, func(f []string) { tags[id(t, f[0])] = true })
+	readAll(t, open(ldbcfile.PlaceIsPartOfPlacePath), ldbcfile.PlaceIsPartOfPlaceHeader, func(f []string) {
+		child, parent := placeType[id(t, f[0])], placeType[id(t, f[1])]
+		if !(child == "city" && parent == "country" || child == "country" && parent == "continent") {
+			t.Errorf("place_isPartOf_place %v: %s in %s", f, child, parent)
+		}
+	})
+
+	persons := map[int64]ldbcfile.Person{}
+	if err := ldbcfile.ReadPersons(open(ldbcfile.PersonPath), func(p ldbcfile.Person) error {
+		if _, dup := persons[p.ID]; dup || p.ID < 0 {
+			return fmt.Errorf("bad or duplicate id %d", p.ID)
+		}
+		persons[p.ID] = p
+		if p.CreationDate.Year() < 2010 || p.CreationDate.Year() > 2012 {
+			return fmt.Errorf("person %d created %v", p.ID, p.CreationDate)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(persons) != 1700 {
+		t.Fatalf("%d persons, want 1700", len(persons))
+	}
+
+	adj := map[int64][]int64{}
+	end := time.Date(2013, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := ldbcfile.ReadKnows(open(ldbcfile.PersonKnowsPersonPath), func(a, b int64, created time.Time) error {
+		pa, oka := persons[a]
+		pb, okb := persons[b]
+		switch {
+		case !oka || !okb:
+			return fmt.Errorf("knows %d-%d: unknown person", a, b)
+		case a >= b:
+			return fmt.Errorf("knows %d-%d: want id1 < id2", a, b)
+		case created.Before(pa.CreationDate.Add(knowsDelayMs*time.Millisecond)) || created.Before(pb.CreationDate) || !created.Before(end):
+			return fmt.Errorf("knows %d-%d at %v: persons joined %v and %v", a, b, created, pa.CreationDate, pb.CreationDate)
+		}
+		adj[a] = append(adj[a], b)
+		adj[b] = append(adj[b], a)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	edges := 0
+	for a, fs := range adj {
+		seen := map[int64]bool{}
+		for _, b := range fs {
+			if seen[b] {
+				t.Fatalf("friendship %d-%d written twice", a, b)
+			}
+			seen[b] = true
+		}
+		edges += len(fs)
+	}
+	if int64(edges/2) != st.Knows {
+		t.Errorf("%d knows rows, Stats.Knows = %d", edges/2, st.Knows)
+	}
+
+	checkRefs := func(rel, header string, check func(f []string) error) {
+		readAll(t, open(rel), header, func(f []string) {
+			if _, ok := persons[id(t, f[0])]; !ok {
+				t.Errorf("%s: unknown person %s", rel, f[0])
+			}
+			if err := check(f); err != nil {
+				t.Errorf("%s %v: %v", rel, f, err)
+			}
+		})
+	}
+	want := func(ok bool, msg string) error {
+		if !ok {
+			return errors.New(msg)
+		}
+		return nil
+	}
+	checkRefs(ldbcfile.PersonIsLocatedInPlacePath, ldbcfile.PersonIsLocatedInPlaceHeader, func(f []string) error {
+		return want(placeType[id(t, f[1])] == "city", "not a city")
+	})
+	checkRefs(ldbcfile.PersonHasInterestTagPath, ldbcfile.PersonHasInterestTagHeader, func(f []string) error {
+		return want(tags[id(t, f[1])], "unknown tag")
+	})
+	checkRefs(ldbcfile.PersonStudyAtOrganisationPath, ldbcfile.PersonStudyAtOrganisationHeader, func(f []string) error {
+		return want(orgType[id(t, f[1])] == "university", "not a university")
+	})
+	checkRefs(ldbcfile.PersonWorkAtOrganisationPath, ldbcfile.PersonWorkAtOrganisationHeader, func(f []string) error {
+		return want(orgType[id(t, f[1])] == "company", "not a company")
+	})
+	checkRefs(ldbcfile.PersonEmailEmailaddressPath, ldbcfile.PersonEmailEmailaddressHeader, func(f []string) error {
+		return want(strings.Count(f[1], "@") == 1, "not an address")
+	})
+	checkRefs(ldbcfile.PersonSpeaksLanguagePath, ldbcfile.PersonSpeaksLanguageHeader, func(f []string) error {
+		return want(len(f[1]) == 2, "not a language code")
+	})
+
+	// k-hop persons: known, with friends, at least 100.
+	var khop []int64
+	if err := ldbcfile.ReadKHopPersons(open(ldbcfile.KHopPersonPath), func(p int64) error {
+		khop = append(khop, p)
+		return want(len(adj[p]) > 0, fmt.Sprintf("k-hop person %d has no friends", p))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(khop) < 100 {
+		t.Errorf("%d k-hop persons, want at least 100", len(khop))
+	}
+	// Shortest-path pairs: about 10% not connected (by BFS over the file).
+	comp := componentsOf(persons, adj)
+	pairs, unconnected := 0, 0
+	if err := ldbcfile.ReadShortestPathPairs(open(ldbcfile.ShortestPathPath), func(a, b int64) error {
+		pairs++
+		if comp[a] != comp[b] {
+			unconnected++
+		}
+		return want(a != b, "pair of one person")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if pairs < 100 || unconnected < pairs/20 || unconnected > pairs/6 {
+		t.Errorf("%d shortest-path pairs, %d unconnected: want >= 100 and about 10%% unconnected", pairs, unconnected)
+	}
+	// Insert persons: new ids.
+	inserts := map[int64]bool{}
+	if err := ldbcfile.ReadInsertPersons(open(ldbcfile.InsertPersonPath), func(p ldbcfile.Person) error {
+		if _, clash := persons[p.ID]; clash || inserts[p.ID] {
+			return fmt.Errorf("insert person id %d collides", p.ID)
+		}
+		inserts[p.ID] = true
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(inserts) < 10_000 {
+		t.Errorf("%d insert persons, want at least 10000", len(inserts))
+	}
+}
+
+func readAll(t *testing.T, r io.Reader, header string, fn func(f []string)) {
+	t.Helper()
+	err := ldbcfile.Reader{}.ReadRecords(r, header, func(f [][]byte) error {
+		s := make([]string, len(f))
+		for i := range f {
+			s[i] = string(f[i])
+		}
+		fn(s)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func id(t *testing.T, s string) int64 {
+	t.Helper()
+	v, err := ldbcfile.ParseID([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func componentsOf(persons map[int64]ldbcfile.Person, adj map[int64][]int64) map[int64]int64 {
+	comp := map[int64]int64{}
+	for p := range persons {
+		if _, ok := comp[p]; ok {
+			continue
+		}
+		comp[p] = p
+		queue := []int64{p}
+		for len(queue) > 0 {
+			x := queue[0]
+			queue = queue[1:]
+			for _, f := range adj[x] {
+				if _, ok := comp[f]; !ok {
+					comp[f] = p
+					queue = append(queue, f)
+				}
+			}
+		}
+	}
+	return comp
+}
+
+func TestGenerateBadConfig(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nonEmpty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(nonEmpty, "keep.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"unknown SF", Config{SF: 2, Out: t.TempDir()}, "scale factor 2 is not an LDBC one"},
+		{"no output", Config{SF: 0.01}, "no output directory"},
+		{"output is a file", Config{SF: 0.01, Out: file}, "not a directory"},
+		{"unwritable output", Config{SF: 0.01, Out: filepath.Join(file, "sub")}, "cannot create output directory"},
+		{"non-empty output", Config{SF: 0.01, Out: nonEmpty}, "not empty (use --force"},
+		{"negative workers", Config{SF: 0.01, Out: t.TempDir(), Workers: -2}, "workers -2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Generate(context.Background(), tc.cfg)
+			if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want ErrBadConfig containing %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(nonEmpty, ldbcfile.DirSocialNetwork)); !os.IsNotExist(err) {
+		t.Error("a refused run wrote into the non-empty directory")
+	}
+}
+
+func TestGenerateForceReplacesOnlyItsFolders(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ldbcfile.DirDynamic, "stale_0_0.csv")
+	for _, p := range []string{stale, filepath.Join(dir, "keep.txt")} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	generate(t, Config{SF: 0.002, Out: dir, Force: true})
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Error("stale file in social_network survived --force")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "keep.txt")); err != nil {
+		t.Error("--force removed a file outside social_network and substitution_parameters")
+	}
+}
+
+func TestGenerateCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	_, err := Generate(ctx, Config{SF: 0.1, Out: t.TempDir(), Workers: 2, Progress: func(int64) {
+		calls++
+		cancel()
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if calls == 0 {
+		t.Error("Progress never called")
+	}
+}
+
+func TestProgressIsMonotonicAndComplete(t *testing.T) {
+	var last int64
+	st := generate(t, Config{SF: 0.1, Progress: func(rows int64) {
+		if rows < last {
+			t.Errorf("progress went back from %d to %d", last, rows)
+		}
+		last = rows
+	}})
+	var total int64
+	for _, n := range st.Files {
+		total += n
+	}
+	if last != total {
+		t.Errorf("last progress %d, total rows %d", last, total)
+	}
+}
