@@ -146,6 +146,9 @@ func executorFromFlags(f *runFlags, changed func(string) bool) (engine.Config, e
 		if c.Iterations == 0 {
 			return c, usagef("%s needs -i/--iterations", c.Executor)
 		}
+		if c.Executor == engine.SharedIterations && !changed("vus") && c.VUs > c.Iterations {
+			c.VUs = c.Iterations // -i 10 alone means 10 iterations, however many VUs by default
+		}
 		c.MaxDuration = 10 * time.Minute
 		if changed("duration") {
 			c.MaxDuration = f.duration

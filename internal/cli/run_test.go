@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+)
+
+// runMain runs the CLI in-process.
+func runMain(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(ctx, args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestRunBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("scenarios:\n  builtin.Noop: {executor: constant-vus, vus: -1, duration: 1s}\n"), 0o644)
+	unknownKey := filepath.Join(dir, "unknown.yaml")
+	os.WriteFile(unknownKey, []byte("scenarioz: {}\n"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown scenario", []string{"run", "go.Go9Step"}, `unknown scenario "go.Go9Step"`},
+		{"bad duration", []string{"run", "builtin.Noop", "-d", "ten"}, `invalid argument "ten"`},
+		{"negative vus", []string{"run", "builtin.Noop", "-u", "-3"}, "vus ≥ 1"},
+		{"bad stage", []string{"run", "builtin.Noop", "-s", "30s"}, "want DURATION:TARGET"},
+		{"bad stage target", []string{"run", "builtin.Noop", "-s", "30s:many"}, "is not a count"},
+		{"unknown executor", []string{"run", "builtin.Noop", "--executor", "warp"}, `unknown executor "warp"`},
+		{"stage with constant executor", []string{"run", "builtin.Noop", "--executor", "constant-vus", "-s", "1s:2"}, "--stage only applies"},
+		{"per-vu-iterations without -i", []string{"run", "builtin.Noop", "--executor", "per-vu-iterations"}, "needs -i/--iterations"},
+		{"unknown target scheme", []string{"run", "http.Request", "--target", "gopher://x"}, `unknown target scheme "gopher"`},
+		{"target without scheme", []string{"run", "http.Request", "--target", "localhost"}, "bad target URL"},
+		{"missing config", []string{"run", "--config", filepath.Join(dir, "nope.yaml")}, "config:"},
+		{"invalid config scenario", []string{"run", "--config", bad}, "config scenario builtin.Noop"},
+		{"unknown config key", []string{"run", "--config", unknownKey}, "field scenarioz not found"},
+		{"unknown flag", []string{"run", "--vuz", "3"}, "unknown flag: --vuz"},
+		{"unknown output", []string{"run", "builtin.Noop", "--out", "kafka=x"}, `unknown output "kafka"`},
+		{"repeat zero", []string{"run", "builtin.Noop", "--repeat", "0"}, "--repeat must be ≥ 1"},
+		{"bad env var", []string{"run", "builtin.Noop"}, "STAMPEDE_VUS"},
+		{"http without target", []string{"run", "http.Request", "-d", "1s", "--out", filepath.Join(dir, "h")}, "needs --target"},
+		{"http target unreachable", []string{"run", "http.Request", "-d", "1s", "--target", "http://127.0.0.1:1/", "--out", filepath.Join(dir, "u")}, "unreachable"},
+		{"unknown command", []string{"rum"}, `unknown command "rum"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "bad env var" {
+				t.Setenv("STAMPEDE_VUS", "lots")
+			}
+			code, _, stderr := runMain(t, t.Context(), tc.args...)
+			if code != ExitUsage {
+				t.Errorf("exit code %d, want 2; stderr: %s", code, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("stderr %q does not contain %q", stderr, tc.want)
+			}
+			if lines := strings.Count(strings.TrimSpace(stderr), "\n"); lines != 0 {
+				t.Errorf("want one line, got:\n%s", stderr)
+			}
+			if strings.Contains(stderr, "goroutine") || strings.Contains(stderr, "panic") {
+				t.Errorf("stack trace in stderr: %s", stderr)
+			}
+		})
+	}
+}
+
+func TestRunWritesResultDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "res")
+	code, _, stderr := runMain(t, t.Context(), "run", "builtin.Noop", "-u", "4", "-i", "1000", "--out", dir, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	res, err := resultdir.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := res.Snapshot.Scenario("builtin.Noop")
+	if sc == nil || sc.Counters[metrics.Iterations] != 1000 || sc.Counters[metrics.Requests] != 1000 {
+		t.Fatalf("snapshot = %+v", sc)
+	}
+	if res.Options.Scenarios[0].Config.Executor != "shared-iterations" {
+		t.Errorf("options = %+v", res.Options)
+	}
+	if res.Env.GoVersion == "" || res.Env.Threads == 0 {
+		t.Errorf("env = %+v", res.Env)
+	}
+	var n int64
+	if err := resultdir.ReadSeries(dir, func(p *metrics.Point) error { n += p.Counts[metrics.Iterations]; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1000 {
+		t.Errorf("series iterations = %d, want 1000", n)
+	}
+	// The same directory is refused for a second run.
+	if code, _, stderr := runMain(t, t.Context(), "run", "builtin.Noop", "-i", "10", "--out", dir, "--quiet"); code != ExitUsage || !strings.Contains(stderr, "already holds a run") {
+		t.Errorf("rerun into the same dir: exit %d %s", code, stderr)
+	}
+}
+
+func TestRunConfigFileAndEnv(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.yaml")
+	os.WriteFile(cfg, []byte(`scenarios:
+  builtin.Noop:
+    executor: per-vu-iterations
+    vus: 3
+    iterations: 7
+  builtin.Sleep:
+    executor: shared-iterations
+    vus: 2
+    iterations: 4
+options:
+  sleep: 1ms
+`), 0o644)
+	out := filepath.Join(dir, "res")
+	code, _, stderr := runMain(t, t.Context(), "run", "--config", cfg, "--out", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	res, err := resultdir.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Snapshot.Scenario("builtin.Noop").Counters[metrics.Iterations]; got != 21 {
+		t.Errorf("noop iterations = %d, want 21", got)
+	}
+	if got := res.Snapshot.Scenario("builtin.Sleep").Counters[metrics.Iterations]; got != 4 {
+		t.Errorf("sleep iterations = %d, want 4", got)
+	}
+	// Flags override the file: -i applies to both scenarios.
+	t.Setenv("STAMPEDE_VUS", "2")
+	out2 := filepath.Join(dir, "res2")
+	if code, _, stderr := runMain(t, t.Context(), "run", "--config", cfg, "-i", "5", "--out", out2, "--quiet"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, _ := os.ReadFile(filepath.Join(out2, resultdir.OptionsFile))
+	var opts resultdir.Options
+	json.Unmarshal(b, &opts)
+	for _, s := range opts.Scenarios {
+		if s.Config.Iterations != 5 || s.Config.VUs != 2 {
+			t.Errorf("%s config = %+v, want 5 iterations and 2 VUs from the flag and env", s.Name, s.Config)
+		}
+	}
+}
