@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 )
 
 // outputs owns the files of one Generate call. It is used from one
@@ -90,14 +89,4 @@ func (o *outputs) rowCounts() map[string]int64 {
 		m[f.rel] = f.rows
 	}
 	return m
-}
-
-// sortedPaths returns the keys of m in order; helper for summaries.
-func sortedPaths(m map[string]int64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
