@@ -1,0 +1,99 @@
+package selfcheck
+
+import (
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Usage is a reading of the process: cumulative CPU time (user+system) and
+// resident memory in bytes.
+type Usage struct {
+	CPU time.Duration
+	RSS int64
+}
+
+// Source reads the process usage; ProcessUsage is the real one.
+type Source func() (Usage, error)
+
+// Sampler takes a sample every interval in its own goroutine. Latest is
+// safe for concurrent use; Stop ends the sampling.
+type Sampler struct {
+	src      Source
+	cores    int
+	interval time.Duration
+
+	mu      sync.Mutex
+	samples []Sample
+
+	stop chan struct{}
+	done chan struct{}
+	once sync.Once
+}
+
+// Start begins sampling src every interval (default 1s) for a process that
+// may use cores cores (default GOMAXPROCS). A Source error skips that
+// sample.
+func Start(src Source, cores int, interval time.Duration) *Sampler {
+	if cores <= 0 {
+		cores = runtime.GOMAXPROCS(0)
+	}
+	if interval <= 0 {
+		interval = time.Second
+	}
+	s := &Sampler{src: src, cores: cores, interval: interval, stop: make(chan struct{}), done: make(chan struct{})}
+	go s.loop()
+	return s
+}
+
+func (s *Sampler) loop() {
+	defer close(s.done)
+	t := time.NewTicker(s.interval)
+	defer t.Stop()
+	prev, err := s.src()
+	prevAt := time.Now()
+	ok := err == nil
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+		}
+		u, err := s.src()
+		now := time.Now()
+		if err != nil {
+			ok = false
+			continue
+		}
+		if ok {
+			el := now.Sub(prevAt)
+			if el > 0 {
+				cpu := float64(u.CPU-prev.CPU) / float64(el) / float64(s.cores)
+				s.mu.Lock()
+				s.samples = append(s.samples, Sample{Time: now, CPU: max(cpu, 0), RSS: u.RSS})
+				s.mu.Unlock()
+			}
+		}
+		prev, prevAt, ok = u, now, true
+	}
+}
+
+// Latest returns the most recent sample, if any.
+func (s *Sampler) Latest() (Sample, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.samples) == 0 {
+		return Sample{}, false
+	}
+	return s.samples[len(s.samples)-1], true
+}
+
+// Stop ends sampling and returns every sample taken. It may be called more
+// than once.
+func (s *Sampler) Stop() *Report {
+	s.once.Do(func() { close(s.stop) })
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &Report{Cores: s.cores, Threshold: Threshold, Samples: append([]Sample(nil), s.samples...)}
+}

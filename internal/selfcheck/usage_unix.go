@@ -1,0 +1,39 @@
+//go:build unix
+
+package selfcheck
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// ProcessUsage reads this process's CPU time from getrusage(2) and its
+// resident memory from /proc/self/statm (Linux) or, elsewhere, from the Go
+// runtime's view of mapped memory.
+func ProcessUsage() (Usage, error) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return Usage{}, err
+	}
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return Usage{CPU: cpu, RSS: residentBytes()}, nil
+}
+
+func residentBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return runtimeBytes()
+	}
+	f := bytes.Fields(b)
+	if len(f) < 2 {
+		return runtimeBytes()
+	}
+	pages, err := strconv.ParseInt(string(f[1]), 10, 64)
+	if err != nil {
+		return runtimeBytes()
+	}
+	return pages * int64(os.Getpagesize())
+}
