@@ -43,6 +43,7 @@ type runFlags struct {
 	noReport   bool
 	segment    string
 	startAt    string
+	selfProf   string
 
 	// familyFlagNames are the workload options, recorded in options.json.
 	familyFlagNames map[string]bool
@@ -108,6 +109,7 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.StringVar(&f.prometheus, "prometheus", "", "serve live metrics for Prometheus on ADDR, e.g. 127.0.0.1:9464")
 	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.html into the result directory")
 	fs.StringVar(&f.segment, "segment", "", "run only segment i/N of every executor (distributed runs; see stampede merge)")
+	fs.StringVar(&f.selfProf, "self-profile", "", "write stampede's own CPU profile to FILE (where the generator's time goes)")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC 3339 time before starting, so segments begin together")
 	f.familyFlagNames = map[string]bool{}
 	for _, fam := range catalog.Families() {

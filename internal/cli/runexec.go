@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -39,6 +40,13 @@ func runRun(ctx context.Context, env *Env, f *runFlags, catalog *workload.Catalo
 	plan, err := makePlan(env, f, catalog, fs, args)
 	if err != nil {
 		return err
+	}
+	if f.selfProf != "" {
+		stop, err := startSelfProfile(f.selfProf)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	if f.repeat <= 1 {
 		return runOnce(ctx, env, plan, plan.parentOut, 0)
@@ -317,4 +325,17 @@ func isTTY(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// startSelfProfile writes stampede's own CPU profile to path until stop.
+func startSelfProfile(path string) (stop func(), err error) {
+	out, err := os.Create(path)
+	if err != nil {
+		return nil, usagef("--self-profile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Close()
+		return nil, fmt.Errorf("--self-profile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); out.Close() }, nil
 }
