@@ -43,6 +43,7 @@ type runFlags struct {
 	noReport   bool
 	segment    string
 	startAt    string
+	sweepInfo  []string // KEY=VALUE from stampede sweep, into options.json
 	selfProf   string
 
 	// familyFlagNames are the workload options, recorded in options.json.
@@ -110,7 +111,9 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.html into the result directory")
 	fs.StringVar(&f.segment, "segment", "", "run only segment i/N of every executor (distributed runs; see stampede merge)")
 	fs.StringVar(&f.selfProf, "self-profile", "", "write stampede's own CPU profile to FILE (where the generator's time goes)")
-	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC 3339 time before starting, so segments begin together")
+	fs.StringVar(&f.startAt, "start-at", "", "wait until this time (RFC 3339, or now+30s) before starting, so segments begin together")
+	fs.StringArrayVar(&f.sweepInfo, "sweep-info", nil, "KEY=VALUE describing the sweep step (set by stampede sweep)")
+	_ = fs.MarkHidden("sweep-info")
 	f.familyFlagNames = map[string]bool{}
 	for _, fam := range catalog.Families() {
 		famFlags := pflag.NewFlagSet(fam.Name(), pflag.ContinueOnError)

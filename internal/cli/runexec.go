@@ -268,6 +268,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	opts := resultdir.Options{
 		Args: redactArgs(os.Args[1:]), Target: targetDesc, Concurrent: f.concurrent, Seed: f.seed,
 		Run: run, Flags: f.familyFlags(p.fs), Thresholds: f.thresholds,
+		Segment: f.segment, Sweep: sweepInfoMap(f.sweepInfo),
 	}
 	var specs []engine.Spec
 	for _, n := range p.names {
@@ -280,7 +281,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	if err := resultdir.WriteJSON(dir, resultdir.EnvFile, fp); err != nil {
 		return err
 	}
-	startAt, err := waitStartAt(ctx, p)
+	startAt, err := waitStartAt(ctx, env, p)
 	if err != nil {
 		return err
 	}
