@@ -278,3 +278,41 @@ func checkGolden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
 	}
 }
+
+// BenchmarkWriteFile includes the writer goroutine writing to a real file,
+// the path of a run with --csv.
+func BenchmarkWriteFile(b *testing.B) {
+	f, err := os.Create(filepath.Join(b.TempDir(), "requests.csv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	l := New(f, Options{})
+	w := l.Writer("go.Go1Step")
+	r := engine.RequestRecord{
+		Time: t0, Query: "GO 1 STEP FROM 6597069771971 OVER KNOWS",
+		Latency: 1022 * time.Microsecond, ResponseTime: 2292 * time.Microsecond, OK: true, Rows: 60,
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Write(r)
+	}
+	w.Close()
+	if err := l.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkEncode is the encoding alone, without the hand-over.
+func BenchmarkEncode(b *testing.B) {
+	var e encoder
+	r := engine.RequestRecord{
+		Time: t0, Query: "GO 1 STEP FROM 6597069771971 OVER KNOWS",
+		Latency: 1022 * time.Microsecond, ResponseTime: 2292 * time.Microsecond, OK: true, Rows: 60,
+	}
+	buf := make([]byte, 0, 256)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = e.append(buf[:0], &r)
+	}
+}
