@@ -1,0 +1,267 @@
+package mq
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
+	"github.com/stampede-bench/stampede/internal/engine"
+)
+
+// background consumers read what the scenario produces, from the end
+// offsets at setup, in goroutines of their own.
+type background struct {
+	clients []*kgo.Client
+}
+
+// startConsumers starts one goroutine per consumer assignment that calls
+// each with the records of every poll and the poll's wall time.
+func (b *base) startConsumers(ctx context.Context, each func(recs []*kgo.Record, nowNs int64)) (*background, error) {
+	from, err := b.endOffsets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	bg := &background{}
+	for _, a := range b.assignments(from) {
+		cl, err := b.consumerClient(a)
+		if err != nil {
+			bg.close()
+			return nil, err
+		}
+		bg.clients = append(bg.clients, cl)
+		b.bg.Add(1)
+		go func() {
+			defer b.bg.Done()
+			b.consumeLoop(cl, each)
+		}()
+	}
+	return bg, nil
+}
+
+func (b *base) consumeLoop(cl *kgo.Client, each func([]*kgo.Record, int64)) {
+	ctx := b.bgCtx
+	var recs []*kgo.Record
+	for ctx.Err() == nil {
+		fs := cl.PollFetches(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		now := time.Now().UnixNano()
+		recs = recs[:0]
+		fs.EachPartition(func(p kgo.FetchTopicPartition) {
+			if p.Err != nil && !errors.Is(p.Err, context.Canceled) && !errors.Is(p.Err, kgo.ErrClientClosed) {
+				b.pending.error("consume: " + kafkadrv.ErrorMessage(p.Err))
+			}
+			recs = append(recs, p.Records...)
+		})
+		b.consumed.Add(int64(len(recs)))
+		if each != nil && len(recs) > 0 {
+			each(recs, now)
+		}
+	}
+}
+
+func (bg *background) close() {
+	if bg == nil {
+		return
+	}
+	for _, c := range bg.clients {
+		c.Close()
+	}
+}
+
+// delivered is a consumed message handed to the VU that produced it.
+type delivered struct {
+	seq uint64
+	ns  int64 // wall time of the poll that returned it
+}
+
+// waiter lets a VU wait for its own message to be consumed.
+type waiter struct {
+	want atomic.Uint64 // sequence number awaited; 0: none
+	ch   chan delivered
+}
+
+// waiters maps VU ids to their waiters; VUs register once, consumers look
+// up on every record.
+type waiters struct {
+	mu   sync.Mutex
+	list atomic.Pointer[[]*waiter]
+}
+
+func (w *waiters) add(id int) *waiter {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var cur []*waiter
+	if p := w.list.Load(); p != nil {
+		cur = *p
+	}
+	next := make([]*waiter, max(len(cur), id+1))
+	copy(next, cur)
+	wt := &waiter{ch: make(chan delivered, 4)}
+	next[id] = wt
+	w.list.Store(&next)
+	return wt
+}
+
+func (w *waiters) get(id uint32) *waiter {
+	p := w.list.Load()
+	if p == nil || int(id) >= len(*p) {
+		return nil
+	}
+	return (*p)[id]
+}
+
+// e2eScenario is kafka.EndToEnd: an iteration produces one message, waits
+// for its acknowledgement (publish latency) and then for a consumer of the
+// same run to receive it (end-to-end latency). A message not received
+// within --e2e-timeout is counted lost; a received message nobody waits
+// for (a duplicate, or one already counted lost) is counted unmatched.
+type e2eScenario struct {
+	*base
+	prod    *producers
+	cons    *background
+	waiters waiters
+}
+
+var (
+	_ engine.Scenario   = (*e2eScenario)(nil)
+	_ engine.Setupper   = (*e2eScenario)(nil)
+	_ engine.Teardowner = (*e2eScenario)(nil)
+)
+
+func newEndToEnd(r *run) *e2eScenario {
+	s := &e2eScenario{base: newBase(r, ScenarioEndToEnd)}
+	s.addChurn()
+	return s
+}
+
+// Setup positions the consumers at the current end of every partition and
+// creates the producers.
+func (s *e2eScenario) Setup(ctx context.Context) error {
+	if s.opts.Consumers < 1 {
+		return errors.New("kafka.EndToEnd needs --consumers ≥ 1")
+	}
+	cons, err := s.startConsumers(ctx, s.dispatch)
+	if err != nil {
+		return err
+	}
+	s.cons = cons
+	s.prod, err = newProducers(s.run)
+	return err
+}
+
+// dispatch hands consumed records to the VUs waiting for them.
+func (s *e2eScenario) dispatch(recs []*kgo.Record, nowNs int64) {
+	var unmatched int64
+	for _, rec := range recs {
+		st, ok := recordStamp(rec)
+		if !ok {
+			unmatched++
+			continue
+		}
+		w := s.waiters.get(st.VU)
+		if w == nil || w.want.Load() != st.Seq {
+			unmatched++
+			continue
+		}
+		select {
+		case w.ch <- delivered{seq: st.Seq, ns: nowNs}:
+		default:
+			unmatched++
+		}
+	}
+	if unmatched > 0 {
+		s.pending.add(s.ids.unmatched, unmatched)
+		s.unmatched.Add(unmatched)
+	}
+}
+
+func recordStamp(rec *kgo.Record) (stamp, bool) {
+	for _, h := range rec.Headers {
+		if h.Key == HeaderKey {
+			return parseStamp(h.Value)
+		}
+	}
+	return stamp{}, false
+}
+
+// Teardown stops the consumers and producers and writes the notes.
+func (s *e2eScenario) Teardown(context.Context) error {
+	s.stopBackground()
+	s.cons.close()
+	if s.prod != nil {
+		s.prod.close()
+	}
+	s.report()
+	if s.started.Load() {
+		s.note("end to end: %d acknowledged, %d consumed, %d lost (not consumed within %s), %d unmatched",
+			s.acked.Load(), s.consumed.Load(), s.lost.Load(), s.opts.E2ETimeout, s.unmatched.Load())
+	}
+	return nil
+}
+
+func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
+	v := &e2eVU{s: s, snd: newSender(s.base, id), w: s.waiters.add(id), timer: time.NewTimer(time.Hour)}
+	v.timer.Stop()
+	return v, nil
+}
+
+type e2eVU struct {
+	s     *e2eScenario
+	snd   *sender
+	w     *waiter
+	timer *time.Timer
+}
+
+// backlog samples acknowledged but not yet consumed messages.
+func (s *e2eScenario) backlog(it *engine.Iter, now, _ time.Duration) {
+	it.Rec.Trend(s.ids.backlog, now, max(0, s.acked.Load()-s.consumed.Load()))
+}
+
+func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
+	s := v.s
+	s.begin(it, s.backlog)
+	cl, ti := s.prod.pick()
+	seq := v.snd.seq + 1
+	v.w.want.Store(seq)
+	defer v.w.want.Store(0)
+	_, err := v.snd.send(ctx, it, cl, ti, it.Intended)
+	if err != nil {
+		return err
+	}
+	if !v.snd.ok {
+		return nil // the produce failed and was recorded
+	}
+	v.timer.Reset(s.opts.E2ETimeout)
+	defer v.timer.Stop()
+	for {
+		select {
+		case d := <-v.w.ch:
+			if d.seq != seq {
+				continue // late delivery of an earlier message
+			}
+			now := it.Now()
+			r, m := it.Rec, s.ids
+			r.Trend(m.e2e, now, max(0, (d.ns-v.snd.sentNs)/1000))
+			r.Add(m.consumed, now, 1)
+			r.Add(m.consumedBytes, now, int64(len(v.snd.rec.Value)))
+			return nil
+		case <-v.timer.C:
+			now := it.Now()
+			it.Rec.Add(s.ids.lost, now, 1)
+			it.Rec.Error(now, "lost: not consumed within --e2e-timeout")
+			s.lost.Add(1)
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (v *e2eVU) Close() error { return nil }

@@ -1,0 +1,211 @@
+// Package mq is the "kafka" workload family: kafka.Produce,
+// kafka.Consume, kafka.EndToEnd and kafka.MaxRate against any
+// Kafka-protocol cluster, or an embedded in-memory kfake cluster when no
+// --target is given. See docs/kafka.md.
+package mq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/workload"
+)
+
+// Family is the "kafka" family. Its flag values live in it; build one per
+// CLI invocation with New.
+type Family struct {
+	opts Options
+	fs   *pflag.FlagSet
+}
+
+var _ workload.Family = (*Family)(nil)
+
+// New returns the kafka family with default options.
+func New() *Family {
+	f := &Family{}
+	f.opts = Defaults()
+	return f
+}
+
+// Name implements workload.Family.
+func (*Family) Name() string { return "kafka" }
+
+// Scenarios implements workload.Family.
+func (*Family) Scenarios() []workload.Info {
+	return []workload.Info{
+		{Name: ScenarioProduce, Description: "one message per iteration, counted when the broker acknowledges it (publish latency; publish delay under --rate)"},
+		{Name: ScenarioConsume, Description: "each VU a consumer polling its share of the partitions (consumed msgs/s, lag, age of messages)"},
+		{Name: ScenarioEndToEnd, Description: "produce one message and wait until a consumer of the run receives it (publish and end-to-end latency, backlog, lost)"},
+		{Name: ScenarioMaxRate, Description: "step the produce rate up until backlog or errors grow; report the highest sustained msgs/s"},
+	}
+}
+
+// AddFlags implements workload.Family.
+func (f *Family) AddFlags(fs *pflag.FlagSet) {
+	f.opts.AddFlags(fs)
+	f.fs = fs
+}
+
+// changed tells whether the user set flag name (on the command line, in
+// the config file or the environment).
+func (f *Family) changed(name string) bool {
+	return f.fs != nil && f.fs.Changed(name)
+}
+
+// effective returns the options with the profile applied to every
+// setting the user did not give explicitly.
+func (f *Family) effective() (Options, error) {
+	var o Options
+	shadow := pflag.NewFlagSet("profile", pflag.ContinueOnError)
+	o.AddFlags(shadow) // shadow's flags now write into o's fields
+	o = f.opts
+	o.TopicConfigs = append([]string(nil), f.opts.TopicConfigs...)
+	err := applyProfile(o.Profile, f.changed, shadow.Set)
+	return o, err
+}
+
+// Open implements workload.Family: it validates the options, starts the
+// embedded cluster when there is no --target, checks that a broker
+// answers, and creates (or checks) the topics.
+func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_ *workload.Opened, err error) {
+	o, err := f.effective()
+	if err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	if err := o.Validate(); err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	logf := func(format string, args ...any) { env.Logf(format, args...) }
+
+	var closers []func() error
+	defer func() {
+		if err != nil {
+			for i := len(closers) - 1; i >= 0; i-- {
+				_ = closers[i]()
+			}
+		}
+	}()
+	var cfg kafkadrv.Config
+	var notes []string
+	target := ""
+	if env.Target == "" {
+		emb, err := StartEmbedded(EmbeddedOptions{Brokers: o.Brokers, Retention: o.EmbeddedRetention, Blackhole: o.EmbeddedBlackhole})
+		if err != nil {
+			return nil, err
+		}
+		closers = append(closers, emb.Close)
+		cfg, err = kafkadrv.Parse(emb.URL(), nil)
+		if err != nil {
+			return nil, err
+		}
+		notes = append(notes, emb.Note())
+		if o.EmbeddedBlackhole {
+			notes = append(notes, "embedded cluster discards produced records (--embedded-blackhole): nothing can be consumed")
+		}
+		target = cfg.String() + " (embedded kfake)"
+		logf("kafka: started the embedded in-memory cluster, %d brokers on %s", o.Brokers, strings.Join(emb.Addrs(), ","))
+	} else {
+		u, perr := url.Parse(env.Target)
+		if perr != nil {
+			return nil, workload.Usagef("bad kafka target: want kafka://host:port,host:port")
+		}
+		getenv := env.Getenv
+		cfg, err = kafkadrv.ParseURL(u, getenv)
+		if err != nil {
+			return nil, workload.Usagef("%v", err)
+		}
+		target = cfg.String()
+	}
+	admin, err := kafkadrv.Connect(ctx, cfg)
+	if err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	closers = append(closers, func() error { admin.Close(); return nil })
+	adm := kadm.NewClient(admin)
+	version, _ := kafkadrv.Version(ctx, admin)
+
+	cfgs, _ := o.topicConfigs()
+	r := &run{
+		opts:   o,
+		topics: o.topicNames(),
+		layout: layout{Partitions: o.Partitions, RF: o.ReplicationFactor, Configs: cfgs},
+		admin:  adm,
+		maxVUs: env.MaxVUs,
+		logf:   logf,
+		client: func(extra ...kgo.Opt) (*kgo.Client, error) {
+			return kgo.NewClient(append(cfg.ClientOpts(), extra...)...)
+		},
+	}
+	created, err := ensureTopics(ctx, adm, r.topics, r.layout)
+	if err != nil {
+		if errors.Is(err, errLayout) {
+			return nil, workload.Usagef("%v", err)
+		}
+		return nil, fmt.Errorf("kafka %s: %w", target, err)
+	}
+	if len(created) > 0 {
+		logf("kafka: created %d topic(s) (%s), %d partition(s), replication factor %d", len(created), span(created), o.Partitions, o.ReplicationFactor)
+	}
+	if o.DeleteTopics && len(created) > 0 {
+		closers = append(closers[:len(closers)-1], func() error {
+			dctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			derr := deleteTopics(dctx, adm, created)
+			admin.Close()
+			return derr
+		})
+	}
+	r.ids = registerMetrics(env.Metrics, r.topics, o.ChurnInterval > 0)
+	needPayload := false
+	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: version}
+	for _, n := range names {
+		switch n {
+		case ScenarioProduce:
+			opened.Scenarios[n] = newProduce(r)
+			needPayload = true
+		case ScenarioConsume:
+			opened.Scenarios[n] = newConsume(r)
+			if c := len(r.assignments(func(string, int32) kgo.Offset { return kgo.NewOffset() })); env.MaxVUs > 0 && env.MaxVUs != c {
+				logf("kafka: kafka.Consume has %d consumer(s) (--topics × --consumers, at most one per partition) and %d VUs: VUs share consumers round-robin or idle", c, env.MaxVUs)
+			}
+		case ScenarioEndToEnd:
+			opened.Scenarios[n] = newEndToEnd(r)
+			needPayload = true
+		case ScenarioMaxRate:
+			opened.Scenarios[n] = newMaxRate(r)
+			needPayload = true
+		default:
+			return nil, workload.Usagef("kafka family has no scenario %q", n)
+		}
+	}
+	if needPayload {
+		r.pay = newPayloads(o.Payload, o.MessageSize, env.Seed)
+	}
+	opened.Notes = append(notes, o.describe())
+	opened.Close = func() error {
+		var errs []error
+		for i := len(closers) - 1; i >= 0; i-- {
+			errs = append(errs, closers[i]())
+		}
+		return errors.Join(errs...)
+	}
+	return opened, nil
+}
+
+// span names a list of topics compactly: a, or a … z (n).
+func span(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return names[0] + " … " + names[len(names)-1]
+}

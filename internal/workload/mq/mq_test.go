@@ -1,0 +1,53 @@
+package mq
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+)
+
+// Produce exactly N messages, then consume them: the tool must neither
+// lose nor double-count a message.
+func TestProduceConsumeCountsMatch(t *testing.T) {
+	const n = 3000
+	f := family(t, "--topics", "3", "--partitions", "4", "--consumers", "2", "--message-size", "512")
+	res := runSteps(t, f, "",
+		step{ScenarioProduce, engine.Config{Executor: engine.SharedIterations, VUs: 32, Iterations: n}},
+		step{ScenarioConsume, engine.Config{Executor: engine.ConstantVUs, VUs: 6, Duration: 3 * time.Second, GracefulStop: 2 * time.Second}},
+	)
+	p, c := res.sc(ScenarioProduce), res.sc(ScenarioConsume)
+	if got := p.Counters[MetricMessages]; got != n {
+		t.Errorf("messages = %d, want %d (errors %v)", got, n, p.Errors)
+	}
+	if got := p.Counters[MetricBytes]; got != n*512 {
+		t.Errorf("bytes = %d, want %d", got, n*512)
+	}
+	if got := c.Counters[MetricConsumed]; got != n {
+		t.Errorf("consumed = %d, want %d (errors %v)", got, n, c.Errors)
+	}
+	if got := c.Counters[MetricConsumedBytes]; got != n*512 {
+		t.Errorf("consumed_bytes = %d, want %d", got, n*512)
+	}
+	var perTopic int64
+	for _, tn := range []string{"stampede-0", "stampede-1", "stampede-2"} {
+		v := p.Counters[tagged(MetricMessages, "topic", tn)]
+		if v != n/3 {
+			t.Errorf("messages{topic:%s} = %d, want %d", tn, v, n/3)
+		}
+		perTopic += v
+	}
+	if perTopic != n {
+		t.Errorf("per-topic sum %d != %d", perTopic, n)
+	}
+	if pl := p.Trends[MetricPublishLatency]; pl == nil || pl.Hist.TotalCount() != n {
+		t.Errorf("publish_latency count wrong: %+v", pl)
+	}
+	if rt := p.Trends[metrics.ResponseTime]; rt == nil || rt.Hist.TotalCount() != n {
+		t.Errorf("responseTime count wrong")
+	}
+	if len(p.Errors)+len(c.Errors) > 0 {
+		t.Errorf("errors: produce %v consume %v", p.Errors, c.Errors)
+	}
+}

@@ -1,0 +1,328 @@
+package mq
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// Options are the kafka family's settings, one field per run flag. Zero
+// values are replaced by Defaults; a profile fills what the user did not
+// set explicitly.
+type Options struct {
+	// Profile is "high-throughput" (default) or "high-reliability"; see
+	// Profiles.
+	Profile string
+	// Brokers is the number of brokers of the embedded cluster (default 3);
+	// ignored with --target.
+	Brokers int
+	// Topics is how many topics the load spreads over (default 1), named
+	// TopicPrefix-i.
+	Topics      int
+	TopicPrefix string
+	// Partitions per topic and ReplicationFactor of created topics.
+	Partitions        int32
+	ReplicationFactor int16
+	// Producers and Consumers per topic: franz-go clients shared by the VUs
+	// (producers) or owning a static share of the partitions (consumers).
+	Producers int
+	Consumers int
+	// Acks is "0", "1" or "all".
+	Acks string
+	// Linger is how long a partition waits for more records before a
+	// batch is sent (default 0: send as soon as possible).
+	Linger time.Duration
+	// BatchBytes caps a record batch (Kafka batch.size; default 1000012).
+	BatchBytes int32
+	// Compression is none, gzip, snappy, lz4 or zstd (default none).
+	Compression string
+	// Idempotence is auto (on with acks=all), true or false.
+	Idempotence string
+	// MessageSize is the value size in bytes (default 2048).
+	MessageSize int
+	// Payload is "random" (incompressible) or "compressible" (text-like).
+	Payload string
+	// MinInsyncReplicas, FlushMessages and FlushMs become the topic configs
+	// min.insync.replicas, flush.messages and flush.ms when > 0.
+	MinInsyncReplicas int
+	FlushMessages     int64
+	FlushMs           int64
+	// TopicConfigs are extra topic configs, KEY=VALUE.
+	TopicConfigs []string
+	// DeleteTopics deletes the topics this run created when it ends.
+	DeleteTopics bool
+	// DeliveryTimeout bounds how long a record may take to be acknowledged,
+	// retries included (default 30s); Retries caps produce retries (-1:
+	// until the delivery timeout).
+	DeliveryTimeout time.Duration
+	Retries         int
+	// E2ETimeout is how long kafka.EndToEnd waits for a produced message to
+	// be consumed before counting it lost (default 10s).
+	E2ETimeout time.Duration
+	// ConsumeFrom is where kafka.Consume starts: earliest (default) or
+	// latest.
+	ConsumeFrom string
+	// ChurnInterval creates and deletes an extra topic every interval
+	// between ChurnStart and ChurnStart+ChurnFor (0: no churn).
+	ChurnInterval time.Duration
+	ChurnStart    time.Duration
+	ChurnFor      time.Duration
+	// MaxRate* drive kafka.MaxRate; see maxrate.go.
+	MaxRateStart     int64
+	MaxRateStep      time.Duration
+	MaxRateErrors    float64
+	MaxRatePrecision float64
+	// EmbeddedRetention is the per-partition retention in bytes of the
+	// embedded cluster (default 64 MiB), which keeps its memory bounded.
+	EmbeddedRetention int64
+	// EmbeddedBlackhole makes the embedded cluster discard produced bytes
+	// (produce-only benchmarks; nothing can be consumed).
+	EmbeddedBlackhole bool
+}
+
+// Flag names whose values a profile may set.
+const (
+	flagPartitions  = "partitions"
+	flagRF          = "replication-factor"
+	flagAcks        = "acks"
+	flagMinISR      = "min-insync-replicas"
+	flagFlushMsgs   = "flush-messages"
+	flagIdempotence = "idempotence"
+)
+
+// AddFlags registers the options on fs with their defaults.
+func (o *Options) AddFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.Profile, "kafka-profile", ProfileHighThroughput, "settings from the seed: high-throughput (RF 1, 1 partition, acks=1) or high-reliability (RF 3, 3 partitions, acks=all, min.insync.replicas=2, flush.messages=1); explicit flags win")
+	fs.IntVar(&o.Brokers, "brokers", 3, "brokers of the embedded cluster (used without --target)")
+	fs.IntVar(&o.Topics, "topics", 1, "topics to spread the load over")
+	fs.StringVar(&o.TopicPrefix, "topic-prefix", "stampede", "topics are named PREFIX-0, PREFIX-1, ...")
+	fs.Int32Var(&o.Partitions, flagPartitions, 1, "partitions per topic")
+	fs.Int16Var(&o.ReplicationFactor, flagRF, 1, "replication factor of created topics")
+	fs.IntVar(&o.Producers, "producers", 1, "producer clients per topic, shared by the VUs")
+	fs.IntVar(&o.Consumers, "consumers", 1, "consumers per topic (kafka.Consume: one VU each)")
+	fs.StringVar(&o.Acks, flagAcks, "1", "producer acks: 0, 1 or all")
+	fs.DurationVar(&o.Linger, "linger", 0, "producer linger (linger.ms)")
+	fs.Int32Var(&o.BatchBytes, "batch-bytes", 1000012, "largest record batch in bytes (batch.size)")
+	fs.StringVar(&o.Compression, "compression-type", "none", "producer compression: none, gzip, snappy, lz4, zstd")
+	fs.StringVar(&o.Idempotence, flagIdempotence, "auto", "idempotent producer: auto (on with acks=all), true, false")
+	fs.IntVar(&o.MessageSize, "message-size", 2048, "message value size in bytes")
+	fs.StringVar(&o.Payload, "payload", "random", "message values: random (incompressible) or compressible (text-like)")
+	fs.IntVar(&o.MinInsyncReplicas, flagMinISR, 0, "topic config min.insync.replicas (0: broker default)")
+	fs.Int64Var(&o.FlushMessages, flagFlushMsgs, 0, "topic config flush.messages (0: broker default)")
+	fs.Int64Var(&o.FlushMs, "flush-ms", 0, "topic config flush.ms (0: broker default)")
+	fs.StringArrayVar(&o.TopicConfigs, "topic-config", nil, "extra topic config KEY=VALUE (repeatable)")
+	fs.BoolVar(&o.DeleteTopics, "delete-topics", false, "delete the topics this run created when it ends")
+	fs.DurationVar(&o.DeliveryTimeout, "delivery-timeout", 30*time.Second, "longest a message may take to be acknowledged, retries included (delivery.timeout.ms)")
+	fs.IntVar(&o.Retries, "produce-retries", -1, "produce retries per batch (-1: until --delivery-timeout)")
+	fs.DurationVar(&o.E2ETimeout, "e2e-timeout", 10*time.Second, "kafka.EndToEnd: a message not consumed within this is counted lost")
+	fs.StringVar(&o.ConsumeFrom, "consume-from", "earliest", "kafka.Consume starts at the earliest or latest offset")
+	fs.DurationVar(&o.ChurnInterval, "churn-interval", 0, "create and delete an extra topic every interval during the load (0: off)")
+	fs.DurationVar(&o.ChurnStart, "churn-start", 5*time.Second, "churn begins this long after the scenario starts")
+	fs.DurationVar(&o.ChurnFor, "churn-for", 10*time.Second, "churn lasts this long")
+	fs.Int64Var(&o.MaxRateStart, "max-rate-start", 1000, "kafka.MaxRate: first rate tried, msgs/s")
+	fs.DurationVar(&o.MaxRateStep, "max-rate-step", 2*time.Second, "kafka.MaxRate: how long each rate is held")
+	fs.Float64Var(&o.MaxRateErrors, "max-rate-errors", 0.001, "kafka.MaxRate: highest tolerated error ratio")
+	fs.Float64Var(&o.MaxRatePrecision, "max-rate-precision", 0.05, "kafka.MaxRate: stop when the bracket is this narrow (relative)")
+	fs.Int64Var(&o.EmbeddedRetention, "embedded-retention", 64<<20, "embedded cluster: bytes kept per partition")
+	fs.BoolVar(&o.EmbeddedBlackhole, "embedded-blackhole", false, "embedded cluster: acknowledge but discard produced records (produce-only benchmarks)")
+}
+
+// Defaults returns options with every flag at its default, as AddFlags
+// sets them.
+func Defaults() Options {
+	var o Options
+	o.AddFlags(pflag.NewFlagSet("defaults", pflag.ContinueOnError))
+	return o
+}
+
+// Validate checks o and returns the first problem as a one-line message.
+func (o *Options) Validate() error {
+	switch {
+	case o.Brokers < 1:
+		return fmt.Errorf("--brokers must be ≥ 1")
+	case o.Topics < 1:
+		return fmt.Errorf("--topics must be ≥ 1")
+	case o.TopicPrefix == "" || strings.ContainsAny(o.TopicPrefix, " /\\,:"):
+		return fmt.Errorf("--topic-prefix %q: use letters, digits, '.', '_' and '-'", o.TopicPrefix)
+	case o.Partitions < 1:
+		return fmt.Errorf("--partitions must be ≥ 1")
+	case o.ReplicationFactor < 1:
+		return fmt.Errorf("--replication-factor must be ≥ 1")
+	case o.Producers < 1:
+		return fmt.Errorf("--producers must be ≥ 1")
+	case o.Consumers < 0:
+		return fmt.Errorf("--consumers must not be negative")
+	case o.Linger < 0:
+		return fmt.Errorf("--linger must not be negative")
+	case o.MessageSize < 0 || o.MessageSize > 64<<20:
+		return fmt.Errorf("--message-size must be between 0 and 64 MiB")
+	case o.BatchBytes < 1:
+		return fmt.Errorf("--batch-bytes must be ≥ 1")
+	case o.DeliveryTimeout <= 0:
+		return fmt.Errorf("--delivery-timeout must be > 0")
+	case o.E2ETimeout <= 0:
+		return fmt.Errorf("--e2e-timeout must be > 0")
+	case o.Retries < -1:
+		return fmt.Errorf("--produce-retries must be ≥ -1")
+	case o.ChurnInterval < 0 || o.ChurnStart < 0 || o.ChurnFor < 0:
+		return fmt.Errorf("--churn-interval, --churn-start and --churn-for must not be negative")
+	case o.MaxRateStart < 1 || o.MaxRateStep <= 0:
+		return fmt.Errorf("--max-rate-start must be ≥ 1 and --max-rate-step > 0")
+	case o.MaxRateErrors < 0 || o.MaxRatePrecision <= 0 || o.MaxRatePrecision >= 1:
+		return fmt.Errorf("--max-rate-errors must be ≥ 0 and --max-rate-precision in (0,1)")
+	case o.EmbeddedRetention < 0:
+		return fmt.Errorf("--embedded-retention must not be negative")
+	case o.MinInsyncReplicas < 0 || o.FlushMessages < 0 || o.FlushMs < 0:
+		return fmt.Errorf("--min-insync-replicas, --flush-messages and --flush-ms must not be negative")
+	}
+	if _, err := o.acks(); err != nil {
+		return err
+	}
+	if _, err := o.codec(); err != nil {
+		return err
+	}
+	if _, err := o.idempotent(); err != nil {
+		return err
+	}
+	if o.Payload != "random" && o.Payload != "compressible" {
+		return fmt.Errorf("--payload %q: want random or compressible", o.Payload)
+	}
+	if o.ConsumeFrom != "earliest" && o.ConsumeFrom != "latest" {
+		return fmt.Errorf("--consume-from %q: want earliest or latest", o.ConsumeFrom)
+	}
+	if _, err := o.topicConfigs(); err != nil {
+		return err
+	}
+	if int(o.BatchBytes) < o.MessageSize+64 {
+		return fmt.Errorf("--batch-bytes %d cannot hold one %d-byte message", o.BatchBytes, o.MessageSize)
+	}
+	return nil
+}
+
+func (o *Options) acks() (kgo.Acks, error) {
+	switch strings.ToLower(o.Acks) {
+	case "0":
+		return kgo.NoAck(), nil
+	case "1", "leader":
+		return kgo.LeaderAck(), nil
+	case "all", "-1":
+		return kgo.AllISRAcks(), nil
+	}
+	return kgo.Acks{}, fmt.Errorf("--acks %q: want 0, 1 or all", o.Acks)
+}
+
+func (o *Options) codec() (kgo.CompressionCodec, error) {
+	switch strings.ToLower(o.Compression) {
+	case "none", "":
+		return kgo.NoCompression(), nil
+	case "gzip":
+		return kgo.GzipCompression(), nil
+	case "snappy":
+		return kgo.SnappyCompression(), nil
+	case "lz4":
+		return kgo.Lz4Compression(), nil
+	case "zstd":
+		return kgo.ZstdCompression(), nil
+	}
+	return kgo.CompressionCodec{}, fmt.Errorf("--compression-type %q: want none, gzip, snappy, lz4 or zstd", o.Compression)
+}
+
+// idempotent resolves --idempotence: Kafka allows idempotence only with
+// acks=all.
+func (o *Options) idempotent() (bool, error) {
+	all := strings.EqualFold(o.Acks, "all") || o.Acks == "-1"
+	switch strings.ToLower(o.Idempotence) {
+	case "auto", "":
+		return all, nil
+	case "true":
+		if !all {
+			return false, fmt.Errorf("--idempotence=true needs --acks all (Kafka requires it)")
+		}
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("--idempotence %q: want auto, true or false", o.Idempotence)
+}
+
+// topicConfigs collects the topic configs set by options and
+// --topic-config, the latter winning.
+func (o *Options) topicConfigs() (map[string]string, error) {
+	m := map[string]string{}
+	if o.MinInsyncReplicas > 0 {
+		m["min.insync.replicas"] = strconv.Itoa(o.MinInsyncReplicas)
+	}
+	if o.FlushMessages > 0 {
+		m["flush.messages"] = strconv.FormatInt(o.FlushMessages, 10)
+	}
+	if o.FlushMs > 0 {
+		m["flush.ms"] = strconv.FormatInt(o.FlushMs, 10)
+	}
+	for _, kv := range o.TopicConfigs {
+		k, v, ok := strings.Cut(kv, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--topic-config %q: want KEY=VALUE", kv)
+		}
+		m[k] = strings.TrimSpace(v)
+	}
+	return m, nil
+}
+
+// topicNames lists the load topics.
+func (o *Options) topicNames() []string {
+	out := make([]string, o.Topics)
+	w := len(strconv.Itoa(o.Topics - 1))
+	for i := range out {
+		out[i] = fmt.Sprintf("%s-%0*d", o.TopicPrefix, w, i)
+	}
+	return out
+}
+
+// producerOpts are the franz-go producer settings of o (validated).
+func (o *Options) producerOpts(maxInflight int) []kgo.Opt {
+	acks, _ := o.acks()
+	codec, _ := o.codec()
+	idem, _ := o.idempotent()
+	opts := []kgo.Opt{
+		kgo.RequiredAcks(acks),
+		kgo.ProducerLinger(o.Linger),
+		kgo.ProducerBatchMaxBytes(o.BatchBytes),
+		kgo.ProducerBatchCompression(codec),
+		kgo.RecordDeliveryTimeout(o.DeliveryTimeout),
+		kgo.MaxBufferedRecords(max(50000, 2*maxInflight)),
+	}
+	if !idem {
+		opts = append(opts, kgo.DisableIdempotentWrite())
+	}
+	if o.Retries >= 0 {
+		opts = append(opts, kgo.RecordRetries(o.Retries))
+	}
+	return opts
+}
+
+// describe is a one-line account of the effective settings, for notes.
+func (o *Options) describe() string {
+	idem, _ := o.idempotent()
+	cfgs, _ := o.topicConfigs()
+	keys := make([]string, 0, len(cfgs))
+	for k := range cfgs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var kv []string
+	for _, k := range keys {
+		kv = append(kv, k+"="+cfgs[k])
+	}
+	s := fmt.Sprintf("kafka profile %s: %d topic(s) × %d partition(s), RF %d, acks=%s, idempotence=%t, linger=%s, compression=%s, %d-byte %s messages, %d producer(s)/topic",
+		o.Profile, o.Topics, o.Partitions, o.ReplicationFactor, o.Acks, idem, o.Linger, o.Compression, o.MessageSize, o.Payload, o.Producers)
+	if len(kv) > 0 {
+		s += ", topic configs " + strings.Join(kv, ",")
+	}
+	return s
+}

@@ -1,0 +1,88 @@
+package mq
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+var sprintf = fmt.Sprintf
+
+// report writes the scenario's notes at teardown: the per-topic spread
+// when there are several topics, and the throughput per churn phase.
+func (b *base) report() {
+	if !b.started.Load() {
+		return
+	}
+	elapsed := time.Since(b.startWall)
+	if b.produces() && len(b.topics) > 1 {
+		b.note("%s", topicSpread(b.topics, b.perTopic, elapsed))
+	}
+	if b.churn() {
+		b.note("%s", b.churnReport(elapsed))
+	}
+}
+
+type topicCount struct {
+	name string
+	n    int64
+}
+
+// topicSpread summarizes per-topic acknowledged messages: total, and the
+// lowest, median and highest topic in msgs/s.
+func topicSpread(topics []string, counts []atomicInt, elapsed time.Duration) string {
+	tc := make([]topicCount, len(topics))
+	var total int64
+	for i := range topics {
+		tc[i] = topicCount{topics[i], counts[i].Load()}
+		total += tc[i].n
+	}
+	sort.SliceStable(tc, func(i, j int) bool { return tc[i].n < tc[j].n })
+	sec := elapsed.Seconds()
+	rate := func(n int64) string { return fmtRate(float64(n) / sec) }
+	lo, med, hi := tc[0], tc[len(tc)/2], tc[len(tc)-1]
+	return sprintf("per topic (%d topics): min %s msgs/s (%s), median %s, max %s (%s); total %s msgs/s, %d messages",
+		len(tc), rate(lo.n), lo.name, rate(med.n), rate(hi.n), hi.name, rate(total), total)
+}
+
+// churnReport gives msgs/s before, during and after the churn window,
+// from the per-phase counters kept by the VUs.
+func (b *base) churnReport(elapsed time.Duration) string {
+	o := &b.opts
+	spans := [3]time.Duration{o.ChurnStart, o.ChurnFor, elapsed - o.ChurnStart - o.ChurnFor}
+	var parts []string
+	var base float64
+	for i, p := range phases {
+		if spans[i] <= 0 {
+			parts = append(parts, p+" -")
+			continue
+		}
+		r := float64(b.phaseAcked[i].Load()) / spans[i].Seconds()
+		s := sprintf("%s %s msgs/s", p, fmtRate(r))
+		if i == 0 {
+			base = r
+		} else if base > 0 {
+			s += sprintf(" (%+.1f%%)", (r/base-1)*100)
+		}
+		parts = append(parts, s)
+	}
+	return sprintf("topic churn every %s from %s for %s: %d topic operations, %d errors; %s, %s, %s",
+		o.ChurnInterval, o.ChurnStart, o.ChurnFor, b.churnOps.Load(), b.churnErrs.Load(), parts[0], parts[1], parts[2])
+}
+
+// fmtRate formats a rate with thousands separators, no decimals above 100.
+func fmtRate(r float64) string {
+	if r < 100 {
+		return sprintf("%.1f", r)
+	}
+	n := int64(r + 0.5)
+	s := fmt.Sprint(n)
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i, c := range []byte(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}

@@ -1,0 +1,273 @@
+package mq
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+)
+
+// run is what every scenario of one Open shares: options, target, metrics.
+type run struct {
+	opts    Options
+	ids     *ids
+	topics  []string
+	layout  layout
+	// client makes a franz-go client for the target with extra options.
+	client func(extra ...kgo.Opt) (*kgo.Client, error)
+	admin   *kadm.Client
+	pay     *payloads
+	maxVUs  int
+	logf    func(format string, args ...any)
+}
+
+// base is the state of one scenario: counts shared by its VUs and the
+// background goroutines, the per-second sampler and the scenario's notes.
+// Background goroutines never record directly (recorders belong to VUs):
+// they leave counts and errors in pending, and the sampling VU records them.
+type base struct {
+	*run
+	name string
+
+	startOnce sync.Once
+	start     time.Duration // run offset of the first iteration
+	startWall time.Time
+	started   atomic.Bool
+	clock     metrics.Clock
+	onStart   []func(ctx context.Context, start time.Duration)
+
+	sent     atomic.Int64 // messages handed to a producer
+	acked    atomic.Int64
+	consumed atomic.Int64
+	failed   atomic.Int64
+	perTopic []atomicInt
+	// phaseAcked counts acknowledged messages per churn phase.
+	phaseAcked [3]atomicInt
+
+	churnOps, churnErrs atomic.Int64
+	lost, unmatched     atomic.Int64
+
+	samp    sampler
+	pending pending
+
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+	bg       sync.WaitGroup
+
+	notesMu sync.Mutex
+	notes   []string
+}
+
+func newBase(r *run, name string) *base {
+	b := &base{run: r, name: name, perTopic: make([]atomicInt, len(r.topics))}
+	b.bgCtx, b.bgCancel = context.WithCancel(context.Background())
+	return b
+}
+
+// begin is called at the start of every iteration: the first one fixes
+// the scenario start and launches the background work (churn, max-rate
+// controller); every one may take the per-second sample.
+func (b *base) begin(it *engine.Iter, extra func(it *engine.Iter, at time.Duration, dt time.Duration)) {
+	if !b.started.Load() {
+		b.startOnce.Do(func() {
+			b.start = it.Start
+			b.clock = it.Clock
+			b.startWall = time.Now()
+			b.samp.init(it.Start)
+			for _, f := range b.onStart {
+				b.bg.Add(1)
+				go func() {
+					defer b.bg.Done()
+					f(b.bgCtx, b.start)
+				}()
+			}
+			b.started.Store(true)
+		})
+	}
+	b.samp.maybe(it, b, extra)
+}
+
+// stopBackground stops and waits for the background goroutines.
+func (b *base) stopBackground() {
+	b.bgCancel()
+	b.bg.Wait()
+}
+
+// phase returns the churn phase index of run offset at.
+func (b *base) phase(at time.Duration) int {
+	o := &b.opts
+	switch d := at - b.start; {
+	case d < o.ChurnStart:
+		return 0
+	case d < o.ChurnStart+o.ChurnFor:
+		return 1
+	}
+	return 2
+}
+
+func (b *base) churn() bool { return b.opts.ChurnInterval > 0 }
+
+// acknowledged records one acknowledged message of size bytes to topic ti
+// on the VU's recorder at end.
+func (b *base) acknowledged(r *metrics.Recorder, end time.Duration, ti, size int) {
+	m := b.ids
+	r.Add(m.messages, end, 1)
+	r.Add(m.bytes, end, int64(size))
+	if m.perTopic != nil {
+		r.Add(m.perTopic[ti], end, 1)
+	}
+	if b.churn() {
+		p := b.phase(end)
+		r.Add(m.phaseMsgs[p], end, 1)
+		b.phaseAcked[p].Add(1)
+	}
+	b.perTopic[ti].Add(1)
+	b.acked.Add(1)
+}
+
+// note adds a line to the scenario's notes and logs it.
+func (b *base) note(format string, args ...any) {
+	b.notesMu.Lock()
+	defer b.notesMu.Unlock()
+	line := sprintf(format, args...)
+	b.notes = append(b.notes, line)
+	b.logf("%s: %s", b.name, line)
+}
+
+// Notes are remarks on the finished scenario (per-topic spread, churn
+// phases, max-rate steps) for its summary.
+func (b *base) Notes() []string {
+	b.notesMu.Lock()
+	defer b.notesMu.Unlock()
+	return append([]string(nil), b.notes...)
+}
+
+// pending holds what background goroutines measured until a VU records it.
+type pending struct {
+	mu     sync.Mutex
+	counts map[metrics.ID]int64
+	trends []trendSample
+	errs   []string
+	any    atomic.Bool
+}
+
+type trendSample struct {
+	id metrics.ID
+	v  int64
+}
+
+func (p *pending) add(id metrics.ID, n int64) {
+	p.mu.Lock()
+	if p.counts == nil {
+		p.counts = map[metrics.ID]int64{}
+	}
+	p.counts[id] += n
+	p.mu.Unlock()
+	p.any.Store(true)
+}
+
+func (p *pending) trend(id metrics.ID, v int64) {
+	p.mu.Lock()
+	p.trends = append(p.trends, trendSample{id, v})
+	p.mu.Unlock()
+	p.any.Store(true)
+}
+
+func (p *pending) error(msg string) {
+	p.mu.Lock()
+	p.errs = append(p.errs, msg)
+	p.mu.Unlock()
+	p.any.Store(true)
+}
+
+// drain records everything pending on r at time at.
+func (p *pending) drain(r *metrics.Recorder, at time.Duration) {
+	if !p.any.Load() {
+		return
+	}
+	p.mu.Lock()
+	counts, trends, errs := p.counts, p.trends, p.errs
+	p.counts, p.trends, p.errs = nil, nil, nil
+	p.any.Store(false)
+	p.mu.Unlock()
+	for id, n := range counts {
+		r.Add(id, at, n)
+	}
+	for _, t := range trends {
+		r.Trend(t.id, at, t.v)
+	}
+	for _, e := range errs {
+		r.Error(at, e)
+	}
+}
+
+// sampler takes one sample per second of the scenario on whichever VU
+// gets there first.
+type sampler struct {
+	next      atomic.Int64 // run offset (ns) of the next sample
+	mu        sync.Mutex   // held by the sampling VU
+	lastAt    time.Duration
+	lastAcked int64
+	lastTopic []int64
+}
+
+func (s *sampler) init(start time.Duration) {
+	s.lastAt = start
+	s.next.Store(int64(start + time.Second))
+}
+
+func (s *sampler) maybe(it *engine.Iter, b *base, extra func(*engine.Iter, time.Duration, time.Duration)) {
+	now := it.Start
+	if int64(now) < s.next.Load() || !s.mu.TryLock() {
+		return
+	}
+	defer s.mu.Unlock()
+	if int64(now) < s.next.Load() {
+		return
+	}
+	now = it.Now()
+	dt := now - s.lastAt
+	s.lastAt = now
+	s.next.Store(int64(now + time.Second))
+	r, m := it.Rec, b.ids
+	acked := b.acked.Load()
+	if b.produces() && dt > 0 {
+		perSec := float64(time.Second) / float64(dt)
+		tput := int64(float64(acked-s.lastAcked) * perSec)
+		r.Trend(m.throughput, now, tput)
+		if b.churn() {
+			r.Trend(m.phaseTput[b.phase(now-dt/2)], now, tput)
+		}
+		if len(b.topics) > 1 {
+			if s.lastTopic == nil {
+				s.lastTopic = make([]int64, len(b.topics))
+			}
+			for i := range b.perTopic {
+				n := b.perTopic[i].Load()
+				r.Trend(m.topicTput, now, int64(float64(n-s.lastTopic[i])*perSec))
+				s.lastTopic[i] = n
+			}
+		}
+	}
+	s.lastAcked = acked
+	if extra != nil {
+		extra(it, now, dt)
+	}
+	b.pending.drain(r, now)
+}
+
+// produces tells whether the scenario produces (all but kafka.Consume).
+func (b *base) produces() bool { return b.name != ScenarioConsume }
+
+// atomicInt is an atomic counter alone on its cache line, so that VUs
+// counting different topics do not slow each other down.
+type atomicInt struct {
+	atomic.Int64
+	_ [56]byte
+}
