@@ -7,8 +7,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
 	"github.com/stampede-bench/stampede/internal/driver"
+	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
 	"github.com/stampede-bench/stampede/internal/engine"
 )
 

@@ -15,16 +15,16 @@ import (
 
 // run is what every scenario of one Open shares: options, target, metrics.
 type run struct {
-	opts    Options
-	ids     *ids
-	topics  []string
-	layout  layout
+	opts   Options
+	ids    *ids
+	topics []string
+	layout layout
 	// client makes a franz-go client for the target with extra options.
 	client func(extra ...kgo.Opt) (*kgo.Client, error)
-	admin   *kadm.Client
-	pay     *payloads
-	maxVUs  int
-	logf    func(format string, args ...any)
+	admin  *kadm.Client
+	pay    *payloads
+	maxVUs int
+	logf   func(format string, args ...any)
 }
 
 // base is the state of one scenario: counts shared by its VUs and the
