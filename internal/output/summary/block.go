@@ -1,0 +1,162 @@
+package summary
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/threshold"
+)
+
+// scenario writes the block of one scenario: header, metrics, errors by
+// message and notes.
+func (c *console) scenario(sc *metrics.ScenarioSnapshot) {
+	var detail []string
+	if sc.Executor != "" {
+		detail = append(detail, sc.Executor)
+	}
+	detail = append(detail, fmtDur(sc.Duration()))
+	if sc.Interrupted {
+		detail = append(detail, "INTERRUPTED")
+	}
+	c.header(sc.Name, strings.Join(detail, ", "))
+	c.metrics(sc)
+	c.line("")
+	c.errors(sc)
+	c.notes(sc)
+}
+
+// marks returns the threshold mark of each metric of sc: scoped thresholds,
+// and unscoped ones when sc is the only scenario.
+func (c *console) marks(sc *metrics.ScenarioSnapshot) map[string]bool {
+	pass := map[string]bool{}
+	suffix := "{scenario:" + sc.Name + "}"
+	for _, r := range c.opts.Thresholds {
+		name, ok := strings.CutSuffix(r.Metric, suffix)
+		if !ok && (len(c.snap.Scenarios) != 1 || strings.Contains(r.Metric, "{")) {
+			continue
+		}
+		p, seen := pass[name]
+		pass[name] = r.Pass && (p || !seen)
+	}
+	return pass
+}
+
+// row is one metric line before alignment.
+type row struct {
+	name   string
+	trend  []string // formatted trend stats, or nil
+	value  string   // first column of other kinds
+	extras []string
+}
+
+var trendStats = []string{"avg", "min", "med", "max", "p(90)", "p(95)", "p(99)"}
+
+func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
+	var rows []row
+	for name, t := range sc.Trends {
+		s := t.Stats()
+		f := fmtNum
+		k := 1.0
+		if t.Unit == metrics.UnitMicros {
+			f, k = fmtMs, 1000
+		}
+		rows = append(rows, row{name: name, trend: []string{
+			f(s.Avg / k), f(s.Min / k), f(s.Med / k), f(s.Max / k), f(s.P90 / k), f(s.P95 / k), f(s.P99 / k),
+		}})
+	}
+	for name, n := range sc.Counters {
+		v, f := float64(n), fmtNum
+		if sc.Units[name] == metrics.UnitMicros {
+			v, f = v/1000, fmtMs
+		}
+		rows = append(rows, row{name: name, value: f(v), extras: []string{fmtNum(threshold.PerSecond(v, sc)) + "/s"}})
+	}
+	for name, r := range sc.Rates {
+		rows = append(rows, row{name: name, value: fmtPct(r.Value()),
+			extras: []string{succMark + " " + fmtNum(float64(r.Passes)), failMark + " " + fmtNum(float64(r.Fails))}})
+	}
+	for name, g := range sc.Gauges {
+		rows = append(rows, row{name: name, value: fmtNum(g.Value), extras: []string{"min=" + fmtNum(g.Min), "max=" + fmtNum(g.Max)}})
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := strings.ToLower(rows[i].name), strings.ToLower(rows[j].name)
+		if a != b {
+			return a < b
+		}
+		return rows[i].name < rows[j].name
+	})
+
+	// Column widths, as k6 aligns them.
+	nameMax, valueMax := 0, 0
+	var extraMax [2]int
+	statMax := make([]int, len(trendStats))
+	for i := range rows {
+		r := &rows[i]
+		r.name = clip(r.name, c.opts.Width/3)
+		nameMax = max(nameMax, width(r.name))
+		valueMax = max(valueMax, width(r.value))
+		for j, e := range r.extras {
+			extraMax[j] = max(extraMax[j], width(e))
+		}
+		for j, v := range r.trend {
+			statMax[j] = max(statMax[j], width(v))
+		}
+	}
+	prefix := width(subIndent) + 2 + nameMax + 3 + 2 // mark, space, name, dots, ": "
+	// Trend statistics go on one line when they fit, else on as few
+	// aligned lines as fit (avg..max, then the percentiles at 80 columns).
+	perLine := len(trendStats)
+	for perLine > 1 && !chunksFit(statMax, perLine, c.opts.Width-prefix) {
+		perLine--
+	}
+	marks := c.marks(sc)
+	for _, r := range rows {
+		mark := " "
+		if pass, ok := marks[r.name]; ok {
+			mark = c.st.paint(succMark, green)
+			if !pass {
+				mark = c.st.paint(failMark, red)
+			}
+		}
+		head := subIndent + mark + " " + r.name + c.st.paint(strings.Repeat(".", nameMax-width(r.name)+3)+":", faint) + " "
+		if r.trend != nil {
+			for from := 0; from < len(trendStats); from += perLine {
+				to := min(from+perLine, len(trendStats))
+				if from > 0 {
+					head = strings.Repeat(" ", prefix)
+				}
+				c.line(head + c.stats(r.trend, statMax, from, to))
+			}
+			continue
+		}
+		data := c.st.paint(r.value, cyan) + strings.Repeat(" ", valueMax-width(r.value))
+		for j, e := range r.extras {
+			data += " " + pad(c.st.paint(e, cyan, faint), extraMax[j])
+		}
+		c.line(head + data)
+	}
+}
+
+// chunksFit reports whether the trend stats laid out perLine to a line fit
+// in room columns.
+func chunksFit(widths []int, perLine, room int) bool {
+	for from := 0; from < len(trendStats); from += perLine {
+		n := -1
+		for i := from; i < min(from+perLine, len(trendStats)); i++ {
+			n += len(trendStats[i]) + 1 + widths[i] + 1
+		}
+		if n > room {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *console) stats(vals []string, widths []int, from, to int) string {
+	parts := make([]string, 0, to-from)
+	for i := from; i < to; i++ {
+		parts = append(parts, trendStats[i]+"="+c.st.paint(vals[i], cyan)+strings.Repeat(" ", widths[i]-width(vals[i])))
+	}
+	return strings.Join(parts, " ")
+}

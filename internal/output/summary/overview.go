@@ -1,0 +1,73 @@
+package summary
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/threshold"
+)
+
+// overview is the table the seed users assembled by hand.
+func (c *console) overview() {
+	if len(c.snap.Scenarios) == 0 {
+		return
+	}
+	c.header("OVERVIEW", "responseTime percentiles")
+	head := []string{"scenario", "QPS", "p50", "p95", "p99", "errors"}
+	rows := [][]string{head}
+	for _, sc := range c.snap.Scenarios {
+		requests := sc.Counters[metrics.Requests]
+		if requests == 0 {
+			requests = sc.Counters[metrics.Iterations]
+		}
+		r := []string{sc.Name, fmtNum(threshold.PerSecond(float64(requests), sc)), "-", "-", "-"}
+		if t := sc.Trends[metrics.ResponseTime]; t != nil {
+			s := t.Stats()
+			r[2], r[3], r[4] = fmtMs(s.Med/1000), fmtMs(s.P95/1000), fmtMs(s.P99/1000)
+		}
+		errs := sc.Counters[metrics.Errors]
+		e := fmt.Sprint(errs)
+		if requests > 0 {
+			e += " (" + fmtPct(float64(errs)/float64(requests)) + ")"
+		}
+		rows = append(rows, append(r, e))
+	}
+	widths := make([]int, len(head))
+	for i, r := range rows {
+		for j, v := range r {
+			if j == 0 && i > 0 && c.snap.Scenarios[i-1].Interrupted {
+				v += "*"
+			}
+			widths[j] = max(widths[j], width(v))
+		}
+	}
+	const gap = 2
+	rest := 0
+	for _, w := range widths[1:] {
+		rest += gap + w
+	}
+	widths[0] = max(min(widths[0], c.opts.Width-width(subIndent)-rest), len(head[0]))
+	interrupted := false
+	for i, r := range rows {
+		var b strings.Builder
+		name := r[0]
+		if i > 0 && c.snap.Scenarios[i-1].Interrupted {
+			name, interrupted = clip(name, widths[0]-1)+"*", true
+		}
+		b.WriteString(pad(clip(name, widths[0]), widths[0]))
+		for j := 1; j < len(r); j++ {
+			b.WriteString(strings.Repeat(" ", gap))
+			b.WriteString(padLeft(r[j], widths[j]))
+		}
+		s := b.String()
+		if i == 0 {
+			s = c.st.paint(s, bold)
+		}
+		c.line(subIndent + s)
+	}
+	if interrupted {
+		c.line(subIndent + c.st.paint("* interrupted: measured until the stop", faint))
+	}
+	c.line("")
+}
