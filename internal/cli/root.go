@@ -68,6 +68,7 @@ summaries and HTML reports.`,
 // commands lists the constructors of every subcommand, one file each.
 var commands = []func(*Env) *cobra.Command{
 	newGenCmd,
+	newMergeCmd,
 	newProfileCmd,
 	newRunCmd,
 	newScenariosCmd,

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/stampede-bench/stampede/internal/analysis/merge"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output/summary"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/threshold"
+)
+
+// mergeFlags are the options of `stampede merge`.
+type mergeFlags struct {
+	out        string
+	thresholds []string
+	noCSV      bool
+	json       bool
+	quiet      bool
+}
+
+func newMergeCmd(env *Env) *cobra.Command {
+	f := &mergeFlags{}
+	cmd := &cobra.Command{
+		Use:   "merge DIR... -o OUT",
+		Short: "Combine the result directories of several instances into one, exactly",
+		Long: `Combine the result directories of several stampede instances — typically the
+segments of one distributed run (stampede run --segment i/N) — into one result
+directory that report, compare and sweep read like any run.
+
+Each DIR is a result directory or a directory holding result directories
+(e.g. the shared volume of a Kubernetes job). HDR histograms are merged bucket
+by bucket, so p95/p99 of the whole are exact; counters, checks, errors and VUs
+are summed; per-second series are aligned by wall time (second for second
+when the instances shared --start-at). OUT gets snapshot.json, series.jsonl,
+options.json (segments listed, executors combined), env.json plus
+env-<i>.json per instance, requests.csv (the parts' rows concatenated, not
+re-sorted; --no-csv skips it), summary.json and summary.txt.
+
+Thresholds are evaluated on the merged result: those given with --threshold,
+otherwise those the instances ran with. Exit code 99 when one fails.`,
+		Example: `  stampede merge results/seg-1 results/seg-2 results/seg-3 results/seg-4 -o results/all
+  stampede merge /results/stampede-job -o merged --threshold 'responseTime: p(99)<250'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMerge(env, f, args)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVarP(&f.out, "out", "o", "", "merged result directory (required; must not hold a run)")
+	fs.StringArrayVar(&f.thresholds, "threshold", nil, "k6 threshold evaluated on the merged result (repeatable; default: the instances' own)")
+	fs.BoolVar(&f.noCSV, "no-csv", false, "do not concatenate the instances' requests.csv")
+	fs.BoolVar(&f.json, "json", false, "print the summary JSON on stdout instead of the console summary")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors and failed thresholds")
+	return cmd
+}
+
+func runMerge(env *Env, f *mergeFlags, args []string) error {
+	if f.out == "" {
+		return usagef("merge needs -o OUT, the merged result directory")
+	}
+	if resultdir.IsResult(f.out) {
+		return usagef("result directory %s already holds a run; choose another -o", f.out)
+	}
+	dirs, err := merge.Expand(args)
+	if err != nil {
+		return asUsage(err)
+	}
+	res, err := merge.Merge(dirs, f.out, merge.Options{Requests: !f.noCSV})
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
+	}
+	specs := f.thresholds
+	if len(specs) == 0 {
+		specs = res.Options.Thresholds
+	}
+	ts, err := threshold.ParseAll(specs)
+	if err != nil {
+		return asUsage(err)
+	}
+	results := threshold.Evaluate(res.Snapshot, ts)
+	if err := writeMergedSummaries(env, f, res.Dir, res.Snapshot, results); err != nil {
+		return err
+	}
+	if !f.quiet && !f.json {
+		segs := ""
+		if res.Options.Segment != "" {
+			segs = " (segments " + res.Options.Segment + ")"
+		}
+		fmt.Fprintf(env.Stderr, "merged %d result directories%s into %s: %d scenarios, %d series points\n",
+			len(dirs), segs, res.Dir, len(res.Snapshot.Scenarios), res.Points)
+	}
+	if threshold.Failed(results) {
+		if f.quiet {
+			for _, r := range results {
+				if !r.Pass {
+					fmt.Fprintln(env.Stderr, r.String())
+				}
+			}
+		}
+		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed on the merged result"}
+	}
+	return nil
+}
+
+// writeMergedSummaries writes summary.json and summary.txt into dir and
+// prints the console summary (or the JSON with --json) on stdout.
+func writeMergedSummaries(env *Env, f *mergeFlags, dir string, snap *metrics.Snapshot, results []threshold.Result) error {
+	var js, txt bytes.Buffer
+	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results}); err != nil {
+		return fmt.Errorf("merge: summary: %w", err)
+	}
+	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results}); err != nil {
+		return fmt.Errorf("merge: summary: %w", err)
+	}
+	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
+		return err
+	}
+	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, txt.Bytes()); err != nil {
+		return err
+	}
+	switch {
+	case f.quiet:
+	case f.json:
+		_, err := env.Stdout.Write(js.Bytes())
+		return err
+	default:
+		out := txt.String()
+		if isTTY(env.Stdout) && env.Getenv("NO_COLOR") == "" {
+			var col bytes.Buffer
+			if err := summary.WriteConsole(&col, snap, summary.ConsoleOptions{Thresholds: results, Color: true}); err == nil {
+				out = col.String()
+			}
+		}
+		_, err := fmt.Fprint(env.Stdout, strings.TrimLeft(out, "\n"))
+		return err
+	}
+	return nil
+}
