@@ -67,6 +67,7 @@ summaries and HTML reports.`,
 
 // commands lists the constructors of every subcommand, one file each.
 var commands = []func(*Env) *cobra.Command{
+	newCompareCmd,
 	newGenCmd,
 	newMergeCmd,
 	newProfileCmd,
