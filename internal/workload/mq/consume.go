@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stampede-bench/stampede/internal/driver"
@@ -50,8 +51,16 @@ func (r *run) consumerClient(a assignment) (*kgo.Client, error) {
 
 // endOffsets returns each partition's current end offset, so consumers
 // started now see exactly the messages produced from now on.
+//
+// It uses a client of its own: the admin client may have cached the
+// topics as unknown from before they were created.
 func (r *run) endOffsets(ctx context.Context) (func(string, int32) kgo.Offset, error) {
-	lo, err := r.admin.ListEndOffsets(ctx, r.topics...)
+	cl, err := r.client()
+	if err != nil {
+		return nil, err
+	}
+	defer cl.Close()
+	lo, err := kadm.NewClient(cl).ListEndOffsets(ctx, r.topics...)
 	if err != nil {
 		return nil, errors.New("list end offsets: " + kafkadrv.ErrorMessage(err))
 	}

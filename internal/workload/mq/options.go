@@ -2,6 +2,7 @@ package mq
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -163,8 +164,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--message-size must be between 0 and 64 MiB")
 	case o.BatchBytes < 1:
 		return fmt.Errorf("--batch-bytes must be ≥ 1")
-	case o.DeliveryTimeout <= 0:
-		return fmt.Errorf("--delivery-timeout must be > 0")
+	case o.DeliveryTimeout < time.Second:
+		return fmt.Errorf("--delivery-timeout must be ≥ 1s (franz-go's minimum)")
 	case o.E2ETimeout <= 0:
 		return fmt.Errorf("--e2e-timeout must be > 0")
 	case o.Retries < -1:
@@ -296,6 +297,7 @@ func (o *Options) producerOpts(maxInflight int) []kgo.Opt {
 		kgo.ProducerBatchCompression(codec),
 		kgo.RecordDeliveryTimeout(o.DeliveryTimeout),
 		kgo.MaxBufferedRecords(max(50000, 2*maxInflight)),
+		kgo.RetryBackoffFn(retryBackoff),
 	}
 	if !idem {
 		opts = append(opts, kgo.DisableIdempotentWrite())
@@ -325,4 +327,17 @@ func (o *Options) describe() string {
 		s += ", topic configs " + strings.Join(kv, ",")
 	}
 	return s
+}
+
+// retryBackoff is Kafka's client default (retry.backoff.ms 100,
+// retry.backoff.max.ms 1000, exponential with ±20% jitter) rather than
+// franz-go's 250ms..5s: a failed broker shows as errors within about the
+// delivery timeout.
+func retryBackoff(tries int) time.Duration {
+	d := 100 * time.Millisecond
+	for i := 1; i < tries && d < time.Second; i++ {
+		d *= 2
+	}
+	d = min(d, time.Second)
+	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
 }

@@ -2,6 +2,7 @@ package mq
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 
@@ -52,64 +53,91 @@ func (p *producers) close() {
 // sender is the producing half of a VU: one reusable record whose
 // acknowledgement the VU waits for, so VUs = messages in flight.
 type sender struct {
-	b       *base
-	vu      uint32
-	seq     uint64
-	rnd     uint64
-	rec     kgo.Record
-	hdr     [headerLen]byte
-	done    chan error
-	promise func(*kgo.Record, error)
-	busy    bool // a produce is in flight and was abandoned by a stop
+	b   *base
+	vu  uint32
+	seq uint64
+	rnd uint64
+	cur *inflight
+	// guard bounds the wait for a promise to the delivery timeout plus
+	// guardSlack, in case the client does not fail the record in time
+	// (it checks the timeout only between retries).
+	guard *time.Timer
 	// ok and sentNs describe the last send: acknowledged, and its wall
 	// clock send time (Unix ns, as in the header).
 	ok     bool
 	sentNs int64
 }
 
+// inflight is a record with its promise. A record abandoned before its
+// promise ran still belongs to the client, so the sender takes a fresh
+// one.
+type inflight struct {
+	rec     kgo.Record
+	hdr     [headerLen]byte
+	done    chan error
+	promise func(*kgo.Record, error)
+}
+
+func newInflight() *inflight {
+	f := &inflight{done: make(chan error, 1)}
+	f.rec.Headers = []kgo.RecordHeader{{Key: HeaderKey, Value: f.hdr[:]}}
+	f.promise = func(_ *kgo.Record, err error) { f.done <- err }
+	return f
+}
+
+// guardSlack is how much longer than --delivery-timeout a VU waits for the
+// client to answer before it counts the message failed itself.
+const guardSlack = time.Second
+
 func newSender(b *base, id int) *sender {
-	s := &sender{b: b, vu: uint32(id), rnd: uint64(id)*0x9E3779B97F4A7C15 + 1, done: make(chan error, 1)}
-	s.rec.Headers = []kgo.RecordHeader{{Key: HeaderKey, Value: s.hdr[:]}}
-	s.promise = func(_ *kgo.Record, err error) { s.done <- err }
+	s := &sender{b: b, vu: uint32(id), rnd: uint64(id)*0x9E3779B97F4A7C15 + 1, cur: newInflight(), guard: time.NewTimer(time.Hour)}
+	s.guard.Stop()
 	return s
 }
 
+// errNoAnswer is counted when the client neither acknowledged nor failed
+// a record within the delivery timeout and guardSlack.
+var errNoAnswer = errors.New("delivery timeout (no answer from the client)")
+
 // send produces one message with cl to topic ti, intended at intended (a
 // run offset; equal to the actual send under closed executors), waits for
-// the acknowledgement and records it. It returns the ack time and the
-// error, ctx's own error when the run stopped it.
+// the acknowledgement and records it. It returns the ack time and ctx's
+// error when the run stopped it; failures are recorded, not returned.
 func (s *sender) send(ctx context.Context, it *engine.Iter, cl *kgo.Client, ti int, intended time.Duration) (time.Duration, error) {
-	if s.busy {
-		return 0, ctx.Err() // the previous record is still owned by the client
-	}
-	b := s.b
+	b, f := s.b, s.cur
 	s.seq++
-	s.rec.Topic = b.topics[ti]
-	s.rec.Value = b.pay.value(&s.rnd)
-	s.rec.Timestamp = time.Time{}
+	f.rec.Topic = b.topics[ti]
+	f.rec.Value = b.pay.value(&s.rnd)
+	f.rec.Timestamp = time.Time{}
 	s.ok = false
 	sent := it.Now()
 	s.sentNs = it.Clock.Wall(sent).UnixNano()
-	putStamp(s.hdr[:], stamp{SentNs: s.sentNs, VU: s.vu, Seq: s.seq})
+	putStamp(f.hdr[:], stamp{SentNs: s.sentNs, VU: s.vu, Seq: s.seq})
 	b.sent.Add(1)
-	cl.Produce(ctx, &s.rec, s.promise)
+	cl.Produce(ctx, &f.rec, f.promise)
+	s.guard.Reset(b.opts.DeliveryTimeout + guardSlack)
 	var err error
 	select {
-	case err = <-s.done:
+	case err = <-f.done:
+		s.guard.Stop()
+	case <-s.guard.C:
+		s.cur = newInflight()
+		err = errNoAnswer
 	case <-ctx.Done():
-		s.busy = true
+		s.guard.Stop()
+		s.cur = newInflight()
 		return it.Now(), ctx.Err()
 	}
 	it.Intended = intended
 	res := driver.Result{Rows: 1, Err: kafkadrv.Wrap(err)}
-	end := it.Request(s.rec.Topic, sent, res)
+	end := it.Request(f.rec.Topic, sent, res)
 	if err != nil {
 		b.failed.Add(1)
 		return end, nil
 	}
 	s.ok = true
 	r := it.Rec
-	b.acknowledged(r, end, ti, len(s.rec.Value))
+	b.acknowledged(r, end, ti, len(f.rec.Value))
 	r.Trend(b.ids.publishLatency, end, int64((end-sent)/time.Microsecond))
 	if it.Intended != it.Start {
 		// Arrival-rate executor (or the max-rate pacer): how late the
