@@ -1,0 +1,70 @@
+package sweep
+
+import "fmt"
+
+// Sides of a saturation verdict.
+const (
+	SideClient  = "client"
+	SideTarget  = "target"
+	SideNone    = "none"
+	SideUnknown = "unknown"
+)
+
+// LittleGap is the fraction of configured VUs that Little's law must
+// account for: when throughput × mean iteration time explains fewer than
+// LittleGap × VUs busy VUs, the VUs spent their time outside the measured
+// iterations — waiting for the generator (CPU, GC, scheduling), not for
+// the target.
+const LittleGap = 0.8
+
+// Verdict says which side saturated first.
+type Verdict struct {
+	Side   string `json:"side"`
+	Reason string `json:"reason"`
+}
+
+// Diagnose decides whether the client (the generator) or the target
+// saturated first on a curve with knee k, checking in this order:
+//
+//  1. the generator self-check: CPU busy (selfcheck's rule) at or before
+//     the knee means the numbers measure the client;
+//  2. Little's law at the knee (closed model): concurrency = throughput ×
+//     mean iteration time well below the configured VUs (< LittleGap)
+//     means VUs idled outside the iterations, a client bottleneck; in the
+//     open model, dropped iterations while VUs were not busy in
+//     iterations likewise;
+//  3. otherwise, with a knee: the target — throughput is capped while
+//     Little's law holds, so the extra concurrency queued at the target;
+//  4. no knee and no client signal: nothing saturated within the sweep.
+func Diagnose(curve []Point, k Knee) Verdict {
+	if len(curve) == 0 {
+		return Verdict{Side: SideUnknown, Reason: "no steps"}
+	}
+	last := len(curve) - 1
+	if k.Found {
+		last = k.At
+	}
+	for _, p := range curve[:last+1] {
+		if p.GeneratorSaturated {
+			return Verdict{Side: SideClient, Reason: fmt.Sprintf(
+				"client saturated first: the generator's CPU was busy at %s %s (mean %.0f%%, max %.0f%% of its cores); add generator machines (stampede run --segment, stampede k8s manifest)",
+				p.Value, unitOf(p.Dimension), 100*p.GeneratorCPU, 100*p.GeneratorMax)}
+		}
+	}
+	p := curve[last]
+	if p.VUs > 0 && p.Concurrency < LittleGap*p.VUs && (p.Closed || p.Dropped > 0) {
+		return Verdict{Side: SideClient, Reason: fmt.Sprintf(
+			"client saturated first: at %s %s Little's law accounts for %.1f busy VUs (throughput %.0f it/s × %s per iteration) of %.0f: the VUs waited outside the measured iterations (generator CPU, GC or connection pool)",
+			p.Value, unitOf(p.Dimension), p.Concurrency, p.Throughput, fmtMs(p.IterMean), p.VUs)}
+	}
+	if !k.Found {
+		return Verdict{Side: SideNone, Reason: "neither side saturated within the sweep"}
+	}
+	gen := "generator CPU unknown"
+	if p.GeneratorCPU >= 0 {
+		gen = fmt.Sprintf("generator CPU %.0f%%", 100*p.GeneratorCPU)
+	}
+	return Verdict{Side: SideTarget, Reason: fmt.Sprintf(
+		"target saturated first: throughput stayed near %.0f it/s while p99 rose %+.0f%%, and Little's law holds (%.1f busy VUs of %.0f), so the extra load queued at the target (%s)",
+		p.Throughput, 100*k.P99Growth, p.Concurrency, p.VUs, gen)}
+}
