@@ -7,6 +7,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
 	"github.com/stampede-bench/stampede/internal/workload/httpload"
+	"github.com/stampede-bench/stampede/internal/workload/mq"
 )
 
 // newCatalog returns fresh workload families for one invocation; their
@@ -16,6 +17,7 @@ func newCatalog() *workload.Catalog {
 	return workload.NewCatalog(
 		httpload.New(),
 		builtin.New(),
+		mq.New(),
 	)
 }
 
