@@ -70,6 +70,7 @@ var commands = []func(*Env) *cobra.Command{
 	newCompareCmd,
 	newGenCmd,
 	newMergeCmd,
+	newSweepCmd,
 	newProfileCmd,
 	newRunCmd,
 	newScenariosCmd,

@@ -69,6 +69,12 @@ func Analyze(points []Point, r Rule) *Analysis {
 			c.Knee = FindKnee(c.Points, r)
 		}
 		c.Verdict = Diagnose(c.Points, c.Knee)
+		if c.Scaling != nil && !c.Scaling.Linear && c.Verdict.Side == SideNone {
+			p := c.Points[c.Scaling.SubLinearAt]
+			c.Verdict = Verdict{Side: SideTarget, Reason: fmt.Sprintf(
+				"the target limits scaling: from %s nodes throughput per node falls while the generator kept up (Little's law: %.1f busy VUs of %.0f)",
+				p.Value, p.Concurrency, p.VUs)}
+		}
 	}
 	return a
 }

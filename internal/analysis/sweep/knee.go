@@ -89,7 +89,17 @@ func (k Knee) Describe(curve []Point) string {
 		if len(curve) == 0 {
 			return "no steps"
 		}
-		last := curve[len(curve)-1]
+		last, peak := curve[len(curve)-1], 0
+		for i, p := range curve {
+			if p.Throughput > curve[peak].Throughput {
+				peak = i
+			}
+		}
+		if peak < len(curve)-1 {
+			pk := curve[peak]
+			return fmt.Sprintf("no knee by the rule: throughput peaked at %s %s (%.0f it/s) and fell to %.0f it/s while p99 did not climb (%s → %s): the limit is not queueing at the target",
+				pk.Value, unitOf(pk.Dimension), pk.Throughput, last.Throughput, fmtMs(pk.P99), fmtMs(last.P99))
+		}
 		return fmt.Sprintf("no knee: throughput still grows at the highest load (%s %s, %.0f it/s); sweep further to find saturation",
 			last.Value, unitOf(last.Dimension), last.Throughput)
 	}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package cli
+
+import "os/exec"
+
+// setProcessGroup does nothing where process groups are not available:
+// cancellation kills the shell only.
+func setProcessGroup(*exec.Cmd) {}
