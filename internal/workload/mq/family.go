@@ -165,7 +165,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return derr
 		})
 	}
-	r.ids = registerMetrics(env.Metrics, r.topics, o.ChurnInterval > 0)
+	r.ids = registerMetrics(env.Metrics, r.topics, needsOf(names, &o))
 	needPayload := false
 	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: version}
 	for _, n := range names {

@@ -77,42 +77,81 @@ type ids struct {
 // tagged is k6's name for a sub-metric, e.g. messages{topic:orders}.
 func tagged(name, tag, value string) string { return name + "{" + tag + ":" + value + "}" }
 
-func registerMetrics(reg *metrics.Registry, topics []string, churn bool) *ids {
+// needs says which metrics the selected scenarios record; only those are
+// registered, so that summaries show no always-zero counters.
+type needs struct {
+	produce, consume, e2e, lag, backlog, lost, churn, maxRate bool
+}
+
+func needsOf(names []string, o *Options) needs {
+	var n needs
+	for _, s := range names {
+		switch s {
+		case ScenarioProduce:
+			n.produce = true
+		case ScenarioConsume:
+			n.consume, n.e2e, n.lag = true, true, true
+		case ScenarioEndToEnd:
+			n.produce, n.consume, n.e2e, n.backlog, n.lost = true, true, true, true, true
+		case ScenarioMaxRate:
+			n.produce, n.backlog, n.maxRate = true, true, true
+		}
+	}
+	n.churn = o.ChurnInterval > 0 && n.produce
+	return n
+}
+
+// registerMetrics adds what n needs to reg. IDs of metrics not needed stay
+// unset and must not be recorded.
+func registerMetrics(reg *metrics.Registry, topics []string, n needs) *ids {
 	trend := func(n string, u metrics.Unit) metrics.ID {
 		return reg.MustAdd(metrics.Def{Name: n, Kind: metrics.KindTrend, Unit: u})
 	}
 	counter := func(n string, u metrics.Unit) metrics.ID {
 		return reg.MustAdd(metrics.Def{Name: n, Kind: metrics.KindCounter, Unit: u})
 	}
-	m := &ids{
-		messages:       counter(MetricMessages, metrics.UnitNone),
-		bytes:          counter(MetricBytes, metrics.UnitBytes),
-		publishLatency: trend(MetricPublishLatency, metrics.UnitMicros),
-		publishDelay:   trend(MetricPublishDelay, metrics.UnitMicros),
-		e2e:            trend(MetricE2ELatency, metrics.UnitMicros),
-		consumed:       counter(MetricConsumed, metrics.UnitNone),
-		consumedBytes:  counter(MetricConsumedBytes, metrics.UnitBytes),
-		lag:            trend(MetricConsumerLag, metrics.UnitNone),
-		backlog:        trend(MetricBacklog, metrics.UnitNone),
-		throughput:     trend(MetricThroughput, metrics.UnitNone),
-		lost:           counter(MetricLost, metrics.UnitNone),
-		unmatched:      counter(MetricUnmatched, metrics.UnitNone),
-		churnOps:       counter(MetricChurnOps, metrics.UnitNone),
-		maxRat:         trend(MetricMaxRate, metrics.UnitNone),
-	}
-	if len(topics) > 1 {
-		m.topicTput = trend(MetricTopicThroughput, metrics.UnitNone)
-	}
-	if len(topics) > 1 && len(topics) <= maxPerTopicCounters {
-		for _, t := range topics {
-			m.perTopic = append(m.perTopic, counter(tagged(MetricMessages, "topic", t), metrics.UnitNone))
+	m := &ids{}
+	if n.produce {
+		m.messages = counter(MetricMessages, metrics.UnitNone)
+		m.bytes = counter(MetricBytes, metrics.UnitBytes)
+		m.publishLatency = trend(MetricPublishLatency, metrics.UnitMicros)
+		m.publishDelay = trend(MetricPublishDelay, metrics.UnitMicros)
+		m.throughput = trend(MetricThroughput, metrics.UnitNone)
+		if len(topics) > 1 {
+			m.topicTput = trend(MetricTopicThroughput, metrics.UnitNone)
+		}
+		if len(topics) > 1 && len(topics) <= maxPerTopicCounters {
+			for _, t := range topics {
+				m.perTopic = append(m.perTopic, counter(tagged(MetricMessages, "topic", t), metrics.UnitNone))
+			}
 		}
 	}
-	if churn {
+	if n.consume {
+		m.consumed = counter(MetricConsumed, metrics.UnitNone)
+		m.consumedBytes = counter(MetricConsumedBytes, metrics.UnitBytes)
+	}
+	if n.e2e {
+		m.e2e = trend(MetricE2ELatency, metrics.UnitMicros)
+	}
+	if n.lag {
+		m.lag = trend(MetricConsumerLag, metrics.UnitNone)
+	}
+	if n.backlog {
+		m.backlog = trend(MetricBacklog, metrics.UnitNone)
+	}
+	if n.lost {
+		m.lost = counter(MetricLost, metrics.UnitNone)
+		m.unmatched = counter(MetricUnmatched, metrics.UnitNone)
+	}
+	if n.churn {
+		m.churnOps = counter(MetricChurnOps, metrics.UnitNone)
 		for i, p := range phases {
 			m.phaseMsgs[i] = counter(tagged(MetricMessages, "phase", p), metrics.UnitNone)
 			m.phaseTput[i] = trend(tagged(MetricThroughput, "phase", p), metrics.UnitNone)
 		}
+	}
+	if n.maxRate {
+		m.maxRat = trend(MetricMaxRate, metrics.UnitNone)
 	}
 	return m
 }

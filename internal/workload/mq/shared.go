@@ -111,7 +111,7 @@ func (b *base) phase(at time.Duration) int {
 	return 2
 }
 
-func (b *base) churn() bool { return b.opts.ChurnInterval > 0 }
+func (b *base) churn() bool { return b.opts.ChurnInterval > 0 && b.produces() }
 
 // acknowledged records one acknowledged message of size bytes to topic ti
 // on the VU's recorder at end.
