@@ -14,7 +14,7 @@ import (
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "| environment | %s | %s | |\n|---|---|---|---|\n", mdCell(r.Base.Name), mdCell(r.Cand.Name))
-	fmt.Fprintf(bw, "| runs | %s | %s | |\n", mdCode(runsSummary(r.Base)), mdCode(runsSummary(r.Cand)))
+	fmt.Fprintf(bw, "| runs | %s | %s | |\n", mdRuns(r.Base), mdRuns(r.Cand))
 	for _, e := range r.envRows() {
 		mark := ""
 		if e.differs() {
@@ -77,4 +77,13 @@ func mdCode(s string) string {
 		return ""
 	}
 	return "`" + strings.ReplaceAll(s, "|", `\|`) + "`"
+}
+
+// mdRuns is "`path` (5 runs)".
+func mdRuns(s SideInfo) string {
+	n := len(s.Runs)
+	if n == 1 {
+		return mdCode(s.Path) + " (1 run)"
+	}
+	return fmt.Sprintf("%s (%d runs)", mdCode(s.Path), n)
 }
