@@ -69,6 +69,7 @@ summaries and HTML reports.`,
 var commands = []func(*Env) *cobra.Command{
 	newCompareCmd,
 	newGenCmd,
+	newK8sCmd,
 	newKafkaCmd,
 	newMergeCmd,
 	newSweepCmd,

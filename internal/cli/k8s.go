@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/stampede-bench/stampede/internal/k8s"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+)
+
+func newK8sCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "k8s",
+		Short: "Generate load from many machines with a Kubernetes Indexed Job",
+		Long: `Generate load from as many machines as it takes, with Kubernetes as the
+cluster manager: "stampede k8s manifest" writes an Indexed Job whose pod i
+runs segment i+1/N of the plan (stampede run --segment), all starting at one
+--start-at; "stampede k8s collect" pulls the result directories out of the
+pods' logs; "stampede merge" combines them exactly. See docs/scale.md.`,
+	}
+	cmd.AddCommand(newK8sManifestCmd(env), newK8sWorkerCmd(env), newK8sCollectCmd(env))
+	return cmd
+}
+
+// runFlagsSetByWorker are the run flags the worker sets for each pod.
+var runFlagsSetByWorker = []string{"segment", "start-at", "out"}
+
+func newK8sManifestCmd(env *Env) *cobra.Command {
+	var (
+		spec       k8s.Spec
+		startAt    string
+		startDelay time.Duration
+		output     string
+		pull       string
+	)
+	cmd := &cobra.Command{
+		Use:   "manifest --parallelism N --image IMAGE [flags] -- [SCENARIO...] [RUN FLAGS...]",
+		Short: "Write the Indexed Job that runs N segments of a plan in N pods",
+		Long: `Write a batch/v1 Job (completionMode: Indexed, completions = parallelism = N)
+whose pod with JOB_COMPLETION_INDEX i runs
+
+  stampede run RUN_ARGS --segment i+1/N --start-at T --out /results/NAME/i
+
+through "stampede k8s worker". Everything after -- is passed to stampede run.
+Every pod starts at T: --start-at (RFC 3339 or now+D) or, by default, now +
+--start-delay; apply the manifest well before T so that images are pulled
+and pods scheduled in time (a pod that starts more than 5s late fails rather
+than run out of step).
+
+Results: with --results-pvc NAME (a ReadWriteMany claim) each pod writes its
+result directory to /results/NAME/i on it; otherwise each pod prints it, as a
+base64 tarball between markers, at the end of its log (requests.csv left
+out) for "stampede k8s collect". Credentials belong in a Secret
+(--env-from-secret, e.g. with STAMPEDE_TARGET), not in the manifest.`,
+		Example: `  stampede k8s manifest -n 8 --image ghcr.io/acme/stampede:1.0 --start-delay 3m \
+      -- go.Go1Step -u 800 -d 5m --no-csv > job.yaml
+  kubectl apply -f job.yaml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkRunArgs(env, args); err != nil {
+				return err
+			}
+			now := time.Now()
+			switch {
+			case startAt != "" && cmd.Flags().Changed("start-delay"):
+				return usagef("give --start-at or --start-delay, not both")
+			case startAt != "":
+				t, err := parseStartAt(startAt, now)
+				if err != nil {
+					return usagef("--start-at: %v", err)
+				}
+				if t.Before(now) {
+					return usagef("--start-at %s is in the past", startAt)
+				}
+				spec.StartAt = t
+			default:
+				if startDelay < 0 {
+					return usagef("--start-delay must not be negative")
+				}
+				spec.StartAt = now.Add(startDelay).Truncate(time.Second)
+			}
+			spec.ImagePullPolicy = corev1.PullPolicy(pull)
+			spec.RunArgs = args
+			b, err := k8s.Manifest(spec)
+			if err != nil {
+				return asUsage(err)
+			}
+			head := fmt.Sprintf("# stampede k8s manifest: %d segments of `stampede run %s`\n# all start at %s: apply before then (kubectl apply -f FILE)\n",
+				spec.Parallelism, strings.Join(redactArgs(args), " "), spec.StartAt.UTC().Format(time.RFC3339))
+			b = append([]byte(head), b...)
+			if output == "" || output == "-" {
+				_, err = env.Stdout.Write(b)
+				return err
+			}
+			if err := os.WriteFile(output, b, 0o644); err != nil {
+				return fmt.Errorf("write manifest: %w", err)
+			}
+			fmt.Fprintf(env.Stderr, "wrote %s: %d pods start at %s (in %s); kubectl apply -f %s\n",
+				output, spec.Parallelism, spec.StartAt.UTC().Format(time.RFC3339), time.Until(spec.StartAt).Round(time.Second), output)
+			return nil
+		},
+	}
+	fs := cmd.Flags()
+	fs.IntVarP(&spec.Parallelism, "parallelism", "n", 0, "number of segments, pods and machines (required)")
+	fs.StringVar(&spec.Image, "image", "", "container image with stampede as its \"stampede\" command (required; see Dockerfile)")
+	fs.StringVar(&spec.Name, "name", k8s.DefaultName, "Job name; also the results subdirectory")
+	fs.StringVar(&spec.Namespace, "namespace", "", "namespace of the Job (default: kubectl's)")
+	fs.StringVar(&startAt, "start-at", "", "common start time of every pod: RFC 3339 or now+D")
+	fs.DurationVar(&startDelay, "start-delay", 2*time.Minute, "start this long after the manifest is written (when no --start-at)")
+	fs.StringVar(&spec.ResultsPVC, "results-pvc", "", "PersistentVolumeClaim (ReadWriteMany) for /results; default: results in the pods' logs")
+	fs.StringVar(&spec.CPU, "cpu", "", "CPU request per pod, e.g. 2 (no limit: a throttled generator measures itself)")
+	fs.StringVar(&spec.Memory, "memory", "", "memory request and limit per pod, e.g. 2Gi")
+	fs.StringVar(&spec.SecretEnv, "env-from-secret", "", "Secret whose keys become environment variables (e.g. STAMPEDE_TARGET)")
+	fs.StringVar(&pull, "pull-policy", "IfNotPresent", "imagePullPolicy: Always, IfNotPresent or Never")
+	fs.StringVarP(&output, "output", "o", "-", "write the manifest to FILE instead of stdout")
+	return cmd
+}
+
+// checkRunArgs rejects run arguments the worker sets and parses the rest
+// with the run command's flags, so that a typo fails here and not in N
+// pods.
+func checkRunArgs(env *Env, args []string) error {
+	for _, a := range args {
+		for _, name := range runFlagsSetByWorker {
+			if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
+				return usagef("--%s is set by the worker for each pod; leave it out of the run arguments", name)
+			}
+		}
+	}
+	run := newRunCmd(env)
+	run.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+	if err := run.ParseFlags(args); err != nil {
+		return usagef("run arguments: %v", err)
+	}
+	return nil
+}
+
+func newK8sWorkerCmd(env *Env) *cobra.Command {
+	var (
+		segments  int
+		startAt   string
+		results   string
+		stream    bool
+		streamCSV bool
+	)
+	cmd := &cobra.Command{
+		Use:   "worker --segments N --start-at T --results DIR [--stream] -- run [SCENARIO...] [RUN FLAGS...]",
+		Short: "Run this pod's segment (the container command of the manifest)",
+		Long: `Run the segment of this pod of an Indexed Job: JOB_COMPLETION_INDEX i selects
+segment i+1 of --segments, the result directory is DIR/i. With --stream the
+result directory is printed at the end of the log for "stampede k8s collect"
+(requests.csv only with --stream-csv: kubelet rotates logs at 10 MiB by
+default). Failed thresholds do not fail the pod — they are judged on the
+merged result (stampede merge) — so one segment never stops the others.`,
+		Hidden: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 || args[0] != "run" {
+				return usagef("worker needs -- run [SCENARIO...] [RUN FLAGS...]")
+			}
+			if segments < 1 {
+				return usagef("--segments must be ≥ 1")
+			}
+			raw := env.Getenv(k8s.IndexEnv)
+			idx, err := strconv.Atoi(raw)
+			if err != nil || idx < 0 || idx >= segments {
+				return usagef("%s=%q: want a completion index 0..%d (is this pod part of an Indexed Job?)", k8s.IndexEnv, raw, segments-1)
+			}
+			dir := filepath.Join(results, strconv.Itoa(idx))
+			runArgs := append(append([]string(nil), args[1:]...),
+				"--segment", fmt.Sprintf("%d/%d", idx+1, segments), "--out", dir)
+			if startAt != "" {
+				runArgs = append(runArgs, "--start-at", startAt)
+			}
+			err = runSweepStep(cmd.Context(), env, runArgs, dir) // a run in this process, with the self-check
+			var ee *ExitError
+			if errors.As(err, &ee) && ee.Code == ExitThresholdsFailed {
+				fmt.Fprintf(env.Stderr, "segment %d/%d: thresholds failed here; they are judged on the merged result\n", idx+1, segments)
+				err = nil
+			}
+			if stream && resultdir.IsResult(dir) {
+				skip := func(rel string) bool { return !streamCSV && rel == resultdir.RequestsFile }
+				label := fmt.Sprintf("%s-%d", filepath.Base(results), idx)
+				n, serr := k8s.WriteArchive(env.Stdout, dir, label, skip)
+				if serr != nil && err == nil {
+					err = serr
+				}
+				if n > 8<<20 {
+					fmt.Fprintf(env.Stderr, "warning: the result printed into the log is %d MiB; kubelet may rotate logs at 10 MiB — use --results-pvc\n", n>>20)
+				}
+			}
+			return err
+		},
+	}
+	fs := cmd.Flags()
+	fs.IntVar(&segments, "segments", 0, "number of segments (the Job's completions)")
+	fs.StringVar(&startAt, "start-at", "", "common start time (RFC 3339)")
+	fs.StringVar(&results, "results", k8s.ResultsMount, "directory for this pod's result directory (DIR/INDEX)")
+	fs.BoolVar(&stream, "stream", false, "print the result directory into the log at the end")
+	fs.BoolVar(&streamCSV, "stream-csv", false, "with --stream, include requests.csv")
+	return cmd
+}
+
+func newK8sCollectCmd(env *Env) *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "collect [LOGFILE...] -o DIR",
+		Short: "Extract the result directories printed into pod logs",
+		Long: `Extract the result directories that "stampede k8s worker --stream" printed
+at the end of the pods' logs (read from LOGFILEs, or stdin) into DIR/NAME-i,
+ready for "stampede merge DIR -o MERGED". Logs of several pods may be
+concatenated, and kubectl's --prefix is understood.`,
+		Example: `  kubectl logs -l app.kubernetes.io/instance=stampede --tail=-1 --prefix --max-log-requests 100 \
+      | stampede k8s collect -o results/job-1
+  stampede merge results/job-1 -o results/job-1-merged`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usagef("collect needs -o DIR")
+			}
+			var readers []io.Reader
+			var closers []io.Closer
+			defer func() {
+				for _, c := range closers {
+					c.Close()
+				}
+			}()
+			for _, a := range args {
+				f, err := os.Open(a)
+				if err != nil {
+					return asUsage(err)
+				}
+				readers = append(readers, f)
+				closers = append(closers, f)
+			}
+			if len(readers) == 0 {
+				readers = append(readers, cmd.InOrStdin())
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return err
+			}
+			var dirs []string
+			for _, r := range readers {
+				d, err := k8s.ReadArchives(r, out)
+				dirs = append(dirs, d...)
+				if err != nil {
+					return fmt.Errorf("collect: %w", err)
+				}
+			}
+			if len(dirs) == 0 {
+				return usagef("no stampede result found in the logs (was the Job made with stampede k8s manifest, without --results-pvc?)")
+			}
+			for _, d := range dirs {
+				fmt.Fprintln(env.Stdout, d)
+			}
+			fmt.Fprintf(env.Stderr, "collected %d result directories; next: stampede merge %s -o MERGED\n", len(dirs), out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "out", "o", "", "directory to extract the result directories into")
+	return cmd
+}
