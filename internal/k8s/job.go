@@ -124,6 +124,7 @@ func Job(s Spec) (*batchv1.Job, error) {
 	}
 	n := int32(s.Parallelism)
 	zero := int32(0)
+	nonroot := int64(65532)
 	indexed := batchv1.IndexedCompletion
 	labels := map[string]string{
 		"app.kubernetes.io/name":     "stampede",
@@ -179,6 +180,9 @@ func Job(s Spec) (*batchv1.Job, error) {
 				ObjectMeta: metav1.ObjectMeta{Labels: labels},
 				Spec: corev1.PodSpec{
 					RestartPolicy: corev1.RestartPolicyNever,
+					// The Dockerfile's user (distroless nonroot) may write
+					// to the results volume.
+					SecurityContext: &corev1.PodSecurityContext{FSGroup: &nonroot},
 					Containers:    []corev1.Container{c},
 					Volumes:       []corev1.Volume{vol},
 					// One generator per node where possible.

@@ -72,6 +72,9 @@ func TestManifestRoundTrip(t *testing.T) {
 			if s.BackoffLimitPerIndex == nil || *s.BackoffLimitPerIndex != 0 {
 				t.Errorf("backoffLimitPerIndex = %v, want 0", s.BackoffLimitPerIndex)
 			}
+			if sc := s.Template.Spec.SecurityContext; sc == nil || sc.FSGroup == nil || *sc.FSGroup != 65532 {
+				t.Errorf("securityContext = %+v, want fsGroup 65532 (the image's user)", sc)
+			}
 			if s.Template.Spec.RestartPolicy != corev1.RestartPolicyNever {
 				t.Errorf("restartPolicy = %s", s.Template.Spec.RestartPolicy)
 			}
