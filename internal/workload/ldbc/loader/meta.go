@@ -1,0 +1,70 @@
+package loader
+
+import (
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+)
+
+// Meta is what a completed load records in the stampede_meta table.
+type Meta struct {
+	// Fingerprint identifies the person and knows files that were loaded
+	// (see Fingerprint).
+	Fingerprint string
+	// Persons and Knows are the rows loaded into person and
+	// person_knows_person (friendships, each once).
+	Persons, Knows int64
+	// Failed is the number of rows rejected into the failed-rows file.
+	Failed   int64
+	LoadedAt time.Time
+}
+
+func (m Meta) pairs() [][2]string {
+	return [][2]string{
+		{"format", "ldbc-snb-csvbasic/1"},
+		{"fingerprint", m.Fingerprint},
+		{"persons", strconv.FormatInt(m.Persons, 10)},
+		{"knows", strconv.FormatInt(m.Knows, 10)},
+		{"failed", strconv.FormatInt(m.Failed, 10)},
+		{"loaded_at", m.LoadedAt.UTC().Format(time.RFC3339)},
+	}
+}
+
+func metaFrom(kv map[string]string) *Meta {
+	m := &Meta{Fingerprint: kv["fingerprint"]}
+	m.Persons, _ = strconv.ParseInt(kv["persons"], 10, 64)
+	m.Knows, _ = strconv.ParseInt(kv["knows"], 10, 64)
+	m.Failed, _ = strconv.ParseInt(kv["failed"], 10, 64)
+	m.LoadedAt, _ = time.Parse(time.RFC3339, kv["loaded_at"])
+	return m
+}
+
+// Fingerprint identifies the graph of a data set: the sizes and CRC-32C of
+// its person and knows files. A target whose recorded fingerprint differs
+// holds other data than dir.
+func Fingerprint(dir string) (string, error) {
+	out := ""
+	for _, p := range []string{ldbcfile.PersonPath, ldbcfile.PersonKnowsPersonPath} {
+		f, err := os.Open(filepath.Join(dir, p))
+		if err != nil {
+			return "", fmt.Errorf("fingerprint: %w", err)
+		}
+		h := crc32.New(crc32.MakeTable(crc32.Castagnoli))
+		n, err := io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return "", fmt.Errorf("fingerprint %s: %w", p, err)
+		}
+		if out != "" {
+			out += ","
+		}
+		out += fmt.Sprintf("%d:%08x", n, h.Sum32())
+	}
+	return out, nil
+}

@@ -1,0 +1,44 @@
+package loader
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/stampede-bench/stampede/internal/workload"
+)
+
+// sink is a target database as the loader sees it.
+type sink interface {
+	// writers is how many write calls may run at once (index w < writers).
+	writers() int
+	// wantTime is true when date columns take time.Time values.
+	wantTime() bool
+	// inspect returns the stampede_meta contents (nil when the table is
+	// missing) and whether any loader table exists.
+	inspect(ctx context.Context) (map[string]string, bool, error)
+	drop(ctx context.Context) error
+	create(ctx context.Context) error
+	// write stores rows of t through writer w, all or nothing.
+	write(ctx context.Context, w int, t *table, rows [][]any) error
+	// index builds keys and indexes and refreshes planner statistics.
+	index(ctx context.Context) error
+	count(ctx context.Context, table string) (int64, error)
+	putMeta(ctx context.Context, m Meta) error
+	close() error
+}
+
+// openSink connects to target with up to workers writers.
+func openSink(ctx context.Context, target string, workers int, getenv func(string) string) (sink, error) {
+	u, err := url.Parse(target)
+	if err != nil || u.Scheme == "" {
+		return nil, workload.Usagef("bad target URL %q: want sqlite://PATH or postgres://...", redact(target))
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "sqlite":
+		return openSQLite(ctx, u)
+	case "postgres", "postgresql":
+		return openPostgres(ctx, u, workers, getenv)
+	}
+	return nil, workload.Usagef("stampede load cannot load into %s targets (supported: sqlite://PATH, postgres://...)", u.Scheme)
+}
