@@ -73,6 +73,7 @@ var commands = []func(*Env) *cobra.Command{
 	newKafkaCmd,
 	newMergeCmd,
 	newSweepCmd,
+	newLoadCmd,
 	newProfileCmd,
 	newRunCmd,
 	newScenariosCmd,
