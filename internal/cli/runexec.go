@@ -270,6 +270,9 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 		Run: run, Flags: f.familyFlags(p.fs), Thresholds: f.thresholds,
 		Segment: f.segment, Sweep: sweepInfoMap(f.sweepInfo),
 	}
+	if err := checkThresholds(f.thresholds, reg, p.names); err != nil {
+		return err
+	}
 	var specs []engine.Spec
 	for _, n := range p.names {
 		specs = append(specs, engine.Spec{Name: n, Scenario: scenarios[n], Config: p.configs[n]})

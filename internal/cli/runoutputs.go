@@ -1,10 +1,17 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output/csvlog"
+	"github.com/stampede-bench/stampede/internal/output/summary"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
 // requestLog is the per-request CSV.
@@ -13,13 +20,91 @@ type requestLog interface {
 	Close() error
 }
 
-func openRequestLog(path string) (requestLog, error) { return nil, nil }
+// fileRequestLog is a csvlog.Log writing to a file it owns.
+type fileRequestLog struct {
+	*csvlog.Log
+	f *os.File
+}
 
-func parseThreshold(s string) (any, error) { return nil, nil }
-
-func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (bool, error) {
-	for _, sc := range snap.Scenarios {
-		fmt.Fprintf(env.Stdout, "%s: %d iterations %v\n", sc.Name, sc.Counters[metrics.Iterations], sc.Errors)
+func (l *fileRequestLog) Close() error {
+	err := l.Log.Close()
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
 	}
-	return false, nil
+	return err
+}
+
+// openRequestLog creates the nebula-bench CSV at path.
+func openRequestLog(path string) (requestLog, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, usagef("--csv: %v", err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, usagef("--csv: %v", err)
+	}
+	return &fileRequestLog{Log: csvlog.New(f, csvlog.Options{}), f: f}, nil
+}
+
+// parseThreshold checks one --threshold value.
+func parseThreshold(s string) (threshold.Threshold, error) {
+	t, err := threshold.Parse(s)
+	if err != nil {
+		return t, asUsage(err)
+	}
+	return t, nil
+}
+
+// checkThresholds verifies, once the metrics are known, that every
+// threshold names an existing metric with a fitting statistic.
+func checkThresholds(specs []string, reg *metrics.Registry, scenarios []string) error {
+	ts, err := threshold.ParseAll(specs)
+	if err != nil {
+		return asUsage(err)
+	}
+	return asUsage(threshold.Check(ts, reg, scenarios))
+}
+
+// writeSummaries evaluates thresholds, writes summary.json and summary.txt
+// into dir (and --summary-export), and prints the console summary (or the
+// JSON with --json) on stdout. It reports whether a threshold failed.
+func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (failed bool, err error) {
+	f := p.flags
+	var results []threshold.Result
+	if len(f.thresholds) > 0 {
+		ts, err := threshold.ParseAll(f.thresholds)
+		if err != nil {
+			return false, asUsage(err)
+		}
+		results = threshold.Evaluate(snap, ts)
+		failed = threshold.Failed(results)
+	}
+	var js bytes.Buffer
+	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, IsStdOutTTY: isTTY(env.Stdout)}); err != nil {
+		return failed, err
+	}
+	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
+		return failed, err
+	}
+	if f.summaryOut != "" {
+		if err := os.WriteFile(f.summaryOut, js.Bytes(), 0o644); err != nil {
+			return failed, fmt.Errorf("--summary-export: %w", err)
+		}
+	}
+	var txt bytes.Buffer
+	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results}); err != nil {
+		return failed, err
+	}
+	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, txt.Bytes()); err != nil {
+		return failed, err
+	}
+	switch {
+	case f.json:
+		_, err = env.Stdout.Write(js.Bytes())
+	case isTTY(env.Stdout) && !f.noColor:
+		err = summary.WriteConsole(env.Stdout, snap, summary.ConsoleOptions{Thresholds: results, Color: true})
+	default:
+		_, err = env.Stdout.Write(txt.Bytes())
+	}
+	return failed, err
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -12,7 +13,7 @@ import (
 type noopScenario struct{}
 
 func (noopScenario) NewVU(context.Context, int) (VU, error) { return noopScenario{}, nil }
-func (noopScenario) Close() error                            { return nil }
+func (noopScenario) Close() error                           { return nil }
 func (noopScenario) Iterate(_ context.Context, it *Iter) error {
 	it.Request("noop", it.Start, driver.Result{})
 	return nil
@@ -39,4 +40,51 @@ func BenchmarkNoopIteration(b *testing.B) {
 		b.Fatalf("iterations = %d, want %d", got, cfg.Iterations)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "it/s")
+}
+
+// blockScenario's VUs wait for the end of the run: idle VUs.
+type blockScenario struct{ started chan struct{} }
+
+func (s blockScenario) NewVU(context.Context, int) (VU, error) { return s, nil }
+func (blockScenario) Close() error                             { return nil }
+func (s blockScenario) Iterate(ctx context.Context, it *Iter) error {
+	select {
+	case s.started <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// BenchmarkIdleVUMemory reports the memory (heap + stacks) held per idle
+// VU with 100,000 VUs. One op is the whole run.
+func BenchmarkIdleVUMemory(b *testing.B) {
+	const vus = 100_000
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		reg := metrics.NewRegistry()
+		clock := metrics.NewClock()
+		agg := metrics.NewAggregator(reg, clock, []string{"idle"})
+		go agg.Run()
+		ctx, cancel := context.WithCancel(context.Background())
+		sc := blockScenario{started: make(chan struct{}, vus)}
+		cfg := Config{Executor: ConstantVUs, VUs: vus, Duration: time.Hour}.Defaults()
+		done := make(chan struct{})
+		go func() {
+			Run(ctx, Plan{Scenarios: []Spec{{Name: "idle", Scenario: sc, Config: cfg}}}, Deps{Agg: agg, Clock: clock})
+			close(done)
+		}()
+		for range vus {
+			<-sc.started
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		cancel()
+		<-done
+		agg.Close()
+		used := (after.HeapInuse + after.StackInuse) - (before.HeapInuse + before.StackInuse)
+		b.ReportMetric(float64(used)/vus, "B/VU")
+	}
 }

@@ -138,8 +138,17 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 		v.rec.Error(end, err.Error())
 	}
 	v.rec.Iteration(end, end-start)
+	if end-start > slowIteration {
+		// A slow VU may now block for long (think time, a stalled
+		// target): hand its samples over rather than hold them.
+		v.rec.Flush()
+	}
 	return end
 }
+
+// slowIteration is the iteration duration above which a VU flushes its
+// recorder after every iteration instead of batching.
+const slowIteration = 10 * time.Millisecond
 
 // closedNext is the intended argument of iterate for a closed-model
 // iteration that starts at the previous one's end.
@@ -180,13 +189,17 @@ func (r *runner) sampleGauges() (stop func()) {
 		defer close(finished)
 		t := time.NewTicker(time.Second)
 		defer t.Stop()
+		reported := false
 		for {
 			select {
 			case <-done:
-				report()
+				if !reported {
+					report() // runs shorter than a second get one sample
+				}
 				return
 			case <-t.C:
 				report()
+				reported = true
 			}
 		}
 	}()
