@@ -3,8 +3,6 @@ package compare
 import (
 	"fmt"
 	"math"
-	"slices"
-	"strings"
 )
 
 // grid is one scenario's table in the seed's shape: a column pair (base,
@@ -139,78 +137,6 @@ func ci(lo, hi float64) string {
 		return "n/a"
 	}
 	return "[" + signedPct(lo) + ", " + signedPct(hi) + "]"
-}
-
-// envRow is one line of the side-by-side environment table.
-type envRow struct {
-	label, base, cand string
-}
-
-// differs reports whether both sides are known and disagree.
-func (e envRow) differs() bool { return e.base != "" && e.cand != "" && e.base != e.cand }
-
-// envRows are the fingerprints side by side; rows empty on both sides are
-// left out.
-func (r *Report) envRows() []envRow {
-	get := func(si SideInfo, f func(SideInfo) string) string {
-		if !si.EnvKnown {
-			return ""
-		}
-		return f(si)
-	}
-	fields := []struct {
-		label string
-		f     func(SideInfo) string
-	}{
-		{"host", func(s SideInfo) string { return s.Env.Hostname }},
-		{"CPU", func(s SideInfo) string { return s.Env.CPUModel }},
-		{"sockets/cores/threads", func(s SideInfo) string {
-			return fmt.Sprintf("%d/%d/%d", s.Env.Sockets, s.Env.Cores, s.Env.Threads)
-		}},
-		{"caches", func(s SideInfo) string { return caches(s.Env.Caches) }},
-		{"memory", func(s SideInfo) string { return memory(s.Env.MemoryBytes) }},
-		{"OS", func(s SideInfo) string { return strings.TrimSpace(s.Env.OS + " " + s.Env.Arch) }},
-		{"kernel", func(s SideInfo) string { return s.Env.Kernel }},
-		{"Go", func(s SideInfo) string { return s.Env.GoVersion }},
-		{"GOMAXPROCS", func(s SideInfo) string {
-			if s.Env.GOMAXPROCS == 0 {
-				return ""
-			}
-			return fmt.Sprint(s.Env.GOMAXPROCS)
-		}},
-		{"stampede", func(s SideInfo) string { return s.Env.Stampede }},
-		{"target", func(s SideInfo) string { return s.Env.Target }},
-		{"target version", func(s SideInfo) string { return s.Env.TargetVersion }},
-	}
-	var rows []envRow
-	for _, f := range fields {
-		e := envRow{label: f.label, base: get(r.Base, f.f), cand: get(r.Cand, f.f)}
-		if e.base != "" || e.cand != "" {
-			rows = append(rows, e)
-		}
-	}
-	return rows
-}
-
-// caches is "L1d 32K, L1i 32K, L2 1024K, L3 32768K".
-func caches(c map[string]string) string {
-	keys := make([]string, 0, len(c))
-	for k := range c {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + " " + c[k]
-	}
-	return strings.Join(parts, ", ")
-}
-
-func memory(b int64) string {
-	if b <= 0 {
-		return ""
-	}
-	return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
 }
 
 // legend explains the rows under the runs, one sentence a line.
