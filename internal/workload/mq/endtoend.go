@@ -250,7 +250,7 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 			r, m := it.Rec, s.ids
 			r.Trend(m.e2e, now, max(0, (d.ns-v.snd.sentNs)/1000))
 			r.Add(m.consumed, now, 1)
-			r.Add(m.consumedBytes, now, int64(len(v.snd.cur.rec.Value)))
+			r.Add(m.consumedBytes, now, int64(len(v.snd.cur.Load().rec.Value)))
 			return nil
 		case <-v.timer.C:
 			now := it.Now()

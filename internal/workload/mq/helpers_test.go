@@ -33,7 +33,7 @@ func (s *syncBuffer) String() string {
 }
 
 // family parses args as run flags of a fresh family.
-func family(t *testing.T, args ...string) *Family {
+func family(t testing.TB, args ...string) *Family {
 	t.Helper()
 	f := New()
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
@@ -60,7 +60,7 @@ type result struct {
 func (r *result) sc(name string) *metrics.ScenarioSnapshot { return r.snap.Scenario(name) }
 
 // open opens f for the scenarios with env defaults; target may be "".
-func open(t *testing.T, f *Family, target string, maxVUs int, names ...string) (*workload.Opened, *workload.Env, *syncBuffer, error) {
+func open(t testing.TB, f *Family, target string, maxVUs int, names ...string) (*workload.Opened, *workload.Env, *syncBuffer, error) {
 	t.Helper()
 	log := &syncBuffer{}
 	env := &workload.Env{
@@ -100,7 +100,7 @@ func runSteps(t *testing.T, f *Family, target string, steps ...step) *result {
 	return res
 }
 
-func runOpened(t *testing.T, ctx context.Context, opened *workload.Opened, env *workload.Env, steps ...step) *metrics.Snapshot {
+func runOpened(t testing.TB, ctx context.Context, opened *workload.Opened, env *workload.Env, steps ...step) *metrics.Snapshot {
 	t.Helper()
 	clock := metrics.NewClock()
 	var specs []engine.Spec
@@ -117,4 +117,12 @@ func runOpened(t *testing.T, ctx context.Context, opened *workload.Opened, env *
 	}
 	agg.Close()
 	return agg.Snapshot()
+}
+
+func openB(b *testing.B, f *Family, target string, maxVUs int) (*workload.Opened, *workload.Env, *syncBuffer, error) {
+	return open(b, f, target, maxVUs, ScenarioProduce)
+}
+
+func runOpenedB(b *testing.B, opened *workload.Opened, env *workload.Env, s step) *metrics.Snapshot {
+	return runOpened(b, b.Context(), opened, env, s)
 }

@@ -16,11 +16,12 @@ import (
 //
 //  1. Hold a rate R for --max-rate-step (first R = --max-rate-start) after
 //     letting everything in flight drain.
-//  2. The step is sustained when the messages completed during it (consumed
-//     with --consumers ≥ 1, acknowledged otherwise) reach 95% of the
-//     messages due by the schedule, and errors stay within
-//     --max-rate-errors of them. Messages due but not completed are the
-//     backlog; a growing backlog fails the step.
+//  2. The first half of the step fills the pipeline. The step is sustained
+//     when, in its second half, the backlog does not grow: the messages
+//     completed (consumed with --consumers ≥ 1, acknowledged otherwise)
+//     reach 95% of the messages the schedule made due, whatever the
+//     latency; and errors stay within --max-rate-errors of the step's
+//     messages. The backlog is due minus completed.
 //  3. Double R while steps are sustained; after the first failure, bisect
 //     between the highest sustained and the lowest failed rate until they
 //     are within --max-rate-precision of each other.
@@ -147,13 +148,12 @@ func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 
 func (v *maxRateVU) Close() error { return nil }
 
-// stepResult is one held rate.
+// stepResult is one held rate; due and done count the second half.
 type stepResult struct {
-	rate       int64
-	ok         bool
-	due, done  int64
-	errs       int64
-	backlogEnd int64
+	rate      int64
+	ok        bool
+	due, done int64
+	errs      int64
 }
 
 // control runs the search (see the type comment).
@@ -163,26 +163,29 @@ func (s *maxRateScenario) control(ctx context.Context, _ time.Duration) {
 		if !s.settle(ctx, 2*o.MaxRateStep) {
 			return false, false
 		}
-		c0, f0 := s.completed(), s.failed.Load()
-		now := s.clock.Now()
-		s.pace.set(now, rate)
-		d0 := s.pace.due(now)
-		if !sleepCtx(ctx, o.MaxRateStep) {
+		f0 := s.failed.Load()
+		s.pace.set(s.clock.Now(), rate)
+		// The first half fills the pipeline; the second half is judged.
+		if !sleepCtx(ctx, o.MaxRateStep/2) {
+			return false, false
+		}
+		mid := s.clock.Now()
+		d1, c1 := s.pace.due(mid), s.completed()
+		if !sleepCtx(ctx, o.MaxRateStep-o.MaxRateStep/2) {
 			return false, false
 		}
 		end := s.clock.Now()
-		due := s.pace.due(end) - d0
-		done := s.completed() - c0
+		due, done := s.pace.due(end)-d1, s.completed()-c1
+		stepDue := s.pace.due(end) - s.pace.dueBefore()
 		errs := s.failed.Load() - f0
-		ok := float64(done) >= sustainRatio*float64(due) && float64(errs) <= o.MaxRateErrors*float64(due)
-		r := stepResult{rate: rate, ok: ok, due: due, done: done, errs: errs, backlogEnd: due - done}
-		s.steps = append(s.steps, r)
+		ok := float64(done) >= sustainRatio*float64(due)-1 && float64(errs) <= o.MaxRateErrors*float64(stepDue)
+		s.steps = append(s.steps, stepResult{rate: rate, ok: ok, due: due, done: done, errs: errs})
 		verdict := "sustained"
 		if !ok {
 			verdict = "not sustained"
 		}
-		s.logf("%s: step %d: %s msgs/s for %s: %d due, %d completed, %d errors, backlog %d → %s",
-			s.name, len(s.steps), fmtRate(float64(rate)), o.MaxRateStep, due, done, errs, max(0, due-done), verdict)
+		s.logf("%s: step %d: %s msgs/s for %s: second half %d due, %d completed (backlog %+d), %d errors → %s",
+			s.name, len(s.steps), fmtRate(float64(rate)), o.MaxRateStep, due, done, due-done, errs, verdict)
 		return ok, true
 	}
 	lo, hi := int64(0), int64(0)
@@ -280,6 +283,13 @@ func (p *pacer) dueAt(now time.Duration) int64 {
 		return 0
 	}
 	return int64(float64(now-p.base)*float64(p.rate)/float64(time.Second)) + 1
+}
+
+// dueBefore is how many messages were due when the current rate was set.
+func (p *pacer) dueBefore() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.dueOld
 }
 
 // due is how many messages the schedule has called for until now.

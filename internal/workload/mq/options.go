@@ -38,6 +38,10 @@ type Options struct {
 	// Linger is how long a partition waits for more records before a
 	// batch is sent (default 0: send as soon as possible).
 	Linger time.Duration
+	// MaxInFlight is the produce requests in flight per broker
+	// (max.in.flight.requests.per.connection; default 5). With idempotence
+	// it is always 5, Kafka's limit.
+	MaxInFlight int
 	// BatchBytes caps a record batch (Kafka batch.size; default 1000012).
 	BatchBytes int32
 	// Compression is none, gzip, snappy, lz4 or zstd (default none).
@@ -108,6 +112,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.Consumers, "consumers", 1, "consumers per topic (kafka.Consume: one VU each)")
 	fs.StringVar(&o.Acks, flagAcks, "1", "producer acks: 0, 1 or all")
 	fs.DurationVar(&o.Linger, "linger", 0, "producer linger (linger.ms)")
+	fs.IntVar(&o.MaxInFlight, "max-in-flight", 5, "produce requests in flight per broker (max.in.flight.requests.per.connection)")
 	fs.Int32Var(&o.BatchBytes, "batch-bytes", 1000012, "largest record batch in bytes (batch.size)")
 	fs.StringVar(&o.Compression, "compression-type", "none", "producer compression: none, gzip, snappy, lz4, zstd")
 	fs.StringVar(&o.Idempotence, flagIdempotence, "auto", "idempotent producer: auto (on with acks=all), true, false")
@@ -162,6 +167,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--linger must not be negative")
 	case o.MessageSize < 0 || o.MessageSize > 64<<20:
 		return fmt.Errorf("--message-size must be between 0 and 64 MiB")
+	case o.MaxInFlight < 1:
+		return fmt.Errorf("--max-in-flight must be ≥ 1")
 	case o.BatchBytes < 1:
 		return fmt.Errorf("--batch-bytes must be ≥ 1")
 	case o.DeliveryTimeout < time.Second:
@@ -187,8 +194,10 @@ func (o *Options) Validate() error {
 	if _, err := o.codec(); err != nil {
 		return err
 	}
-	if _, err := o.idempotent(); err != nil {
+	if idem, err := o.idempotent(); err != nil {
 		return err
+	} else if idem && o.MaxInFlight != 5 {
+		return fmt.Errorf("--max-in-flight %d: idempotent producers keep 5 in flight (Kafka's limit); use --idempotence=false to change it", o.MaxInFlight)
 	}
 	if o.Payload != "random" && o.Payload != "compressible" {
 		return fmt.Errorf("--payload %q: want random or compressible", o.Payload)
@@ -300,7 +309,8 @@ func (o *Options) producerOpts(maxInflight int) []kgo.Opt {
 		kgo.RetryBackoffFn(retryBackoff),
 	}
 	if !idem {
-		opts = append(opts, kgo.DisableIdempotentWrite())
+		// With idempotence franz-go keeps Kafka's 5 in flight itself.
+		opts = append(opts, kgo.DisableIdempotentWrite(), kgo.MaxProduceRequestsInflightPerBroker(o.MaxInFlight))
 	}
 	if o.Retries >= 0 {
 		opts = append(opts, kgo.RecordRetries(o.Retries))

@@ -55,6 +55,7 @@ type base struct {
 
 	samp    sampler
 	pending pending
+	watch   watchdog
 
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
@@ -80,6 +81,12 @@ func (b *base) begin(it *engine.Iter, extra func(it *engine.Iter, at time.Durati
 			b.clock = it.Clock
 			b.startWall = time.Now()
 			b.samp.init(it.Start)
+			clock := it.Clock
+			b.bg.Add(1)
+			go func() {
+				defer b.bg.Done()
+				b.watch.run(b.bgCtx, clock.Now, b.opts.DeliveryTimeout+guardSlack)
+			}()
 			for _, f := range b.onStart {
 				b.bg.Add(1)
 				go func() {
