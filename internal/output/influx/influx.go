@@ -101,9 +101,9 @@ type Output struct {
 	once   sync.Once
 
 	// Owned by the writer goroutine until done is closed.
-	pending  int // lines in enc's buffer
-	stats    Stats
-	warned   bool
+	pending int // lines in enc's buffer
+	stats   Stats
+	warned  bool
 }
 
 // New checks cfg and starts the writer goroutine.
