@@ -2,8 +2,8 @@ package mq
 
 import (
 	"os"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/engine"
