@@ -3,8 +3,13 @@ package metrics
 import "sync"
 
 // batchCap is the number of trend samples a Recorder buffers before it hands
-// them to the Aggregator: 512 samples × 16 B = 8 KiB per busy VU.
-const batchCap = 512
+// them to the Aggregator: 512 samples × 16 B = 8 KiB per busy VU. A VU that
+// records little (slow iterations, think time) starts with room for
+// smallBatchCap samples, so 100,000 idle VUs do not hold 8 KiB each.
+const (
+	batchCap      = 512
+	smallBatchCap = 8
+)
 
 // Sample is one trend value.
 type Sample struct {
@@ -30,22 +35,28 @@ type Batch struct {
 	touched  bool
 }
 
-type batchPool struct{ p sync.Pool }
+// batchPool recycles batches in two sizes.
+type batchPool struct{ big, small sync.Pool }
 
 func newBatchPool(n int) *batchPool {
 	bp := &batchPool{}
-	bp.p.New = func() any {
-		return &Batch{
-			Samples: make([]Sample, 0, batchCap),
-			Counts:  make([]int64, n),
-			Fails:   make([]int64, n),
-		}
+	newBatch := func(c int) *Batch {
+		return &Batch{Samples: make([]Sample, 0, c), Counts: make([]int64, n), Fails: make([]int64, n)}
 	}
+	bp.big.New = func() any { return newBatch(batchCap) }
+	bp.small.New = func() any { return newBatch(smallBatchCap) }
 	return bp
 }
 
-func (bp *batchPool) get(scenario int, sec int64) *Batch {
-	b := bp.p.Get().(*Batch)
+// get returns an empty batch, a small one when the recorder's last batch
+// held few samples.
+func (bp *batchPool) get(scenario int, sec int64, small bool) *Batch {
+	var b *Batch
+	if small {
+		b = bp.small.Get().(*Batch)
+	} else {
+		b = bp.big.Get().(*Batch)
+	}
 	b.Scenario, b.Sec = scenario, sec
 	return b
 }
@@ -57,5 +68,9 @@ func (bp *batchPool) put(b *Batch) {
 	clear(b.Errors)
 	b.Errors = b.Errors[:0]
 	b.touched = false
-	bp.p.Put(b)
+	if cap(b.Samples) >= batchCap {
+		bp.big.Put(b)
+	} else {
+		bp.small.Put(b)
+	}
 }

@@ -16,6 +16,7 @@ type Recorder struct {
 	scenario int
 	warmEnd  time.Duration
 	cur      *Batch
+	lastLen  int          // samples in the last batch handed over
 	live     atomic.Int64 // iterations published for live views
 }
 
@@ -26,7 +27,7 @@ func (r *Recorder) Trend(id ID, at time.Duration, v int64) {
 		return
 	}
 	b.Samples = append(b.Samples, Sample{ID: id, V: v})
-	if len(b.Samples) == cap(b.Samples) {
+	if len(b.Samples) == batchCap {
 		r.flush()
 	}
 }
@@ -40,7 +41,7 @@ func (r *Recorder) Op(at time.Duration, rt, svc, lat, rows int64, errMsg string)
 	if b == nil {
 		return
 	}
-	if len(b.Samples)+4 > cap(b.Samples) {
+	if len(b.Samples)+4 > batchCap {
 		r.flush()
 		b = r.batch(at)
 	}
@@ -102,7 +103,7 @@ func (r *Recorder) Iteration(at, d time.Duration) {
 	b.Counts[IDIterations]++
 	b.Samples = append(b.Samples, Sample{ID: IDIterationDuration, V: int64(d / time.Microsecond)})
 	r.live.Store(r.live.Load() + 1)
-	if len(b.Samples) == cap(b.Samples) {
+	if len(b.Samples) >= batchCap {
 		r.flush()
 	}
 }
@@ -136,12 +137,13 @@ func (r *Recorder) batch(at time.Duration) *Batch {
 		r.flush()
 	}
 	if r.cur == nil {
-		r.cur = r.agg.pool.get(r.scenario, sec)
+		r.cur = r.agg.pool.get(r.scenario, sec, r.lastLen < smallBatchCap)
 	}
 	return r.cur
 }
 
 func (r *Recorder) flush() {
+	r.lastLen = len(r.cur.Samples)
 	r.agg.in <- r.cur // blocks rather than drops when the aggregator lags
 	r.cur = nil
 }
