@@ -4,9 +4,12 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
+	"github.com/stampede-bench/stampede/internal/driver/postgres"
+	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
 	"github.com/stampede-bench/stampede/internal/workload/httpload"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc"
 	"github.com/stampede-bench/stampede/internal/workload/mq"
 )
 
@@ -15,6 +18,7 @@ import (
 // `stampede run`.
 func newCatalog() *workload.Catalog {
 	return workload.NewCatalog(
+		ldbc.New(),
 		httpload.New(),
 		builtin.New(),
 		mq.New(),
@@ -24,6 +28,8 @@ func newCatalog() *workload.Catalog {
 // newDrivers returns the driver registry, one opener per URL scheme.
 func newDrivers() *driver.Registry {
 	r := driver.NewRegistry()
+	sqlite.Register(r)
+	postgres.Register(r)
 	httpdrv.Register(r)
 	kafkadrv.Register(r)
 	return r

@@ -179,9 +179,9 @@ func (r *reader) keyDesc(k rowKey) string {
 		return fmt.Sprintf("friendship %d-%d", k.a, k.b)
 	}
 	if k.s != "" {
-		return fmt.Sprintf("row %d|%s", k.a, k.s)
+		return fmt.Sprintf("%s %d with %s %s", r.t.cols[0].name, k.a, r.t.cols[1].name, k.s)
 	}
-	return fmt.Sprintf("row %d|%d", k.a, k.b)
+	return fmt.Sprintf("%s %d with %s %d", r.t.cols[0].name, k.a, r.t.cols[1].name, k.b)
 }
 
 // reasonOf strips the "malformed line: " prefix from a reader error.

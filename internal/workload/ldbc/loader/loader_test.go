@@ -1,0 +1,198 @@
+package loader
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
+	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
+)
+
+// dirty is the tiny graph plus one bad row of every kind.
+var dirty = ldbctest.With(ldbctest.Tiny, map[string][]string{
+	ldbcfile.PersonPath: {
+		"1|Dup|Licate|male|1985-01-02|2011-02-03T04:05:06.789+0000|1.2.3.4|Chrome", // duplicate id 1
+		"9|Bad|Gender|other|1985-01-02|2011-02-03T04:05:06.789+0000|1.2.3.4|Chrome",
+		"10|Too|Few|male",
+		"11|Bad|Date|male|1985-13-02|2011-02-03T04:05:06.789+0000|1.2.3.4|Chrome",
+	},
+	ldbcfile.PersonKnowsPersonPath: {
+		"2|1|2012-01-01T00:00:00.000+0000",  // 1-2 again, reversed
+		"1|99|2012-01-01T00:00:00.000+0000", // unknown person
+		"5|5|2012-01-01T00:00:00.000+0000",  // self
+		"x|5|2012-01-01T00:00:00.000+0000",  // bad id
+	},
+	ldbcfile.PersonSpeaksLanguagePath: {"1|en"}, // duplicate pair
+})
+
+// wantFailed are the failed-rows lines of dirty: file, line and a piece of
+// the reason.
+var wantFailed = []struct {
+	file   string
+	line   string
+	reason string
+}{
+	{ldbcfile.PersonPath, "10", "duplicate id 1"},
+	{ldbcfile.PersonPath, "11", "gender"},
+	{ldbcfile.PersonPath, "12", "4 fields, want 8"},
+	{ldbcfile.PersonPath, "13", "birthday"},
+	{ldbcfile.PersonKnowsPersonPath, "8", "duplicate friendship 1-2"},
+	{ldbcfile.PersonKnowsPersonPath, "9", "person2id 99 is not in"},
+	{ldbcfile.PersonKnowsPersonPath, "10", "cannot know themself"},
+	{ldbcfile.PersonKnowsPersonPath, "11", "bad id"},
+	{ldbcfile.PersonSpeaksLanguagePath, "5", "duplicate personid 1 with language en"},
+}
+
+func targets(t *testing.T) map[string]func(t *testing.T) string {
+	return map[string]func(t *testing.T) string{
+		"sqlite":   func(t *testing.T) string { return "sqlite://" + filepath.Join(t.TempDir(), "g.db") },
+		"postgres": func(t *testing.T) string { return pgtest.Schema(t) },
+	}
+}
+
+func TestLoadFailedRows(t *testing.T) {
+	for name, target := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			ldbctest.Write(t, dir, dirty)
+			tgt := target(t)
+			failed := filepath.Join(t.TempDir(), "failed.csv")
+			st, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			byTable := map[string]TableStats{}
+			for _, ts := range st.Tables {
+				byTable[ts.Table] = ts
+			}
+			for table, want := range map[string][2]int64{
+				PersonTable:              {8, 4},
+				KnowsTable:               {6, 4},
+				"person_speaks_language": {3, 1},
+				"place":                  {0, 0},
+			} {
+				if got := byTable[table]; got.Loaded != want[0] || got.Failed != want[1] {
+					t.Errorf("%s: loaded %d failed %d, want %d and %d", table, got.Loaded, got.Failed, want[0], want[1])
+				}
+			}
+			if st.Meta.Persons != 8 || st.Meta.Knows != 6 || st.Failed != int64(len(wantFailed)) || st.FailedRows != failed {
+				t.Errorf("stats %+v", st)
+			}
+			raw, err := os.ReadFile(failed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+			if lines[0] != FailedRowsHeader {
+				t.Errorf("header %q", lines[0])
+			}
+			got := map[string]string{}
+			for _, l := range lines[1:] {
+				f := strings.SplitN(l, "|", 4)
+				got[f[0]+":"+f[1]] = f[2]
+			}
+			for _, w := range wantFailed {
+				if r, ok := got[w.file+":"+w.line]; !ok || !strings.Contains(r, w.reason) {
+					t.Errorf("failed row %s line %s: reason %q, want %q (all: %v)", w.file, w.line, r, w.reason, got)
+				}
+			}
+			if len(got) != len(wantFailed) {
+				t.Errorf("%d failed rows, want %d:\n%s", len(got), len(wantFailed), raw)
+			}
+			m, err := Inspect(t.Context(), tgt, nil)
+			if err != nil || m == nil || m.Persons != 8 || m.Knows != 6 || m.Failed != 9 {
+				t.Errorf("Inspect = %+v, %v", m, err)
+			}
+			fp, _ := Fingerprint(dir)
+			if m.Fingerprint != fp {
+				t.Errorf("fingerprint %q, want %q", m.Fingerprint, fp)
+			}
+		})
+	}
+}
+
+// Loading again without --drop is refused as a usage error naming --drop;
+// with Drop the target is reloaded (no duplicates), and a clean load
+// removes a stale failed-rows file.
+func TestReload(t *testing.T) {
+	for name, target := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			ldbctest.Write(t, dir, ldbctest.Tiny)
+			tgt := target(t)
+			stale := filepath.Join(dir, "failed_rows.csv")
+			os.WriteFile(stale, []byte("old"), 0o644)
+			if _, err := Load(t.Context(), Config{Target: tgt, Data: dir}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(stale); !os.IsNotExist(err) {
+				t.Errorf("stale failed-rows file left behind: %v", err)
+			}
+			_, err := Load(t.Context(), Config{Target: tgt, Data: dir})
+			if !errors.Is(err, ErrLoaded) || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "--drop") {
+				t.Fatalf("second load: %v, want ErrLoaded naming --drop", err)
+			}
+			st, err := Load(t.Context(), Config{Target: tgt, Data: dir, Drop: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Meta.Persons != 8 || st.Meta.Knows != 6 {
+				t.Errorf("after --drop: %+v", st.Meta)
+			}
+		})
+	}
+}
+
+func TestLoadBadInput(t *testing.T) {
+	dir := t.TempDir()
+	ldbctest.Write(t, dir, ldbctest.Tiny)
+	tests := []struct {
+		name, target, data, want string
+	}{
+		{"no data", "sqlite://" + filepath.Join(t.TempDir(), "x.db"), t.TempDir(), "no LDBC data"},
+		{"bad url", "::nope", dir, "bad target URL"},
+		{"unsupported scheme", "kafka://127.0.0.1:9092", dir, "cannot load into kafka"},
+		{"missing sqlite dir", "sqlite:///nonexistent/dir/x.db", dir, "directory"},
+		{"unreachable postgres", "postgres://u:hunter2@127.0.0.1:1/db?connect_timeout=2", dir, "cannot connect"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(t.Context(), Config{Target: tc.target, Data: tc.data})
+			if err == nil || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want usage error with %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("password in error: %v", err)
+			}
+		})
+	}
+}
+
+// A row the target rejects although it passed validation (PostgreSQL
+// refuses text that is not UTF-8) is retried alone and reported with the
+// target's message; the rest of its chunk is loaded.
+func TestTargetRejectsRow(t *testing.T) {
+	dir := t.TempDir()
+	ldbctest.Write(t, dir, ldbctest.With(ldbctest.Tiny, map[string][]string{
+		ldbcfile.PersonSpeaksLanguagePath: {"3|bad\xffutf8", "4|it"},
+	}))
+	failed := filepath.Join(t.TempDir(), "f.csv")
+	st, err := Load(t.Context(), Config{Target: pgtest.Schema(t), Data: dir, FailedRows: failed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ts := range st.Tables {
+		if ts.Table == "person_speaks_language" && (ts.Loaded != 4 || ts.Failed != 1) {
+			t.Errorf("%+v, want 4 loaded and 1 failed", ts)
+		}
+	}
+	raw, _ := os.ReadFile(failed)
+	if !strings.Contains(string(raw), ldbcfile.PersonSpeaksLanguagePath+"|5|rejected by target: ") || !strings.Contains(string(raw), "UTF8") {
+		t.Errorf("failed rows:\n%s", raw)
+	}
+}

@@ -1,0 +1,240 @@
+package ldbc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/driver/sqlite"
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
+)
+
+// validate checks the flags.
+func (f *Family) validate() error {
+	switch {
+	case f.batch < 1:
+		return workload.Usagef("--batch-size %d must be at least 1", f.batch)
+	case f.order != OrderRoundRobin && f.order != OrderRandom:
+		return workload.Usagef("--param-order %q: want %s or %s", f.order, OrderRoundRobin, OrderRandom)
+	case f.checkSample < 0:
+		return workload.Usagef("--check-sample %d must not be negative", f.checkSample)
+	case f.maxDepth < 1 || f.maxDepth > maxMaxDepth:
+		return workload.Usagef("--max-depth %d: want 1 to %d", f.maxDepth, maxMaxDepth)
+	case f.customErr != nil:
+		return workload.Usagef("%v", f.customErr)
+	}
+	if _, err := datagen.PersonsForSF(f.sf); err != nil {
+		return workload.Usagef("--sf: %v", err)
+	}
+	return nil
+}
+
+// DataDir is the data set directory the family uses: --data, or
+// DATA_DIR/ldbc-sfSF.
+func (f *Family) DataDir(env *workload.Env) string {
+	if f.data != "" {
+		return f.data
+	}
+	return filepath.Join(env.DataDir, "ldbc-sf"+strconv.FormatFloat(f.sf, 'f', -1, 64))
+}
+
+// Open prepares the data set and the target and returns the scenarios.
+func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*workload.Opened, error) {
+	f.Scenarios() // parse --scenario-file if not done yet
+	if err := f.validate(); err != nil {
+		return nil, err
+	}
+	dir := f.DataDir(env)
+	if err := f.ensureData(ctx, env, dir); err != nil {
+		return nil, err
+	}
+	target, embedded := env.Target, env.Target == ""
+	if embedded {
+		target = sqlite.URL(filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".db"))
+	}
+	u, err := env.Drivers.ParseTarget(target)
+	if err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	d := dialectFor(u.Scheme)
+	if d == nil {
+		return nil, workload.Usagef("graph scenarios need a sqlite:// or postgres:// target, not %s", u.Scheme)
+	}
+	meta, err := f.ensureLoaded(ctx, env, dir, target, embedded)
+	if err != nil {
+		return nil, err
+	}
+	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: max(env.MaxVUs, 1), Timeout: env.Timeout, Getenv: env.Getenv})
+	if err != nil {
+		return nil, workload.Usagef("cannot open target %s: %v", driver.Redact(target), err)
+	}
+	opened, err := f.build(ctx, env, names, dir, d, drv)
+	if err != nil {
+		drv.Close()
+		return nil, err
+	}
+	opened.Target = driver.Redact(target)
+	if v, ok := drv.(driver.Versioner); ok {
+		if ver, err := v.Version(ctx); err == nil {
+			opened.TargetVersion = ver
+		}
+	}
+	opened.Notes = append([]string{fmt.Sprintf("graph data %s: %d persons, %d knows", dir, meta.Persons, meta.Knows)}, opened.Notes...)
+	if embedded {
+		opened.Notes = append(opened.Notes, "embedded SQLite target (one writer: inserts queue on its write lock)")
+	}
+	opened.Close = drv.Close
+	return opened, nil
+}
+
+// ensureData generates the data set into dir unless its person file is
+// there. A data set with persons but without some other file is an error,
+// never overwritten (it may be a real LDBC data set).
+func (f *Family) ensureData(ctx context.Context, env *workload.Env, dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, ldbcfile.PersonPath)); err == nil {
+		for _, file := range ldbcfile.Files() {
+			if file.Static {
+				continue // not used by the scenarios; the loader reports them
+			}
+			if _, err := os.Stat(filepath.Join(dir, file.Path)); err != nil {
+				return workload.Usagef("data set %s lacks %s: regenerate it with stampede gen ldbc --out %s --force", dir, file.Path, dir)
+			}
+		}
+		return nil
+	}
+	env.Logf("generating LDBC SF%s into %s", strconv.FormatFloat(f.sf, 'f', -1, 64), dir)
+	st, err := datagen.Generate(ctx, datagen.Config{SF: f.sf, Out: dir, Seed: DataSeed, Force: true})
+	if err != nil {
+		if errors.Is(err, datagen.ErrBadConfig) {
+			return workload.Usagef("generate %s: %v", dir, err)
+		}
+		return fmt.Errorf("generate %s: %w", dir, err)
+	}
+	env.Logf("generated %d persons, %d knows in %s", st.Persons, st.Knows, st.Elapsed.Round(1e6))
+	return nil
+}
+
+// ensureLoaded checks that target holds dir's graph. The embedded target
+// is (re)loaded when it does not; another target is refused with the
+// command that loads it.
+func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, target string, embedded bool) (*loader.Meta, error) {
+	fp, err := loader.Fingerprint(dir)
+	if err != nil {
+		return nil, workload.Usagef("data set %s: %v", dir, err)
+	}
+	meta, err := loader.Inspect(ctx, target, env.Getenv)
+	if err != nil && !errors.Is(err, loader.ErrIncomplete) {
+		return nil, err
+	}
+	if meta != nil && meta.Fingerprint == fp {
+		return meta, nil
+	}
+	if !embedded {
+		if meta == nil {
+			return nil, workload.Usagef("target %s holds no complete LDBC load: run stampede load --target URL --data %s", driver.Redact(target), dir)
+		}
+		return nil, workload.Usagef("target %s was loaded from other data than %s: reload it with stampede load --drop, or point --data at the loaded data set", driver.Redact(target), dir)
+	}
+	env.Logf("loading %s into %s", dir, driver.Redact(target))
+	cfg := loader.Config{Target: target, Data: dir, Drop: true, Getenv: env.Getenv,
+		FailedRows: filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".failed_rows.csv")}
+	if !env.Quiet {
+		cfg.Progress = env.Stderr
+	}
+	st, err := loader.Load(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	env.Logf("loaded %d rows in %s", st.Loaded, st.Elapsed.Round(1e6))
+	if st.Failed > 0 {
+		env.Logf("%d rows failed: see %s", st.Failed, st.FailedRows)
+	}
+	return &st.Meta, nil
+}
+
+// build makes the named scenarios.
+func (f *Family) build(ctx context.Context, env *workload.Env, names []string, dir string, d dialect, drv driver.Driver) (*workload.Opened, error) {
+	need := map[string]bool{}
+	customs := map[string]customSpec{}
+	for _, c := range f.custom {
+		customs[c.Name] = c
+	}
+	builtin := false
+	for _, n := range names {
+		need[n] = true
+		if _, ok := customs[n]; !ok {
+			builtin = true
+		}
+	}
+	p, err := loadParams(dir, need[Go1Step] || need[Go2Step] || need[Go3Step] || need[FetchTag], need[FindShortestPath], need[InsertPerson])
+	if err != nil {
+		return nil, workload.Usagef("substitution parameters: %v", err)
+	}
+	var ref *refGraph
+	var notes []string
+	if f.checkSample > 0 && builtin {
+		if ref, err = loadRefGraph(dir); err != nil {
+			return nil, err
+		}
+		notes = append(notes, fmt.Sprintf("answers of every %s iteration of each VU checked against an in-memory reference", ordinal(f.checkSample)))
+	}
+	base := func(name string, n int) common {
+		return common{name: name, drv: drv, ref: ref, every: int64(f.checkSample), dialect: d,
+			feed: newFeeder(n, f.order, env.Seed^int64(nameHash(name)))}
+	}
+	out := map[string]engine.Scenario{}
+	for _, n := range names {
+		switch n {
+		case Go1Step, Go2Step, Go3Step:
+			steps := map[string]int{Go1Step: 1, Go2Step: 2, Go3Step: 3}[n]
+			out[n] = &goStep{common: base(n, len(p.khop)), steps: steps, ids: p.khop}
+		case FindShortestPath:
+			out[n] = &shortestPath{common: base(n, len(p.pairs)), maxDepth: f.maxDepth, pairs: p.pairs}
+		case InsertPerson:
+			out[n] = &insertPersons{common: base(n, len(p.insert)), batch: f.batch, persons: p.insert}
+		case FetchTag:
+			out[n] = &fetchPerson{common: base(n, len(p.khop)), ids: p.khop}
+		default:
+			spec, ok := customs[n]
+			if !ok {
+				return nil, workload.Usagef("graph has no scenario %q", n)
+			}
+			c, err := newCustom(spec, d, dir)
+			if err != nil {
+				return nil, err
+			}
+			c.common = base(n, len(c.rows))
+			out[n] = c
+		}
+	}
+	return &workload.Opened{Scenarios: out, Notes: notes}, nil
+}
+
+func nameHash(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+func ordinal(n int) string {
+	switch {
+	case n == 1:
+		return "1st"
+	case n%10 == 2 && n%100 != 12:
+		return strconv.Itoa(n) + "nd"
+	case n%10 == 3 && n%100 != 13:
+		return strconv.Itoa(n) + "rd"
+	case n%10 == 1 && n%100 != 11:
+		return strconv.Itoa(n) + "st"
+	}
+	return strconv.Itoa(n) + "th"
+}

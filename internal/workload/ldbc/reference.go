@@ -1,0 +1,145 @@
+package ldbc
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+)
+
+// refGraph is the independent in-memory answer key: the KNOWS graph of a
+// data set's CSV files as a compressed adjacency list, read once and then
+// shared read-only by every VU. It applies the loader's rules on its own
+// (malformed lines, self-friendships, duplicates and edges to unknown
+// persons are skipped), so that it agrees with what a load stores without
+// sharing its code.
+type refGraph struct {
+	index map[int64]int32 // person id -> vertex
+	ids   []int64         // vertex -> person id
+	off   []int32         // adjacency of v: adj[off[v]:off[v+1]]
+	adj   []int32
+}
+
+// loadRefGraph reads the person and knows files of data set dir.
+func loadRefGraph(dir string) (*refGraph, error) {
+	g := &refGraph{index: map[int64]int32{}}
+	lenient := ldbcfile.Reader{OnBadLine: func(*ldbcfile.LineError) error { return nil }}
+	pf, err := os.Open(filepath.Join(dir, ldbcfile.PersonPath))
+	if err != nil {
+		return nil, err
+	}
+	err = lenient.ReadPersons(pf, func(p ldbcfile.Person) error {
+		if _, dup := g.index[p.ID]; !dup {
+			g.index[p.ID] = int32(len(g.ids))
+			g.ids = append(g.ids, p.ID)
+		}
+		return nil
+	})
+	pf.Close()
+	if err != nil {
+		return nil, fmt.Errorf("reference: %s: %w", ldbcfile.PersonPath, err)
+	}
+	kf, err := os.Open(filepath.Join(dir, ldbcfile.PersonKnowsPersonPath))
+	if err != nil {
+		return nil, err
+	}
+	var edges [][2]int32
+	err = lenient.ReadKnows(kf, func(a, b int64, _ time.Time) error {
+		va, oka := g.index[a]
+		vb, okb := g.index[b]
+		if oka && okb && va != vb {
+			edges = append(edges, [2]int32{va, vb}, [2]int32{vb, va})
+		}
+		return nil
+	})
+	kf.Close()
+	if err != nil {
+		return nil, fmt.Errorf("reference: %s: %w", ldbcfile.PersonKnowsPersonPath, err)
+	}
+	slices.SortFunc(edges, func(x, y [2]int32) int {
+		if x[0] != y[0] {
+			return int(x[0] - y[0])
+		}
+		return int(x[1] - y[1])
+	})
+	edges = slices.Compact(edges) // a friendship listed twice counts once
+	g.off = make([]int32, len(g.ids)+1)
+	g.adj = make([]int32, len(edges))
+	for i, e := range edges {
+		g.off[e[0]+1]++
+		g.adj[i] = e[1]
+	}
+	for v := range g.ids {
+		g.off[v+1] += g.off[v]
+	}
+	return g, nil
+}
+
+func (g *refGraph) neighbours(v int32) []int32 { return g.adj[g.off[v]:g.off[v+1]] }
+
+// hasPerson reports whether id is a person of the data set.
+func (g *refGraph) hasPerson(id int64) bool { _, ok := g.index[id]; return ok }
+
+// goStep counts the distinct persons at the end of KNOWS walks of exactly
+// n steps from start (the start itself included when a walk returns).
+func (g *refGraph) goStep(start int64, n int) int64 {
+	v, ok := g.index[start]
+	if !ok {
+		return 0
+	}
+	seen := make([]int32, len(g.ids)) // level+1 at which a vertex was added
+	frontier := []int32{v}
+	for level := int32(1); level <= int32(n); level++ {
+		var next []int32
+		for _, u := range frontier {
+			for _, w := range g.neighbours(u) {
+				if seen[w] != level {
+					seen[w] = level
+					next = append(next, w)
+				}
+			}
+		}
+		frontier = next
+	}
+	return int64(len(frontier))
+}
+
+// shortestPath is the number of hops of a shortest KNOWS path from a to b:
+// 0 when a == b, -1 when there is none of at most maxDepth hops (as LDBC
+// IC13 answers -1 for unconnected persons). Plain breadth-first search.
+func (g *refGraph) shortestPath(a, b int64, maxDepth int) int64 {
+	if a == b {
+		return 0
+	}
+	va, oka := g.index[a]
+	vb, okb := g.index[b]
+	if !oka || !okb {
+		return -1
+	}
+	dist := make([]int32, len(g.ids))
+	for i := range dist {
+		dist[i] = -1
+	}
+	dist[va] = 0
+	queue := []int32{va}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if int(dist[u]) >= maxDepth {
+			break
+		}
+		for _, w := range g.neighbours(u) {
+			if dist[w] < 0 {
+				dist[w] = dist[u] + 1
+				if w == vb {
+					return int64(dist[w])
+				}
+				queue = append(queue, w)
+			}
+		}
+	}
+	return -1
+}

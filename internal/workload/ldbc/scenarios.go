@@ -1,0 +1,236 @@
+package ldbc
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+)
+
+// scanner is the optional driver ability the shortest-path scenario needs:
+// run an operation and scan its first row. The sqlite and postgres
+// drivers have it.
+type scanner interface {
+	DoScan(ctx context.Context, op *driver.Op, dest ...any) driver.Result
+}
+
+// passShift moves the ids of insert persons of pass p>0 over the file to
+// id + p<<passShift: LDBC person ids stay below 2^50, so later passes
+// insert new persons instead of rewriting the first pass's.
+const passShift = 52
+
+// common is what every graph scenario of one Open shares.
+type common struct {
+	name    string
+	drv     driver.Driver
+	ref     *refGraph // nil when checks are off
+	every   int64     // check every Nth iteration of a VU; 0 = never
+	feed    *feeder
+	dialect dialect
+}
+
+// checks reports whether iteration n of a VU verifies its answer.
+func (c *common) checks(n int64) bool { return c.ref != nil && c.every > 0 && n%c.every == 0 }
+
+// baseVU holds a VU's connection and reusable operation.
+type baseVU struct {
+	conn driver.Conn
+	feed *vuFeeder
+	op   driver.Op
+}
+
+func (b *baseVU) Close() error { return b.conn.Close() }
+
+func (c *common) newBase(ctx context.Context, id int, query string) (*baseVU, error) {
+	conn, err := c.drv.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &baseVU{conn: conn, feed: c.feed.forVU(id), op: driver.Op{Query: query, Args: make([]any, 0, 2)}}, nil
+}
+
+// wrongResult is the error of a failed correctness check.
+func wrongResult(what string, got, want int64) error {
+	return fmt.Errorf("wrong result: %s %d != reference %d", what, got, want)
+}
+
+// goStep is go.Go1Step, go.Go2Step and go.Go3Step.
+type goStep struct {
+	common
+	steps int
+	ids   []int64
+}
+
+func (s *goStep) NewVU(ctx context.Context, id int) (engine.VU, error) {
+	b, err := s.newBase(ctx, id, s.dialect.GoStep(s.steps))
+	if err != nil {
+		return nil, err
+	}
+	return &goStepVU{baseVU: b, s: s}, nil
+}
+
+type goStepVU struct {
+	*baseVU
+	s *goStep
+}
+
+func (v *goStepVU) Iterate(ctx context.Context, it *engine.Iter) error {
+	person := v.s.ids[v.feed.pick()]
+	v.op.Args = append(v.op.Args[:0], person)
+	start := it.Now()
+	res := v.conn.Do(ctx, &v.op)
+	it.Request(v.s.name, start, res)
+	if res.Err != nil || !v.s.checks(it.N) {
+		return nil
+	}
+	want := v.s.ref.goStep(person, v.s.steps)
+	it.Check(res.Rows == want)
+	if res.Rows != want {
+		return wrongResult("rows", res.Rows, want)
+	}
+	return nil
+}
+
+// shortestPath is find_path.FindShortestPath.
+type shortestPath struct {
+	common
+	maxDepth int
+	pairs    [][2]int64
+}
+
+func (s *shortestPath) NewVU(ctx context.Context, id int) (engine.VU, error) {
+	b, err := s.newBase(ctx, id, s.dialect.ShortestPath(s.maxDepth))
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := b.conn.(scanner)
+	if !ok {
+		b.Close()
+		return nil, fmt.Errorf("%s: the target's driver cannot return values", s.name)
+	}
+	return &shortestPathVU{baseVU: b, s: s, sc: sc}, nil
+}
+
+type shortestPathVU struct {
+	*baseVU
+	s  *shortestPath
+	sc scanner
+}
+
+func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
+	pair := v.s.pairs[v.feed.pick()]
+	v.op.Args = append(v.op.Args[:0], pair[0], pair[1])
+	var length int64
+	start := it.Now()
+	res := v.sc.DoScan(ctx, &v.op, &length)
+	it.Request(v.s.name, start, res)
+	if res.Err != nil || !v.s.checks(it.N) {
+		return nil
+	}
+	want := v.s.ref.shortestPath(pair[0], pair[1], v.s.maxDepth)
+	ok := res.Rows == 1 && length == want
+	it.Check(ok)
+	if !ok {
+		if res.Rows != 1 {
+			return wrongResult("rows", res.Rows, 1)
+		}
+		return wrongResult("path length", length, want)
+	}
+	return nil
+}
+
+// insertPersons is insert.InsertPersonScenario: each iteration writes the
+// next batch of insert_person.csv in one statement.
+type insertPersons struct {
+	common
+	batch   int
+	persons []ldbcfile.Person
+}
+
+func (s *insertPersons) NewVU(ctx context.Context, id int) (engine.VU, error) {
+	b, err := s.newBase(ctx, id, s.dialect.InsertPersons(s.batch))
+	if err != nil {
+		return nil, err
+	}
+	b.op.Args = make([]any, 0, 8*s.batch)
+	return &insertVU{baseVU: b, s: s, rows: make([]ldbcfile.Person, s.batch)}, nil
+}
+
+type insertVU struct {
+	*baseVU
+	s    *insertPersons
+	rows []ldbcfile.Person
+}
+
+func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
+	n := uint64(len(v.s.persons))
+	start := v.s.feed.take(v.s.batch)
+	for j := range v.rows {
+		abs := start + uint64(j)
+		p := v.s.persons[abs%n]
+		p.ID += int64(abs/n) << passShift
+		v.rows[j] = p
+	}
+	// One id order for every statement: concurrent batches that overlap
+	// (after a wrap) then lock rows in the same order and cannot deadlock.
+	slices.SortFunc(v.rows, func(a, b ldbcfile.Person) int { return cmp.Compare(a.ID, b.ID) })
+	args := v.op.Args[:0]
+	for _, p := range v.rows {
+		args = v.s.dialect.PersonArgs(args, p)
+	}
+	v.op.Args = args
+	t0 := it.Now()
+	res := v.conn.Do(ctx, &v.op)
+	it.Request(v.s.name, t0, res)
+	if res.Err == nil && v.s.every > 0 && it.N%v.s.every == 0 {
+		ok := res.Rows == int64(v.s.batch)
+		it.Check(ok)
+		if !ok {
+			return wrongResult("rows written", res.Rows, int64(v.s.batch))
+		}
+	}
+	return nil
+}
+
+// fetchPerson is fetch.FetchTag: a person's properties by id.
+type fetchPerson struct {
+	common
+	ids []int64
+}
+
+func (s *fetchPerson) NewVU(ctx context.Context, id int) (engine.VU, error) {
+	b, err := s.newBase(ctx, id, s.dialect.FetchPerson())
+	if err != nil {
+		return nil, err
+	}
+	return &fetchVU{baseVU: b, s: s}, nil
+}
+
+type fetchVU struct {
+	*baseVU
+	s *fetchPerson
+}
+
+func (v *fetchVU) Iterate(ctx context.Context, it *engine.Iter) error {
+	person := v.s.ids[v.feed.pick()]
+	v.op.Args = append(v.op.Args[:0], person)
+	start := it.Now()
+	res := v.conn.Do(ctx, &v.op)
+	it.Request(v.s.name, start, res)
+	if res.Err != nil || !v.s.checks(it.N) {
+		return nil
+	}
+	var want int64
+	if v.s.ref.hasPerson(person) {
+		want = 1
+	}
+	it.Check(res.Rows == want)
+	if res.Rows != want {
+		return wrongResult("rows", res.Rows, want)
+	}
+	return nil
+}
