@@ -182,9 +182,9 @@ func (v *consumeVU) Close() error {
 	return nil
 }
 
-// idle parks a VU that has no consumer for a moment.
+// idle parks a VU that has no consumer for as long as a poll may take.
 func idle(ctx context.Context) error {
-	t := time.NewTimer(100 * time.Millisecond)
+	t := time.NewTimer(pollTimeout)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
