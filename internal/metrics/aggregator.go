@@ -7,6 +7,14 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
+// MaxErrorMessages bounds the distinct error messages kept per scenario;
+// further messages are counted under OtherErrors.
+const MaxErrorMessages = 1000
+
+// OtherErrors is the message under which errors beyond MaxErrorMessages
+// distinct messages are counted.
+const OtherErrors = "(other error messages)"
+
 // seriesLag is how many seconds a second stays open for late batches before
 // it is finished and handed to observers.
 const seriesLag = 2
@@ -216,6 +224,9 @@ func (a *Aggregator) consume(b *Batch) {
 		}
 	}
 	for _, e := range b.Errors {
+		if _, known := s.errors[e.Msg]; !known && len(s.errors) >= MaxErrorMessages {
+			e.Msg = OtherErrors // bounded memory whatever the target says
+		}
 		s.errors[e.Msg] += e.N
 		if bin.errors == nil {
 			bin.errors = map[string]int64{}
