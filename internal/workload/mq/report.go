@@ -15,6 +15,11 @@ func (b *base) report() {
 		return
 	}
 	elapsed := time.Since(b.startWall)
+	if b.produces() && elapsed > 0 {
+		n := b.acked.Load()
+		b.note("throughput %s msgs/s, %.1f MB/s (MB = 2^20) acknowledged over %s; %d failed",
+			fmtRate(float64(n)/elapsed.Seconds()), float64(b.ackedBytes.Load())/(1<<20)/elapsed.Seconds(), elapsed.Round(time.Millisecond), b.failed.Load())
+	}
 	if b.produces() && len(b.topics) > 1 {
 		b.note("%s", topicSpread(b.topics, b.perTopic, elapsed))
 	}

@@ -42,11 +42,13 @@ type base struct {
 	clock     metrics.Clock
 	onStart   []func(ctx context.Context, start time.Duration)
 
-	sent     atomic.Int64 // messages handed to a producer
-	acked    atomic.Int64
-	consumed atomic.Int64
-	failed   atomic.Int64
-	perTopic []atomicInt
+	sent  atomic.Int64 // messages handed to a producer
+	acked atomic.Int64
+	// ackedBytes sums acknowledged value bytes.
+	ackedBytes atomic.Int64
+	consumed   atomic.Int64
+	failed     atomic.Int64
+	perTopic   []atomicInt
 	// phaseAcked counts acknowledged messages per churn phase.
 	phaseAcked [3]atomicInt
 
@@ -136,6 +138,7 @@ func (b *base) acknowledged(r *metrics.Recorder, end time.Duration, ti, size int
 	}
 	b.perTopic[ti].Add(1)
 	b.acked.Add(1)
+	b.ackedBytes.Add(int64(size))
 }
 
 // note adds a line to the scenario's notes and logs it.
