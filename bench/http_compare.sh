@@ -23,20 +23,21 @@ sleep 0.5
 url=http://127.0.0.1:$port/
 
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; ${secs}s per tool, 50 connections, generator on CPU 0, target on CPU 1"
-printf '%-6s %12s %12s %12s\n' round wrk vegeta stampede
-for r in $(seq "$rounds"); do
-	w=$(taskset -c 0 wrk -t1 -c50 -d"${secs}s" "$url" | awk '/Requests\/sec/ {printf "%.0f", $2}')
-	v=$(echo "GET $url" | taskset -c 0 "$tmp/vegeta" attack -rate=0 -max-workers=50 -workers=50 -duration="${secs}s" -keepalive=true |
-		"$tmp/vegeta" report -type=json | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["throughput"]))')
-	out="$tmp/s$r"
-	taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u 50 -d "${secs}s" --no-csv --no-report --quiet --out "$out" >/dev/null
-	s=$(python3 - "$out/snapshot.json" <<'PY'
+rate() { # requests per second of a result dir
+	python3 - "$1/snapshot.json" <<'PY'
 import json, sys
 from datetime import datetime
 sc = json.load(open(sys.argv[1]))["scenarios"][0]
 t = lambda x: datetime.fromisoformat(x.replace("Z", "+00:00"))
 print(round(sc["counters"]["requests"] / (t(sc["end"]) - t(sc["start"])).total_seconds()))
 PY
-)
-	printf '%-6s %12s %12s %12s\n' "$r" "$w" "$v" "$s"
+}
+printf '%-6s %12s %12s %12s %14s\n' round wrk vegeta stampede stampede+csv
+for r in $(seq "$rounds"); do
+	w=$(taskset -c 0 wrk -t1 -c50 -d"${secs}s" "$url" | awk '/Requests\/sec/ {printf "%.0f", $2}')
+	v=$(echo "GET $url" | taskset -c 0 "$tmp/vegeta" attack -rate=0 -max-workers=50 -workers=50 -duration="${secs}s" -keepalive=true |
+		"$tmp/vegeta" report -type=json | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["throughput"]))')
+	taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u 50 -d "${secs}s" --no-csv --no-report --quiet --out "$tmp/s$r" >/dev/null
+	taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u 50 -d "${secs}s" --no-report --quiet --out "$tmp/c$r" >/dev/null
+	printf '%-6s %12s %12s %12s %14s\n' "$r" "$w" "$v" "$(rate "$tmp/s$r")" "$(rate "$tmp/c$r")"
 done
