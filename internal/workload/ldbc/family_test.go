@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/driver"
@@ -366,4 +367,49 @@ func TestOpenErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// When the server drops the connections during the run, the failed
+// operations are counted as errors by message and the VUs reconnect.
+func TestServerDiesDuringRun(t *testing.T) {
+	data := t.TempDir()
+	ldbctest.Write(t, data, ldbctest.Tiny)
+	tgt := pgtest.Schema(t) + "&application_name=stampede_dies_test" // only these are killed
+	if _, err := loader.Load(t.Context(), loader.Config{Target: tgt, Data: data}); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := testEnv(t, tgt)
+	opened, err := newFamily(t, "--data", data).Open(t.Context(), env, []string{Go1Step})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer opened.Close()
+	admin, err := pgx.Connect(t.Context(), tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	go func() {
+		for range 3 {
+			time.Sleep(300 * time.Millisecond)
+			admin.Exec(context.Background(), "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = current_user AND pid <> pg_backend_pid() AND application_name = 'stampede_dies_test'")
+		}
+	}()
+	reg := metrics.NewRegistry()
+	clock := metrics.NewClock()
+	agg := metrics.NewAggregator(reg, clock, []string{Go1Step})
+	go agg.Run()
+	cfg := engine.Config{Executor: engine.ConstantVUs, VUs: 2, Duration: 1500 * time.Millisecond}.Defaults()
+	if _, err := engine.Run(t.Context(), engine.Plan{Scenarios: []engine.Spec{{Name: Go1Step, Scenario: opened.Scenarios[Go1Step], Config: cfg}}}, engine.Deps{Agg: agg, Clock: clock}); err != nil {
+		t.Fatal(err)
+	}
+	agg.Close()
+	snap := agg.Snapshot().Scenarios[0]
+	if snap.Counters[metrics.Errors] == 0 || len(snap.Errors) == 0 {
+		t.Fatalf("no errors counted; counters %v", snap.Counters)
+	}
+	if snap.Counters[metrics.Requests] <= snap.Counters[metrics.Errors]*5 {
+		t.Errorf("requests %d vs errors %d: the VUs did not reconnect", snap.Counters[metrics.Requests], snap.Counters[metrics.Errors])
+	}
+	t.Logf("errors by message: %v", snap.Errors)
 }
