@@ -1,0 +1,296 @@
+// stampede report page: reads the JSON payload and builds the sections.
+"use strict";
+(function () {
+  var t0 = performance.now();
+  function fail(msg) {
+    document.body.dataset.error = String(msg);
+    var e = document.getElementById("error");
+    if (e) { e.hidden = false; e.textContent = "Report error: " + msg; }
+  }
+  window.addEventListener("error", function (ev) { fail(ev.message || "script error"); });
+  window.addEventListener("unhandledrejection", function (ev) { fail(ev.reason || "unhandled rejection"); });
+
+  var C = StampedeChart;
+  var PALETTE = ["#2f6fdb", "#e4572e", "#29a36a", "#9b59b6", "#f0a202", "#17a2b8", "#d63384", "#6c757d", "#8c564b", "#1f3a93"];
+  var PCT = { p50: "#29a36a", p95: "#f0a202", p99: "#e4572e", max: "#8e97a8" };
+  var DASH = { p50: "2 3", p95: "6 3", p99: null, max: "1 3" };
+
+  function el(tag, attrs, kids) {
+    var e = document.createElement(tag);
+    for (var k in (attrs || {})) {
+      if (k === "text") e.textContent = attrs[k];
+      else if (k === "cls") e.className = attrs[k];
+      else e.setAttribute(k, attrs[k]);
+    }
+    (kids || []).forEach(function (c) { if (c) e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function fmtMs(v) {
+    if (v === null || v === undefined || !isFinite(v)) return "–";
+    if (v >= 1000) return +(v / 1000).toPrecision(4) + "s";
+    if (v >= 1) return +v.toPrecision(4) + "ms";
+    return +(v * 1000).toPrecision(3) + "µs";
+  }
+  function fmtInt(n) { return (n === undefined || n === null) ? "–" : Math.round(n).toLocaleString("en-US"); }
+  function fmtRate(v) { return !isFinite(v) ? "–" : v >= 100 ? fmtInt(v) : String(+v.toPrecision(3)); }
+  function fmtPct(f) { return !isFinite(f) || f < 0 ? "–" : +(f * 100).toPrecision(4) + "%"; }
+  function fmtDur(s) {
+    if (!isFinite(s)) return "–";
+    if (s < 60) return +s.toPrecision(3) + "s";
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = Math.round(s % 60);
+    return (h ? h + "h" : "") + (m ? m + "m" : "") + (r ? r + "s" : "");
+  }
+  function fmtTime(iso) { var d = new Date(iso); return isNaN(d) ? "" : d.toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z"); }
+  function slug(s) { return "s-" + String(s).replace(/[^A-Za-z0-9_-]+/g, "-"); }
+  function table(head, rows, leftCols) {
+    leftCols = leftCols || [0];
+    var th = el("tr", {}, head.map(function (h, i) { return el("th", { cls: leftCols.indexOf(i) >= 0 ? "l" : "", text: h }); }));
+    var body = rows.map(function (r) {
+      return el("tr", {}, r.map(function (c, i) {
+        var cls = leftCols.indexOf(i) >= 0 ? "l" : "";
+        if (c && c.wrap) return el("td", { cls: "wrap", text: c.wrap });
+        return el("td", { cls: cls, text: c === undefined || c === null ? "" : String(c) });
+      }));
+    });
+    return el("div", { cls: "tablewrap" }, [el("table", {}, [el("thead", {}, [th]), el("tbody", {}, body)])]);
+  }
+  function range(n, step) { var a = new Array(n); for (var i = 0; i < n; i++) a[i] = i * step; return a; }
+  function anyPositive(a) { return !!a && a.some(function (v) { return v > 0; }); }
+
+  var D = JSON.parse(document.getElementById("stampede-data").textContent);
+  var main = document.getElementById("main");
+  var runs = D.runs || [];
+  var multi = runs.length > 1;
+  function runColor(i) { return PALETTE[i % PALETTE.length]; }
+
+  document.getElementById("sub").textContent = runs.length + (runs.length === 1 ? " run" : " runs") + " · " +
+    (D.scenarios || []).length + " scenario" + ((D.scenarios || []).length === 1 ? "" : "s") +
+    (D.generator ? " · " + D.generator : "");
+
+  // Table of contents.
+  var toc = document.getElementById("toc");
+  function tocLink(id, text) { toc.appendChild(el("a", { href: "#" + id, text: text })); }
+  tocLink("overview", "Overview");
+  if (D.sweep) tocLink("sweep", "Sweep");
+  (D.scenarios || []).forEach(function (n) { tocLink(slug(n), n); });
+  if (runs.some(function (r) { return r.generatorSelfCheck; })) tocLink("generator", "Generator");
+  tocLink("environment", "Options & environment");
+
+  // Overview.
+  var ov = el("section", { id: "overview" }, [el("h2", { text: "Overview" })]);
+  ov.appendChild(table(["run", "started", "duration", "target", "scenarios", "machine"], runs.map(function (r) {
+    var dur = (new Date(r.end) - new Date(r.start)) / 1000;
+    var m = r.env || {};
+    return [r.label, fmtTime(r.start), fmtDur(dur) + (r.interrupted ? " (interrupted)" : ""), r.options && r.options.target || "",
+      (r.scenarios || []).length, [m.cpuModel, m.threads ? m.threads + " threads" : "", m.gomaxprocs ? "GOMAXPROCS " + m.gomaxprocs : ""].filter(Boolean).join(", ")];
+  }), [0, 1, 3, 5]));
+  runs.forEach(function (r) {
+    (r.warnings || []).forEach(function (w) { ov.appendChild(el("div", { cls: "box warn", text: (multi ? r.label + ": " : "") + w })); });
+  });
+  main.appendChild(ov);
+
+  // Sweep curves.
+  if (D.sweep) {
+    var sw = D.sweep, sec = el("section", { id: "sweep" }, [el("h2", { text: "Sweep over " + sw.dimension })]);
+    var grid = el("div", { cls: "grid" });
+    sec.appendChild(grid);
+    var dimLabel = { vus: "VUs", rate: "offered rate (/s)", nodes: "nodes", target: "target" }[sw.dimension] || sw.dimension;
+    var xfmt = sw.dimension === "target" ? function (x) {
+      var p = (sw.scenarios[0] || { points: [] }).points[Math.round(x)];
+      return p ? p.value : "";
+    } : null;
+    var scs = sw.scenarios || [];
+    var tput = scs.map(function (s, i) {
+      return { label: s.name, color: runColor(i), markers: true, xs: s.points.map(function (p) { return p.x; }), ys: s.points.map(function (p) { return p.throughput; }) };
+    });
+    if (sw.dimension === "rate" && scs.length) {
+      var xsAll = scs[0].points.map(function (p) { return p.x; });
+      tput.push({ label: "offered", color: "#8e97a8", dash: "4 4", xs: xsAll, ys: xsAll });
+    }
+    C.chart(grid, { title: "Throughput vs " + dimLabel, x: { label: dimLabel, fmt: xfmt }, y: { label: "ops/s", fmt: fmtRate }, series: tput });
+    var lat = [];
+    scs.forEach(function (s, i) {
+      ["p50", "p99"].forEach(function (q) {
+        lat.push({ label: s.name + " " + q, color: runColor(i), dash: DASH[q], markers: true, xs: s.points.map(function (p) { return p.throughput; }), ys: s.points.map(function (p) { return p[q]; }) });
+      });
+    });
+    C.chart(grid, { title: "Latency vs throughput", x: { label: "ops/s" }, y: { label: "ms", fmt: fmtMs }, series: lat });
+    var nodeScs = scs.filter(function (s) { return s.points.some(function (p) { return p.nodes > 0; }); });
+    if (nodeScs.length) {
+      C.chart(grid, { title: "Throughput per node", x: { label: "nodes" }, y: { label: "ops/s per node", fmt: fmtRate }, series: nodeScs.map(function (s, i) {
+        return { label: s.name, color: runColor(i), markers: true, xs: s.points.map(function (p) { return p.nodes; }), ys: s.points.map(function (p) { return p.perNode; }) };
+      }) });
+      C.chart(grid, { title: "Scaling efficiency (vs smallest cluster)", x: { label: "nodes" }, y: { label: "%", fmt: function (v) { return +v.toPrecision(3) + "%"; } },
+        hlines: [{ y: 100, label: "linear", color: "#8e97a8" }],
+        series: nodeScs.map(function (s, i) {
+          return { label: s.name, color: runColor(i), markers: true, xs: s.points.map(function (p) { return p.nodes; }), ys: s.points.map(function (p) { return p.efficiency * 100; }) };
+        }) });
+    }
+    var rows = [];
+    scs.forEach(function (s) {
+      s.points.forEach(function (p) {
+        rows.push([s.name, p.value, fmtRate(p.throughput), fmtMs(p.p50), fmtMs(p.p95), fmtMs(p.p99), fmtPct(p.errorRate)]
+          .concat(p.nodes ? [p.nodes, fmtRate(p.perNode), fmtPct(p.efficiency)] : []));
+      });
+    });
+    var head = ["scenario", sw.dimension, "ops/s", "p50", "p95", "p99", "errors"];
+    if (nodeScs.length) head = head.concat(["nodes", "ops/s per node", "efficiency"]);
+    sec.appendChild(table(head, rows, [0]));
+    main.appendChild(sec);
+  }
+
+  // One section per scenario, every run overlaid.
+  (D.scenarios || []).forEach(function (name) {
+    var sec = el("section", { id: slug(name) }, [el("h2", { text: name })]);
+    var parts = [];
+    runs.forEach(function (r, i) {
+      (r.scenarios || []).forEach(function (s) { if (s.name === name) parts.push({ run: r, idx: i, s: s }); });
+    });
+    parts.forEach(function (p) {
+      var label = multi ? p.run.label + ": " : "";
+      (p.s.warnings || []).forEach(function (w) { sec.appendChild(el("div", { cls: "box warn", text: label + w })); });
+      (p.s.notes || []).forEach(function (n) {
+        var warnish = /limited by the client|dropped|not written/.test(n);
+        sec.appendChild(el("div", { cls: "box " + (warnish ? "warn" : "note"), text: label + n }));
+      });
+    });
+    sec.appendChild(table(["run", "executor", "duration", "iterations", "requests", "ops/s", "errors", "p50", "p90", "p95", "p99", "max", "checks"],
+      parts.map(function (p) {
+        var m = p.s.summary;
+        return [p.run.label, p.s.executor || "", fmtDur(p.s.duration) + (p.s.interrupted ? " ✱" : ""), fmtInt(m.iterations), fmtInt(m.requests), fmtRate(m.throughput),
+          fmtInt(m.errors) + (m.errors ? " (" + fmtPct(m.errorRate) + ")" : ""), fmtMs(m.p50), fmtMs(m.p90), fmtMs(m.p95), fmtMs(m.p99), fmtMs(m.max),
+          m.checks < 0 ? "–" : fmtPct(m.checks)];
+      }), [0, 1]));
+
+    var grid = el("div", { cls: "grid" });
+    sec.appendChild(grid);
+    var withSeries = parts.filter(function (p) { return p.s.series && p.s.series.req && p.s.series.req.length; });
+    var tx = { label: "", scale: "time", tipFmt: C.timeLabel };
+    if (withSeries.length) {
+      var tp = [];
+      withSeries.forEach(function (p, k) {
+        var se = p.s.series, xs = range(se.req.length, se.step), color = multi ? runColor(p.idx) : PALETTE[0];
+        var useIter = !anyPositive(se.req);
+        tp.push({ label: (multi ? p.run.label + " " : "") + (useIter ? "iterations/s" : "requests/s"), color: color, xs: xs, ys: useIter ? se.iter : se.req,
+          band: se.step > 1 && !useIter ? { lo: se.reqMin, hi: se.reqMax } : null });
+      });
+      C.chart(grid, { title: "Throughput" + (withSeries.some(function (p) { return p.s.series.step > 1; }) ? " (mean per bucket, band: quietest–busiest second)" : ""), x: tx, y: { label: "per second", fmt: fmtRate }, series: tp });
+
+      var ls = [];
+      withSeries.forEach(function (p) {
+        var se = p.s.series, xs = range(se.p50.length, se.step);
+        (multi ? ["p50", "p99"] : ["p50", "p95", "p99"]).forEach(function (q) {
+          ls.push({ label: (multi ? p.run.label + " " : "") + q, color: multi ? runColor(p.idx) : PCT[q], dash: multi ? DASH[q] : null, xs: xs, ys: se[q] });
+        });
+        if (!multi) ls.push({ label: "max", color: PCT.max, dash: DASH.max, width: 1, xs: xs, ys: se.max });
+      });
+      C.chart(grid, { title: "Response time over time" + (multi ? " (p50 dashed, p99 solid)" : ""), x: tx, y: { label: "ms", fmt: fmtMs, scale: "auto" }, series: ls });
+    }
+    var dist = parts.filter(function (p) { return p.s.distribution && p.s.distribution.p && p.s.distribution.p.length; });
+    if (dist.length) {
+      C.chart(grid, { title: "Response time percentile distribution", x: { label: "percentile", scale: "pct" }, y: { label: "ms", fmt: fmtMs, scale: "auto" },
+        series: dist.map(function (p) {
+          return { label: multi ? p.run.label : "responseTime", color: multi ? runColor(p.idx) : PALETTE[0], xs: p.s.distribution.p, ys: p.s.distribution.v };
+        }) });
+    }
+    if (withSeries.some(function (p) { return anyPositive(p.s.series.vus); })) {
+      C.chart(grid, { title: "Virtual users", x: tx, y: { label: "VUs", fmt: fmtInt }, series: withSeries.map(function (p) {
+        return { label: multi ? p.run.label : "VUs", color: multi ? runColor(p.idx) : "#6c757d", xs: range(p.s.series.vus.length, p.s.series.step), ys: p.s.series.vus };
+      }) });
+    }
+    var errRuns = withSeries.filter(function (p) { return anyPositive(p.s.series.err); });
+    if (errRuns.length) {
+      var es = [];
+      errRuns.forEach(function (p) {
+        var se = p.s.series, xs = range(se.err.length, se.step);
+        es.push({ label: (multi ? p.run.label + " " : "") + "all errors", color: multi ? runColor(p.idx) : "#c0392b", width: 2, xs: xs, ys: se.err });
+        if (!multi) (se.errMsgs || []).forEach(function (m, k) {
+          es.push({ label: m.msg.length > 60 ? m.msg.slice(0, 59) + "…" : m.msg, color: PALETTE[(k + 1) % PALETTE.length], dash: "5 3", width: 1.2, xs: xs, ys: m.n });
+        });
+      });
+      C.chart(grid, { title: "Errors over time", x: tx, y: { label: "errors/s", fmt: fmtRate }, series: es });
+    }
+
+    var errParts = parts.filter(function (p) { return p.s.errors && p.s.errors.length; });
+    if (errParts.length) {
+      sec.appendChild(el("h3", { text: "Errors by message" }));
+      var rows = [];
+      errParts.forEach(function (p) {
+        var total = p.s.summary.errors || 1;
+        p.s.errors.forEach(function (e) { rows.push([p.run.label, fmtInt(e.n), fmtPct(e.n / total), { wrap: e.name }]); });
+      });
+      sec.appendChild(table(["run", "count", "share", "message"], rows, [0, 3]));
+    } else {
+      sec.appendChild(el("p", { cls: "muted", text: "No errors." }));
+    }
+    var rateParts = parts.filter(function (p) { return p.s.rates && p.s.rates.length; });
+    if (rateParts.length) {
+      sec.appendChild(el("h3", { text: "Checks and rates" }));
+      var rr = [];
+      rateParts.forEach(function (p) { p.s.rates.forEach(function (r) { rr.push([p.run.label, r.name, fmtInt(r.passes), fmtInt(r.fails), fmtPct(r.value)]); }); });
+      sec.appendChild(table(["run", "name", "passes", "fails", "rate"], rr, [0, 1]));
+    }
+    var det = el("details", {}, [el("summary", { text: "All trends and counters" })]);
+    var tr = [];
+    parts.forEach(function (p) {
+      (p.s.trends || []).forEach(function (t) {
+        var f = t.unit === "ms" ? fmtMs : function (v) { return String(+(+v).toPrecision(5)); };
+        tr.push([p.run.label, t.name, fmtInt(t.count), f(t.min), f(t.avg), f(t.med), f(t.p90), f(t.p95), f(t.p99), f(t.p999), f(t.max)]);
+      });
+    });
+    det.appendChild(table(["run", "trend", "count", "min", "avg", "med", "p90", "p95", "p99", "p99.9", "max"], tr, [0, 1]));
+    var cr = [];
+    parts.forEach(function (p) { (p.s.counters || []).forEach(function (c) { cr.push([p.run.label, c.name, fmtInt(c.n)]); }); });
+    if (cr.length) det.appendChild(table(["run", "counter", "value"], cr, [0, 1]));
+    sec.appendChild(det);
+    main.appendChild(sec);
+  });
+
+  // Generator self-check.
+  var gens = runs.map(function (r, i) { return { r: r, i: i, g: r.generatorSelfCheck }; }).filter(function (x) { return x.g && x.g.t && x.g.t.length; });
+  if (gens.length) {
+    var gs = el("section", { id: "generator" }, [el("h2", { text: "Generator self-check" }),
+      el("p", { cls: "muted", text: "CPU and memory of the stampede process itself. Above " + Math.round(gens[0].g.threshold * 100) +
+        "% of its cores the client, not the target, may limit the numbers." })]);
+    gs.appendChild(table(["run", "cores", "avg CPU", "max CPU", "max RSS", "verdict"], gens.map(function (x) {
+      return [x.r.label, x.g.cores, fmtPct(x.g.avgCpu), fmtPct(x.g.maxCpu), x.g.maxRssMiB + " MiB", x.g.saturated ? "⚠ saturated" : "ok"];
+    }), [0, 5]));
+    var gg = el("div", { cls: "grid" });
+    gs.appendChild(gg);
+    var cpu = [];
+    gens.forEach(function (x) {
+      var c = multi ? runColor(x.i) : PALETTE[0];
+      cpu.push({ label: (multi ? x.r.label + " " : "") + "CPU (mean)", color: c, xs: x.g.t, ys: x.g.cpu.map(function (v) { return v * 100; }),
+        band: x.g.step > 1 ? { lo: x.g.cpu.map(function (v) { return v * 100; }), hi: x.g.cpuMax.map(function (v) { return v * 100; }) } : null });
+    });
+    C.chart(gg, { title: "Generator CPU (% of usable cores)", x: { label: "", scale: "time", tipFmt: C.timeLabel }, y: { label: "%", max: 100, fmt: function (v) { return +v.toPrecision(3) + "%"; } },
+      hlines: [{ y: gens[0].g.threshold * 100, label: Math.round(gens[0].g.threshold * 100) + "%" }], series: cpu });
+    C.chart(gg, { title: "Generator resident memory", x: { label: "", scale: "time", tipFmt: C.timeLabel }, y: { label: "MiB", fmt: function (v) { return +v.toPrecision(4) + " MiB"; } },
+      series: gens.map(function (x) { return { label: multi ? x.r.label : "RSS", color: multi ? runColor(x.i) : "#6c757d", xs: x.g.t, ys: x.g.rssMiB }; }) });
+    main.appendChild(gs);
+  }
+
+  // Options and environment.
+  var env = el("section", { id: "environment" }, [el("h2", { text: "Options & environment" })]);
+  runs.forEach(function (r) {
+    var d = el("details", multi ? {} : { open: "" }, [el("summary", { text: r.label + " — " + r.dir })]);
+    if (r.command) d.appendChild(el("pre", { text: r.command }));
+    var e = r.env || {}, rows = [];
+    Object.keys(e).forEach(function (k) {
+      var v = e[k];
+      if (v === "" || v === null || v === undefined || v === 0) return;
+      if (k === "memoryBytes") v = (v / (1 << 30)).toFixed(1) + " GiB";
+      if (typeof v === "object") v = Object.keys(v).map(function (kk) { return kk + " " + v[kk]; }).join(", ");
+      rows.push([k, { wrap: String(v) }]);
+    });
+    d.appendChild(table(["environment", "value"], rows, [0, 1]));
+    d.appendChild(el("pre", { text: JSON.stringify(r.options, null, 2) }));
+    env.appendChild(d);
+  });
+  main.appendChild(env);
+
+  var charts = document.querySelectorAll("figure.chart");
+  document.body.dataset.charts = String(charts.length);
+  document.body.dataset.renderMs = String(Math.round(performance.now() - t0));
+  document.body.dataset.ready = "1";
+})();

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+)
+
+//go:embed assets/report.html.tmpl assets/report.css assets/chart.js assets/report.js
+var assets embed.FS
+
+// page is what the template fills in.
+type page struct {
+	Title, Generator  string
+	CSS               template.CSS
+	ChartJS, ReportJS template.JS
+	Payload           template.JS
+}
+
+// Render writes the HTML page of p.
+func Render(w io.Writer, p *Payload) error {
+	tmpl, err := template.ParseFS(assets, "assets/report.html.tmpl")
+	if err != nil {
+		return fmt.Errorf("report template: %w", err)
+	}
+	data, err := marshalPayload(p)
+	if err != nil {
+		return fmt.Errorf("report data: %w", err)
+	}
+	read := func(name string) string {
+		b, err := assets.ReadFile("assets/" + name)
+		if err != nil {
+			panic(err) // embedded at build time
+		}
+		return string(b)
+	}
+	gen := p.Generator
+	if gen == "" {
+		gen = "stampede"
+	}
+	return tmpl.Execute(w, page{
+		Title: p.Title, Generator: gen,
+		CSS:     template.CSS(read("report.css")),
+		ChartJS: template.JS(read("chart.js")), ReportJS: template.JS(read("report.js")),
+		Payload: template.JS(data),
+	})
+}
