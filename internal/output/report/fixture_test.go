@@ -71,7 +71,7 @@ func writeFixture(t testing.TB, dir string, fr fixtureRun) *resultdir.Result {
 		lat := metrics.NewHistogram()
 		ss := &metrics.ScenarioSnapshot{
 			Name: fs.name, Executor: fs.executor,
-			Start: fixtureBase.Add(time.Duration(fs.start)*time.Second + 250*time.Millisecond),
+			Start:  fixtureBase.Add(time.Duration(fs.start)*time.Second + 250*time.Millisecond),
 			Trends: map[string]*metrics.Trend{}, Counters: map[string]int64{}, Rates: map[string]*metrics.Rate{},
 			Gauges: map[string]*metrics.Gauge{}, Errors: map[string]int64{}, Units: map[string]metrics.Unit{},
 		}
