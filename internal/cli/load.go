@@ -89,6 +89,8 @@ func printLoadStats(w io.Writer, st loader.Stats) {
 	tw.Flush()
 	secs := st.Elapsed.Seconds()
 	fmt.Fprintf(w, "loaded %d rows in %s (%.0f rows/s); counts verified\n", st.Loaded, st.Elapsed.Round(time.Millisecond), float64(st.Loaded)/max(secs, 1e-9))
+	fmt.Fprintf(w, "phases: rows %s (%.0f rows/s), keys+indexes+analyze %s, verify %s\n",
+		st.Rows.Round(time.Millisecond), float64(st.Loaded)/max(st.Rows.Seconds(), 1e-9), st.Index.Round(time.Millisecond), st.Verify.Round(time.Millisecond))
 	if st.FailedRows != "" {
 		fmt.Fprintf(w, "%d rows failed: see %s\n", st.Failed, st.FailedRows)
 	}

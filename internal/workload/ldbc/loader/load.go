@@ -65,7 +65,10 @@ type Stats struct {
 	// FailedRows is the failed-rows file, "" when no row failed.
 	FailedRows string
 	Meta       Meta
-	Elapsed    time.Duration
+	// Elapsed is the whole load; Rows the part that read, validated and
+	// wrote the rows into key-less tables (what a plain COPY does), Index
+	// building keys and indexes and ANALYZE, Verify counting the tables.
+	Elapsed, Rows, Index, Verify time.Duration
 }
 
 // ErrLoaded is wrapped by Load's error when the target already holds the
@@ -124,6 +127,7 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	for _, t := range ts {
 		l.loaded[t] = new(atomic.Int64)
 	}
+	tRows := time.Now()
 	bar := newBar(cfg.Progress, cfg.Data, ts)
 	l.bar = bar
 	persons := personSet{}
@@ -142,10 +146,13 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
+	st := Stats{FailedRows: cfg.FailedRows, Rows: time.Since(tRows)}
+	tIndex := time.Now()
 	if err := s.index(ctx); err != nil {
 		return Stats{}, fmt.Errorf("build indexes: %w", err)
 	}
-	st := Stats{FailedRows: cfg.FailedRows}
+	st.Index = time.Since(tIndex)
+	tVerify := time.Now()
 	for _, t := range ts {
 		want := l.loaded[t].Load()
 		got, err := s.count(ctx, t.name)
@@ -160,6 +167,7 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 		st.Loaded += ft.Loaded
 		st.Failed += ft.Failed
 	}
+	st.Verify = time.Since(tVerify)
 	if st.Failed == 0 {
 		st.FailedRows = ""
 	}
