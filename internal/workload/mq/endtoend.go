@@ -207,7 +207,7 @@ func (s *e2eScenario) Teardown(context.Context) error {
 }
 
 func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
-	v := &e2eVU{s: s, snd: newSender(s.base, id), w: s.waiters.add(id), timer: time.NewTimer(time.Hour)}
+	v := &e2eVU{s: s, snd: newSender(s.base, id, 1), w: s.waiters.add(id), timer: time.NewTimer(time.Hour)}
 	v.timer.Stop()
 	return v, nil
 }
@@ -227,12 +227,10 @@ func (s *e2eScenario) backlog(it *engine.Iter, now, _ time.Duration) {
 func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
 	s.begin(it, s.backlog)
-	cl, ti := s.prod.pick()
 	seq := v.snd.seq + 1
 	v.w.want.Store(seq)
 	defer v.w.want.Store(0)
-	_, err := v.snd.send(ctx, it, cl, ti, it.Intended)
-	if err != nil {
+	if err := v.snd.send(ctx, it, s.prod.pick, it.Intended); err != nil {
 		return err
 	}
 	if !v.snd.ok {
@@ -250,7 +248,7 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 			r, m := it.Rec, s.ids
 			r.Trend(m.e2e, now, max(0, (d.ns-v.snd.sentNs)/1000))
 			r.Add(m.consumed, now, 1)
-			r.Add(m.consumedBytes, now, int64(len(v.snd.cur.Load().rec.Value)))
+			r.Add(m.consumedBytes, now, int64(v.snd.lastValueLen()))
 			return nil
 		case <-v.timer.C:
 			now := it.Now()

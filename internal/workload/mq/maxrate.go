@@ -105,7 +105,7 @@ func (s *maxRateScenario) Teardown(context.Context) error {
 }
 
 func (s *maxRateScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
-	return &maxRateVU{s: s, snd: newSender(s.base, id), timer: time.NewTimer(time.Hour)}, nil
+	return &maxRateVU{s: s, snd: newSender(s.base, id, 1), timer: time.NewTimer(time.Hour)}, nil
 }
 
 type maxRateVU struct {
@@ -141,9 +141,7 @@ func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		v.timer.Stop()
 		return ctx.Err()
 	}
-	cl, ti := s.prod.pick()
-	_, err := v.snd.send(ctx, it, cl, ti, intended)
-	return err
+	return v.snd.send(ctx, it, s.prod.pick, intended)
 }
 
 func (v *maxRateVU) Close() error { return nil }

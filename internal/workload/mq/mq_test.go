@@ -51,3 +51,18 @@ func TestProduceConsumeCountsMatch(t *testing.T) {
 		t.Errorf("errors: produce %v consume %v", p.Errors, c.Errors)
 	}
 }
+
+// With --messages-per-iteration K every iteration sends K messages and
+// records each acknowledgement.
+func TestMessagesPerIteration(t *testing.T) {
+	f := family(t, "--messages-per-iteration", "7", "--topics", "2")
+	res := runSteps(t, f, "", step{ScenarioProduce, engine.Config{Executor: engine.SharedIterations, VUs: 4, Iterations: 100}})
+	p := res.sc(ScenarioProduce)
+	if p.Counters[MetricMessages] != 700 || p.Counters[metrics.Requests] != 700 || p.Counters[metrics.Iterations] != 100 {
+		t.Errorf("messages %d, requests %d, iterations %d; want 700, 700, 100 (errors %v)",
+			p.Counters[MetricMessages], p.Counters[metrics.Requests], p.Counters[metrics.Iterations], p.Errors)
+	}
+	if a, b := p.Counters[tagged(MetricMessages, "topic", "stampede-0")], p.Counters[tagged(MetricMessages, "topic", "stampede-1")]; a != 350 || b != 350 {
+		t.Errorf("per topic %d and %d, want 350 each", a, b)
+	}
+}

@@ -38,6 +38,10 @@ type Options struct {
 	// Linger is how long a partition waits for more records before a
 	// batch is sent (default 0: send as soon as possible).
 	Linger time.Duration
+	// PerIteration is how many messages a kafka.Produce iteration sends
+	// before it waits for their acknowledgements (default 1): VUs ×
+	// PerIteration messages are in flight.
+	PerIteration int
 	// MaxInFlight is the produce requests in flight per broker
 	// (max.in.flight.requests.per.connection; default 5). With idempotence
 	// it is always 5, Kafka's limit.
@@ -112,6 +116,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.Consumers, "consumers", 1, "consumers per topic (kafka.Consume: one VU each)")
 	fs.StringVar(&o.Acks, flagAcks, "1", "producer acks: 0, 1 or all")
 	fs.DurationVar(&o.Linger, "linger", 0, "producer linger (linger.ms)")
+	fs.IntVar(&o.PerIteration, "messages-per-iteration", 1, "kafka.Produce: messages an iteration sends before waiting for their acknowledgements (in flight = VUs × this)")
 	fs.IntVar(&o.MaxInFlight, "max-in-flight", 5, "produce requests in flight per broker (max.in.flight.requests.per.connection)")
 	fs.Int32Var(&o.BatchBytes, "batch-bytes", 1000012, "largest record batch in bytes (batch.size)")
 	fs.StringVar(&o.Compression, "compression-type", "none", "producer compression: none, gzip, snappy, lz4, zstd")
@@ -167,6 +172,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--linger must not be negative")
 	case o.MessageSize < 0 || o.MessageSize > 64<<20:
 		return fmt.Errorf("--message-size must be between 0 and 64 MiB")
+	case o.PerIteration < 1 || o.PerIteration > 1<<16:
+		return fmt.Errorf("--messages-per-iteration must be between 1 and 65536")
 	case o.MaxInFlight < 1:
 		return fmt.Errorf("--max-in-flight must be ≥ 1")
 	case o.BatchBytes < 1:
@@ -305,7 +312,7 @@ func (o *Options) producerOpts(maxInflight int) []kgo.Opt {
 		kgo.ProducerBatchMaxBytes(o.BatchBytes),
 		kgo.ProducerBatchCompression(codec),
 		kgo.RecordDeliveryTimeout(o.DeliveryTimeout),
-		kgo.MaxBufferedRecords(max(50000, 2*maxInflight)),
+		kgo.MaxBufferedRecords(max(50000, 2*maxInflight*o.PerIteration)),
 		kgo.RetryBackoffFn(retryBackoff),
 	}
 	if !idem {
