@@ -323,23 +323,28 @@ func TestMergeIdleSegmentExecutor(t *testing.T) {
 	}
 }
 
-// BenchmarkMerge100x5 merges 100 result dirs of 5 scenarios × 10 s.
-func BenchmarkMerge100x5(b *testing.B) {
+// BenchmarkMerge100x5 merges 100 result dirs of 5 scenarios × 10 s
+// (500 responses per second each); BenchmarkMerge100x5x60s the same with
+// one-minute scenarios (30,000 per-second histograms).
+func BenchmarkMerge100x5(b *testing.B)     { benchmarkMerge(b, 100, 10) }
+func BenchmarkMerge100x5x60s(b *testing.B) { benchmarkMerge(b, 100, 60) }
+
+func benchmarkMerge(b *testing.B, dirs, secs int) {
 	root := b.TempDir()
 	tr := newTruth()
-	var dirs []string
-	whole := engine.Config{Executor: engine.ConstantVUs, VUs: 1000, Duration: 10 * time.Second}.Defaults()
-	for i := 1; i <= 100; i++ {
-		seg := segment.Segment{Index: i, Count: 100}
+	var parts []string
+	whole := engine.Config{Executor: engine.ConstantVUs, VUs: 1000, Duration: time.Duration(secs) * time.Second}.Defaults()
+	for i := 1; i <= dirs; i++ {
+		seg := segment.Segment{Index: i, Count: dirs}
 		c, _ := seg.Apply(whole)
-		p := part{segment: seg.String(), zero: t0, scenarios: []string{"a", "b", "c", "d", "e"}, secs: 10, perSec: 500, seed: uint64(i), config: c}
+		p := part{segment: seg.String(), zero: t0, scenarios: []string{"a", "b", "c", "d", "e"}, secs: secs, perSec: 500, seed: uint64(i), config: c}
 		d := filepath.Join(root, "parts", fmt.Sprintf("%03d", i))
 		writePart(b, d, p, tr)
-		dirs = append(dirs, d)
+		parts = append(parts, d)
 	}
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		if _, err := Merge(dirs, filepath.Join(root, fmt.Sprint("m", i)), Options{}); err != nil {
+		if _, err := Merge(parts, filepath.Join(root, fmt.Sprint("m", i)), Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
