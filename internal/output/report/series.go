@@ -108,7 +108,9 @@ func newAcc(sc *Scenario, ss *metrics.ScenarioSnapshot, base time.Time, firstSee
 	n := int64(1)
 	if ss != nil && !ss.Start.IsZero() && ss.End.After(ss.Start) {
 		a.first = int64(math.Floor(ss.Start.Sub(base).Seconds()))
-		last := int64(math.Floor(ss.End.Sub(base).Seconds()))
+		// The second the scenario ended in, unless it ended exactly on
+		// a second's boundary.
+		last := int64(math.Ceil(ss.End.Sub(base).Seconds())) - 1
 		n = last - a.first + 1
 	}
 	a.first = min(a.first, firstSeen)

@@ -292,5 +292,6 @@
   var charts = document.querySelectorAll("figure.chart");
   document.body.dataset.charts = String(charts.length);
   document.body.dataset.renderMs = String(Math.round(performance.now() - t0));
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = "1";
 })();
