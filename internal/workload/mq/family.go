@@ -148,8 +148,9 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}
 	created, err := ensureTopics(ctx, adm, r.topics, r.layout)
 	if err != nil {
-		if errors.Is(err, errLayout) {
-			return nil, workload.Usagef("%v", err)
+		var te *topicError
+		if errors.Is(err, errLayout) || errors.As(err, &te) && te.Usage {
+			return nil, workload.Usagef("kafka %s: %v", target, err)
 		}
 		return nil, fmt.Errorf("kafka %s: %w", target, err)
 	}

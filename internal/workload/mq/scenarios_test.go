@@ -133,6 +133,13 @@ func TestTopicLayoutMismatch(t *testing.T) {
 			}
 		})
 	}
+	t.Run("replication factor above the broker count", func(t *testing.T) {
+		e := embedded(t, 1)
+		_, _, _, err := open(t, family(t, "--kafka-profile", "high-reliability"), e.URL(), 1, ScenarioProduce)
+		if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "INVALID_REPLICATION_FACTOR") || !strings.Contains(err.Error(), "needs at least 3 brokers") {
+			t.Errorf("err = %v", err)
+		}
+	})
 	t.Run("matching topic is reused", func(t *testing.T) {
 		e := embedded(t, 3)
 		mustCreate(t, adminFor(t, e), 1, 1, nil)

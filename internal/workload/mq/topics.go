@@ -82,7 +82,8 @@ func createTopics(ctx context.Context, adm *kadm.Client, names []string, l layou
 			if errors.Is(r.Err, kerr.InvalidReplicationFactor) {
 				msg += fmt.Sprintf(": replication factor %d needs at least %d brokers", l.RF, l.RF)
 			}
-			return &topicError{Op: "create", Topic: n, Reason: msg}
+			var ke *kerr.Error
+			return &topicError{Op: "create", Topic: n, Reason: msg, Usage: errors.As(r.Err, &ke) && !ke.Retriable}
 		}
 	}
 	return nil
@@ -152,6 +153,9 @@ func deleteTopics(ctx context.Context, adm *kadm.Client, names []string) error {
 // part (the broker's error code) for error breakdowns.
 type topicError struct {
 	Op, Topic, Reason string
+	// Usage marks a refusal caused by the request (bad replication
+	// factor, config, authorization), not by the cluster's state.
+	Usage bool
 }
 
 func (e *topicError) Error() string { return e.Op + " topic " + e.Topic + ": " + e.Reason }
