@@ -16,8 +16,10 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/analysis/sweep"
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/output/report"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
+	"github.com/stampede-bench/stampede/internal/version"
 )
 
 // Files a sweep writes into its parent directory.
@@ -79,7 +81,9 @@ iteration time against the configured VUs, generator CPU — names the knee
 (the first step where throughput grows less than 10% while p99 grows more
 than 50%) and says whether the client or the target saturated first. Node
 sweeps add throughput per node and scaling efficiency against the smallest
-cluster. The analysis is written to PARENT/sweep.json and sweep.txt;
+cluster. The analysis is written to PARENT/sweep.json and sweep.txt, the
+curves (throughput vs load, latency vs throughput, per node) to
+PARENT/report.html unless --no-report;
 --from PARENT re-analyses a finished sweep without running it.
 
 A failing --before-step ends the sweep with exit code 1; the steps already
@@ -120,7 +124,7 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, template *pflag.Flag
 		if err != nil {
 			return asUsage(err)
 		}
-		return analyseSweep(env, f.from, dirs, rule)
+		return analyseSweep(env, f.from, dirs, rule, noReportFlag(fs))
 	}
 	steps, err := planSweep(f, scenarios)
 	if err != nil {
@@ -179,7 +183,7 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, template *pflag.Flag
 		}
 	}
 	if len(done) > 0 {
-		if err := analyseSweep(env, f.out, done, rule); err != nil && stepErr == nil {
+		if err := analyseSweep(env, f.out, done, rule, noReportFlag(fs)); err != nil && stepErr == nil {
 			stepErr = err
 		}
 	}
@@ -218,9 +222,11 @@ func runSweepStep(ctx context.Context, env *Env, args []string, dir string) erro
 }
 
 // analyseSweep loads the step directories, prints the table on stdout and
-// writes sweep.json and sweep.txt into parent.
-func analyseSweep(env *Env, parent string, dirs []string, rule sweep.Rule) error {
+// writes sweep.json, sweep.txt and (unless noReport) report.html with the
+// scaling curves into parent.
+func analyseSweep(env *Env, parent string, dirs []string, rule sweep.Rule, noReport bool) error {
 	var points []sweep.Point
+	var results []*resultdir.Result
 	for _, d := range dirs {
 		r, err := resultdir.Load(d)
 		if err != nil {
@@ -230,6 +236,7 @@ func analyseSweep(env *Env, parent string, dirs []string, rule sweep.Rule) error
 		if err != nil {
 			return err
 		}
+		results = append(results, r)
 		points = append(points, sweep.FromResult(r, check)...)
 	}
 	a := sweep.Analyze(points, rule)
@@ -247,13 +254,15 @@ func analyseSweep(env *Env, parent string, dirs []string, rule sweep.Rule) error
 	if err := resultdir.WriteJSON(parent, sweepJSONFile, a); err != nil {
 		return err
 	}
-	return writeSweepReport(env, parent, dirs, a)
-}
-
-// writeSweepReport is where the HTML report of the sweep is written once
-// the report package exists; until then it says where the analysis is.
-func writeSweepReport(env *Env, parent string, _ []string, _ *sweep.Analysis) error {
-	fmt.Fprintf(env.Stderr, "sweep analysis: %s, %s\n", filepath.Join(parent, sweepTableFile), filepath.Join(parent, sweepJSONFile))
+	written := []string{filepath.Join(parent, sweepTableFile), filepath.Join(parent, sweepJSONFile)}
+	if !noReport {
+		path := filepath.Join(parent, resultdir.ReportFile)
+		if err := report.WriteFile(path, results, report.Options{Generator: "stampede " + version.String()}); err != nil {
+			return fmt.Errorf("sweep report: %w", err)
+		}
+		written = append(written, path)
+	}
+	fmt.Fprintf(env.Stderr, "sweep analysis: %s\n", strings.Join(written, ", "))
 	return nil
 }
 
@@ -377,6 +386,11 @@ func passThrough(template, fs *pflag.FlagSet) []string {
 		out = append(out, "--"+fl.Name+"="+sfl.Value.String())
 	})
 	return out
+}
+
+func noReportFlag(fs *pflag.FlagSet) bool {
+	v, _ := fs.GetBool("no-report")
+	return v
 }
 
 func quietSweep(fs *pflag.FlagSet) bool {

@@ -89,7 +89,7 @@ func TestPlanSweep(t *testing.T) {
 func TestSweepVUs(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "sw")
 	code, stdout, stderr := runMain(t, context.Background(), "sweep", "builtin.Noop", "--vus", "1,2", "-i", "200",
-		"--threshold", "iterations: count>0", "--out", out, "--no-csv", "--no-report", "-q")
+		"--threshold", "iterations: count>0", "--out", out, "--no-csv", "-q")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -109,6 +109,9 @@ func TestSweepVUs(t *testing.T) {
 	}
 	if !reflect.DeepEqual(r.Options.Thresholds, []string{"iterations: count>0"}) {
 		t.Errorf("thresholds not passed through: %v", r.Options.Thresholds)
+	}
+	if html, err := os.ReadFile(filepath.Join(out, resultdir.ReportFile)); err != nil || !strings.Contains(string(html), `"sweep":{"dimension":"vus","scenarios"`) {
+		t.Errorf("report.html with the sweep curves: %v", err)
 	}
 	var a sweep.Analysis
 	b, err := os.ReadFile(filepath.Join(out, sweepJSONFile))
