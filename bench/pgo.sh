@@ -56,6 +56,9 @@ start_target() {
 	exit 1
 }
 
+# cpu_ticks: user+system CPU clock ticks the target has used so far.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$target_pid/stat"; }
+
 # load DIR [FLAGS...]: one stampede run of the CPU-bound handler into DIR.
 load() {
 	local dir=$1
@@ -86,11 +89,37 @@ for i in $(seq "$runs"); do
 		dir=$(printf '%s/%s/run-%02d' "$out" "$build" "$i")
 		echo "   run $i: $build → $dir"
 		start_target "$bin/httptarget-$build"
+		t0=$(cpu_ticks)
 		load "$dir" --warmup "$warmup"
+		printf '%s\t%s\t%s\n' "$build" "$dir" $(($(cpu_ticks) - t0)) >>"$out/target-cpu.tsv"
 		stop_target
 		sleep "$cooldown"
 	done
 done
+
+# Target CPU time per request: a check that wall-clock noise cannot blur as
+# much (a busy neighbour delays requests but does not make them cost more
+# CPU). The ticks cover the whole run; the requests exclude the warm-up, so
+# they are scaled up by duration/(duration - warm-up).
+python3 - "$out/target-cpu.tsv" "$duration" "$warmup" "$(getconf CLK_TCK)" >"$out/target-cpu.txt" <<'PY'
+import json, re, statistics, sys
+tsv, dur, warm, hz = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+secs = lambda s: float(re.sub(r"s$", "", s)) if not s.endswith("ms") else float(s[:-2]) / 1000
+scale = secs(dur) / (secs(dur) - secs(warm))
+per = {}
+for line in open(tsv):
+    build, d, ticks = line.split("\t")
+    req = json.load(open(d + "/snapshot.json"))["scenarios"][0]["counters"]["requests"]
+    per.setdefault(build, []).append(1e6 * int(ticks) / hz / (req * scale))
+print("target CPU µs per request (user+system, per run)")
+for build, xs in per.items():
+    m = statistics.fmean(xs)
+    print(f"{build:8} " + " ".join(f"{x:7.1f}" for x in xs) + f"   mean {m:.1f}  STDDEVP/Mean {100 * statistics.pstdev(xs) / m:.1f}%")
+if len(per) == 2:
+    (a, xa), (b, xb) = per.items()
+    print(f"{b}/{a}: {100 * (statistics.fmean(xb) / statistics.fmean(xa) - 1):+.1f}%")
+PY
+cat "$out/target-cpu.txt"
 
 echo "== compare"
 "$bin/stampede" compare "$out/default" "$out/pgo" --names default,pgo --format md >"$out/compare.md"
