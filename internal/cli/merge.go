@@ -3,15 +3,18 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stampede-bench/stampede/internal/analysis/merge"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output/report"
 	"github.com/stampede-bench/stampede/internal/output/summary"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/version"
 )
 
 // mergeFlags are the options of `stampede merge`.
@@ -19,6 +22,7 @@ type mergeFlags struct {
 	out        string
 	thresholds []string
 	noCSV      bool
+	noReport   bool
 	json       bool
 	quiet      bool
 }
@@ -39,7 +43,7 @@ are summed; per-second series are aligned by wall time (second for second
 when the instances shared --start-at). OUT gets snapshot.json, series.jsonl,
 options.json (segments listed, executors combined), env.json plus
 env-<i>.json per instance, requests.csv (the parts' rows concatenated, not
-re-sorted; --no-csv skips it), summary.json and summary.txt.
+re-sorted; --no-csv skips it), summary.json, summary.txt and report.html.
 
 Thresholds are evaluated on the merged result: those given with --threshold,
 otherwise those the instances ran with. Exit code 99 when one fails.`,
@@ -54,6 +58,7 @@ otherwise those the instances ran with. Exit code 99 when one fails.`,
 	fs.StringVarP(&f.out, "out", "o", "", "merged result directory (required; must not hold a run)")
 	fs.StringArrayVar(&f.thresholds, "threshold", nil, "k6 threshold evaluated on the merged result (repeatable; default: the instances' own)")
 	fs.BoolVar(&f.noCSV, "no-csv", false, "do not concatenate the instances' requests.csv")
+	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.html into OUT")
 	fs.BoolVar(&f.json, "json", false, "print the summary JSON on stdout instead of the console summary")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors and failed thresholds")
 	return cmd
@@ -88,6 +93,16 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	results := threshold.Evaluate(res.Snapshot, ts)
 	if err := writeMergedSummaries(env, f, res.Dir, res.Snapshot, results); err != nil {
 		return err
+	}
+	if !f.noReport {
+		merged, err := resultdir.Load(res.Dir)
+		if err != nil {
+			return err
+		}
+		if err := report.WriteFile(filepath.Join(res.Dir, resultdir.ReportFile), []*resultdir.Result{merged},
+			report.Options{Generator: "stampede " + version.String()}); err != nil {
+			return fmt.Errorf("merge: report: %w", err)
+		}
 	}
 	if !f.quiet && !f.json {
 		segs := ""

@@ -52,7 +52,7 @@ func TestMergeCommand(t *testing.T) {
 	if r.Options.Segment != "1/3,2/3,3/3" || r.Options.Scenarios[0].Config.Iterations != 101 {
 		t.Errorf("options %+v", r.Options)
 	}
-	for _, f := range []string{resultdir.SummaryFile, resultdir.ConsoleFile, resultdir.SeriesFile, "env-3.json"} {
+	for _, f := range []string{resultdir.SummaryFile, resultdir.ConsoleFile, resultdir.SeriesFile, resultdir.ReportFile, "env-3.json"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
