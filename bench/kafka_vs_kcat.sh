@@ -100,3 +100,27 @@ for tool in stampede kcat; do
 		function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }; return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 		END { printf "%-9s %9.0f msgs/s  client %5.2f µs/msg  broker %5.2f µs/msg\n", tool, med(r, NR), med(c, NR), med(b, NR) }'
 done
+
+# Many topics: 200 topics × 1 producer each on the embedded cluster (in
+# process, records kept), 200 VUs for 10 s. It must run without errors and
+# the summary must be out within 2 s after the run ends.
+if [ "${MANY_TOPICS:-1}" = 1 ]; then
+	echo
+	rm -rf "$work/many"
+	"$work/stampede" run kafka.Produce --topics 200 --producers 1 -u 200 -d 10s --no-csv --no-report \
+		--out "$work/many" >"$work/many.txt" 2>&1
+	done_at=$(date +%s.%N)
+	python3 - "$work/many/snapshot.json" "$done_at" <<'PY'
+import json, sys, datetime
+snap = json.load(open(sys.argv[1]))
+sc = snap["scenarios"][0]
+end = datetime.datetime.fromisoformat(sc["end"].replace("Z", "+00:00")).timestamp()
+start = datetime.datetime.fromisoformat(sc["start"].replace("Z", "+00:00")).timestamp()
+c = sc["counters"]
+after = float(sys.argv[2]) - end
+print(f"200 topics × 1 producer, 200 VUs, 10 s: {c['messages']} messages, {c['messages'] / (end - start):.0f} msgs/s, "
+      f"errors {c.get('errors', 0)}, summary and exit {after:.2f} s after the run ended")
+sys.exit(0 if c.get("errors", 0) == 0 and after < 2 else 1)
+PY
+	grep -E 'per topic|topic_msgs_per_s' -A2 "$work/many.txt" | head -6
+fi
