@@ -20,7 +20,8 @@ type Fingerprint struct {
 	Kernel   string `json:"kernel"`
 	Arch     string `json:"arch"`
 	CPUModel string `json:"cpuModel"`
-	// Sockets, Cores (physical) and Threads (logical CPUs).
+	// Sockets, Cores (physical) and Threads (logical CPUs) of the machine,
+	// whatever CPU affinity stampede runs with (GOMAXPROCS shows that).
 	Sockets int `json:"sockets"`
 	Cores   int `json:"cores"`
 	Threads int `json:"threads"`
@@ -56,7 +57,11 @@ func Collect() Fingerprint {
 		}
 	}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		f.CPUModel, f.Sockets, f.Cores = parseCPUInfo(b)
+		var threads int
+		f.CPUModel, f.Sockets, f.Cores, threads = parseCPUInfo(b)
+		if threads > 0 {
+			f.Threads = threads // the machine's, not this process's affinity
+		}
 	}
 	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
 		f.MemoryBytes = parseMemTotal(b)
@@ -65,7 +70,7 @@ func Collect() Fingerprint {
 	return f
 }
 
-func parseCPUInfo(b []byte) (model string, sockets, cores int) {
+func parseCPUInfo(b []byte) (model string, sockets, cores, threads int) {
 	phys := map[string]bool{}
 	coreIDs := map[string]bool{}
 	cur := ""
@@ -77,6 +82,8 @@ func parseCPUInfo(b []byte) (model string, sockets, cores int) {
 		}
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		switch k {
+		case "processor":
+			threads++
 		case "model name":
 			if model == "" {
 				model = v
@@ -95,7 +102,7 @@ func parseCPUInfo(b []byte) (model string, sockets, cores int) {
 	if cores == 0 {
 		cores = runtime.NumCPU()
 	}
-	return model, sockets, cores
+	return model, sockets, cores, threads
 }
 
 func parseMemTotal(b []byte) int64 {

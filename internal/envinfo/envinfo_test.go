@@ -18,9 +18,9 @@ model name	: Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz
 physical id	: 1
 core id		: 3
 `)
-	model, sockets, cores := parseCPUInfo(info)
-	if model != "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz" || sockets != 2 || cores != 2 {
-		t.Errorf("got %q %d sockets %d cores", model, sockets, cores)
+	model, sockets, cores, threads := parseCPUInfo(info)
+	if model != "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz" || sockets != 2 || cores != 2 || threads != 3 {
+		t.Errorf("got %q %d sockets %d cores %d threads", model, sockets, cores, threads)
 	}
 }
 
