@@ -18,6 +18,7 @@ mkdir -p "$WORK"
 go build -o "$BIN" ./cmd/stampede
 
 # Warm the data set and the database (not measured).
+rm -rf "$WORK/warm"
 "$BIN" run go.Go1Step --sf 1 --data-dir "$WORK/data" -u 1 -d 1s --out "$WORK/warm" --no-report -q >/dev/null
 
 for csv in on off; do
@@ -27,8 +28,13 @@ for csv in on off; do
 	[ "$csv" = off ] && extra=(--no-csv)
 	"$BIN" run go.Go1Step --sf 1 --data-dir "$WORK/data" -u "$VUS" -d "$DUR" --out "$out" \
 		--self-profile "$WORK/cpu-csv-$csv.pprof" --no-report -q "${extra[@]}" >"$WORK/summary-csv-$csv.txt"
-	echo "== per-request CSV $csv: $(grep -E '^ +go.Go1Step ' "$WORK/summary-csv-$csv.txt" | tail -n 1)"
+	line=$(grep -E '^ +go.Go1Step ' "$WORK/summary-csv-$csv.txt" | tail -n 1)
+	iters=$(grep -E '^ +iterations\.' "$WORK/summary-csv-$csv.txt" | head -n 1 | awk '{print $2}')
+	cpu=$(go tool pprof -top "$WORK/cpu-csv-$csv.pprof" 2>/dev/null | sed -n 's/.*Total samples = \([0-9.]*\)s.*/\1/p')
+	echo "== per-request CSV $csv: $line"
+	echo "   $iters iterations, process CPU ${cpu}s: $(echo "1000000 * $cpu / $iters" | bc -l | xargs printf '%.1f') µs CPU per query (whole process: SQLite + generator)"
 done
+echo "   load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 echo "   (columns: scenario, QPS, p50, p95, p99, errors)"
 
 # Where the time goes, by package, for the run with the CSV (the default).
