@@ -7,10 +7,12 @@ import (
 )
 
 // Usage is a reading of the process: cumulative CPU time (user+system) and
-// resident memory in bytes.
+// resident memory in bytes; HostBusy and HostTotal are the machine's
+// cumulative busy and total CPU time in any unit (zero when unknown).
 type Usage struct {
-	CPU time.Duration
-	RSS int64
+	CPU                 time.Duration
+	RSS                 int64
+	HostBusy, HostTotal uint64
 }
 
 // Source reads the process usage; ProcessUsage is the real one.
@@ -69,8 +71,12 @@ func (s *Sampler) loop() {
 			el := now.Sub(prevAt)
 			if el > 0 {
 				cpu := float64(u.CPU-prev.CPU) / float64(el) / float64(s.cores)
+				smp := Sample{Time: now, CPU: max(cpu, 0), RSS: u.RSS}
+				if dt := u.HostTotal - prev.HostTotal; u.HostTotal > prev.HostTotal && u.HostBusy >= prev.HostBusy {
+					smp.Host = min(float64(u.HostBusy-prev.HostBusy)/float64(dt), 1)
+				}
 				s.mu.Lock()
-				s.samples = append(s.samples, Sample{Time: now, CPU: max(cpu, 0), RSS: u.RSS})
+				s.samples = append(s.samples, smp)
 				s.mu.Unlock()
 			}
 		}

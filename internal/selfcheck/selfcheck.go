@@ -6,6 +6,11 @@
 // (GOMAXPROCS, which follows CPU quotas): 1.0 means every usable core was
 // busy for the whole second. When the generator was above Threshold for a
 // fifth of a scenario's seconds or more, its numbers may measure the client.
+//
+// The whole machine's CPU use is sampled too (Linux /proc/stat): a
+// generator starved by other processes on its machine (a co-located target,
+// other jobs, a noisy VM neighbour) shows little CPU of its own, yet is
+// just as unable to offer more load. A busy machine is flagged the same way.
 package selfcheck
 
 import (
@@ -29,6 +34,9 @@ type Sample struct {
 	CPU float64 `json:"cpu"`
 	// RSS is the resident memory at Time, bytes.
 	RSS int64 `json:"rss"`
+	// Host is the busy fraction of the whole machine's CPUs during the
+	// interval (0–1), when known.
+	Host float64 `json:"host,omitempty"`
 }
 
 // Report is what a Sampler saw during a run; it is written as File.
@@ -42,10 +50,13 @@ type Report struct {
 
 // Stats summarize the samples of a time window.
 type Stats struct {
-	// N is the number of samples, Busy those above the threshold.
-	N, Busy int
-	// MaxCPU and AvgCPU are fractions of the usable cores.
-	MaxCPU, AvgCPU float64
+	// N is the number of samples, Busy those above the threshold and
+	// HostBusy those where the whole machine was above it.
+	N, Busy, HostBusy int
+	// MaxCPU and AvgCPU are fractions of the usable cores; MaxHost and
+	// AvgHost the machine's busy fraction.
+	MaxCPU, AvgCPU   float64
+	MaxHost, AvgHost float64
 	// MaxRSS is the largest resident memory seen, bytes.
 	MaxRSS int64
 }
@@ -54,11 +65,14 @@ type Stats struct {
 // the window's seconds (and in at least one).
 func (s Stats) Saturated() bool { return s.Busy > 0 && s.Busy*5 >= s.N }
 
+// HostSaturated reports the same of the whole machine.
+func (s Stats) HostSaturated() bool { return s.HostBusy > 0 && s.HostBusy*5 >= s.N }
+
 // Window returns the statistics of the samples whose interval overlaps
 // [from, to]; zero times leave that side open.
 func (r *Report) Window(from, to time.Time) Stats {
 	var st Stats
-	var sum float64
+	var sum, hsum float64
 	for _, s := range r.Samples {
 		// A sample covers the second before its Time.
 		if !from.IsZero() && !s.Time.After(from) {
@@ -74,9 +88,15 @@ func (r *Report) Window(from, to time.Time) Stats {
 		if s.CPU > r.threshold() {
 			st.Busy++
 		}
+		hsum += s.Host
+		st.MaxHost = max(st.MaxHost, s.Host)
+		if s.Host > r.threshold() {
+			st.HostBusy++
+		}
 	}
 	if st.N > 0 {
 		st.AvgCPU = sum / float64(st.N)
+		st.AvgHost = hsum / float64(st.N)
 	}
 	return st
 }
@@ -85,11 +105,15 @@ func (r *Report) Window(from, to time.Time) Stats {
 // generator was not saturated in it.
 func (r *Report) Warning(from, to time.Time) string {
 	st := r.Window(from, to)
-	if !st.Saturated() {
-		return ""
+	switch {
+	case st.Saturated():
+		return fmt.Sprintf("generator CPU above %.0f%% of its %d cores in %d of %d s (max %.0f%%): numbers may be limited by the client, not the target",
+			100*r.threshold(), r.Cores, st.Busy, st.N, 100*st.MaxCPU)
+	case st.HostSaturated():
+		return fmt.Sprintf("the generator's machine was above %.0f%% CPU in %d of %d s (the generator itself averaged %.0f%% of its %d cores): other processes competed with the client, numbers may be limited by the client, not the target",
+			100*r.threshold(), st.HostBusy, st.N, 100*st.AvgCPU, r.Cores)
 	}
-	return fmt.Sprintf("generator CPU above %.0f%% of its %d cores in %d of %d s (max %.0f%%): numbers may be limited by the client, not the target",
-		100*r.threshold(), r.Cores, st.Busy, st.N, 100*st.MaxCPU)
+	return ""
 }
 
 func (r *Report) threshold() float64 {

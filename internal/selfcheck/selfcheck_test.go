@@ -146,3 +146,30 @@ func TestRead(t *testing.T) {
 		t.Fatal("bad JSON accepted")
 	}
 }
+
+func TestHostSaturation(t *testing.T) {
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	r := &Report{Cores: 2, Threshold: Threshold}
+	for i := range 10 {
+		r.Samples = append(r.Samples, Sample{Time: base.Add(time.Duration(i+1) * time.Second), CPU: 0.3, Host: 0.99})
+	}
+	st := r.Window(time.Time{}, time.Time{})
+	if st.Saturated() || !st.HostSaturated() || st.HostBusy != 10 {
+		t.Fatalf("stats %+v", st)
+	}
+	w := r.Warning(time.Time{}, time.Time{})
+	if !strings.Contains(w, "other processes") || !strings.Contains(w, "30%") {
+		t.Errorf("warning %q", w)
+	}
+}
+
+func TestParseProcStat(t *testing.T) {
+	stat := []byte("cpu  279658 492 80826 122754 1409 0 10335 573 40 0\ncpu0 1 2 3 4 5 6 7 8 9 10\n")
+	busy, total := parseProcStat(stat)
+	if total != 279658+492+80826+122754+1409+0+10335+573 || busy != total-122754-1409 {
+		t.Errorf("busy %d total %d", busy, total)
+	}
+	if b, tot := parseProcStat([]byte("intr 1 2 3\n")); b != 0 || tot != 0 {
+		t.Errorf("not a cpu line: %d %d", b, tot)
+	}
+}

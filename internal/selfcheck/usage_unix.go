@@ -19,7 +19,11 @@ func ProcessUsage() (Usage, error) {
 		return Usage{}, err
 	}
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return Usage{CPU: cpu, RSS: residentBytes()}, nil
+	u := Usage{CPU: cpu, RSS: residentBytes()}
+	if b, err := os.ReadFile("/proc/stat"); err == nil {
+		u.HostBusy, u.HostTotal = parseProcStat(b)
+	}
+	return u, nil
 }
 
 func residentBytes() int64 {

@@ -160,7 +160,7 @@ func writeFixture(t testing.TB, dir string, fr fixtureRun) *resultdir.Result {
 	if fr.selfcheck != nil {
 		sc := selfcheck.Report{Cores: 2, Threshold: selfcheck.Threshold}
 		for i, c := range fr.selfcheck {
-			sc.Samples = append(sc.Samples, selfcheck.Sample{Time: fixtureBase.Add(time.Duration(i+1) * time.Second), CPU: c, RSS: int64(40+i) << 20})
+			sc.Samples = append(sc.Samples, selfcheck.Sample{Time: fixtureBase.Add(time.Duration(i+1) * time.Second), CPU: c, RSS: int64(40+i) << 20, Host: min(c+0.05, 1)})
 		}
 		if err := resultdir.WriteJSON(dir, selfcheck.File, sc); err != nil {
 			t.Fatal(err)

@@ -153,11 +153,17 @@ type Generator struct {
 	AvgCPU    float64 `json:"avgCpu"`
 	MaxRSSMiB float64 `json:"maxRssMiB"`
 	Saturated bool    `json:"saturated"`
-	Step      int     `json:"step"`
-	T         Floats  `json:"t"`
-	CPU       Floats  `json:"cpu"`    // mean over the bucket
-	CPUMax    Floats  `json:"cpuMax"` // busiest second
-	RSS       Floats  `json:"rssMiB"`
+	// MaxHost and AvgHost are the whole machine's CPU busy fraction;
+	// HostSaturated flags a machine busy with other work.
+	MaxHost       float64 `json:"maxHost"`
+	AvgHost       float64 `json:"avgHost"`
+	HostSaturated bool    `json:"hostSaturated"`
+	Step          int     `json:"step"`
+	T             Floats  `json:"t"`
+	CPU           Floats  `json:"cpu"`    // mean over the bucket
+	CPUMax        Floats  `json:"cpuMax"` // busiest second
+	RSS           Floats  `json:"rssMiB"`
+	Host          Floats  `json:"host"` // machine busy fraction, mean over the bucket
 }
 
 // Sweep holds the scaling curves of a sweep, one line per scenario.

@@ -164,6 +164,7 @@ func buildGenerator(sc *selfcheck.Report, snap *metrics.Snapshot, maxPoints int)
 	g := &Generator{
 		Cores: sc.Cores, Threshold: sc.Threshold, MaxCPU: round(st.MaxCPU, 3), AvgCPU: round(st.AvgCPU, 3),
 		MaxRSSMiB: round(float64(st.MaxRSS)/(1<<20), 1), Saturated: st.Saturated(),
+		MaxHost: round(st.MaxHost, 3), AvgHost: round(st.AvgHost, 3), HostSaturated: st.HostSaturated(),
 	}
 	if g.Threshold == 0 {
 		g.Threshold = selfcheck.Threshold
@@ -179,13 +180,15 @@ func buildGenerator(sc *selfcheck.Report, snap *metrics.Snapshot, maxPoints int)
 	}
 	for i := 0; i < n; i += g.Step {
 		j := min(i+g.Step, n)
-		var sum, mx float64
+		var sum, mx, host float64
 		var rss int64
 		for _, s := range sc.Samples[i:j] {
 			sum += s.CPU
 			mx = max(mx, s.CPU)
 			rss = max(rss, s.RSS)
+			host += s.Host
 		}
+		g.Host = append(g.Host, round(host/float64(j-i), 3))
 		g.T = append(g.T, round(sc.Samples[i].Time.Sub(start).Seconds(), 1))
 		g.CPU = append(g.CPU, round(sum/float64(j-i), 3))
 		g.CPUMax = append(g.CPUMax, round(mx, 3))

@@ -252,9 +252,10 @@
     var gs = el("section", { id: "generator" }, [el("h2", { text: "Generator self-check" }),
       el("p", { cls: "muted", text: "CPU and memory of the stampede process itself. Above " + Math.round(gens[0].g.threshold * 100) +
         "% of its cores the client, not the target, may limit the numbers." })]);
-    gs.appendChild(table(["run", "cores", "avg CPU", "max CPU", "max RSS", "verdict"], gens.map(function (x) {
-      return [x.r.label, x.g.cores, fmtPct(x.g.avgCpu), fmtPct(x.g.maxCpu), x.g.maxRssMiB + " MiB", x.g.saturated ? "⚠ saturated" : "ok"];
-    }), [0, 5]));
+    gs.appendChild(table(["run", "cores", "avg CPU", "max CPU", "machine avg", "machine max", "max RSS", "verdict"], gens.map(function (x) {
+      return [x.r.label, x.g.cores, fmtPct(x.g.avgCpu), fmtPct(x.g.maxCpu), fmtPct(x.g.avgHost), fmtPct(x.g.maxHost), x.g.maxRssMiB + " MiB",
+        x.g.saturated ? "⚠ generator saturated" : x.g.hostSaturated ? "⚠ machine saturated" : "ok"];
+    }), [0, 7]));
     var gg = el("div", { cls: "grid" });
     gs.appendChild(gg);
     var cpu = [];
@@ -262,6 +263,7 @@
       var c = multi ? runColor(x.i) : PALETTE[0];
       cpu.push({ label: (multi ? x.r.label + " " : "") + "CPU (mean)", color: c, xs: x.g.t, ys: x.g.cpu.map(function (v) { return v * 100; }),
         band: x.g.step > 1 ? { lo: x.g.cpu.map(function (v) { return v * 100; }), hi: x.g.cpuMax.map(function (v) { return v * 100; }) } : null });
+      if (anyPositive(x.g.host)) cpu.push({ label: (multi ? x.r.label + " " : "") + "whole machine", color: c, dash: "4 3", width: 1.2, xs: x.g.t, ys: x.g.host.map(function (v) { return v * 100; }) });
     });
     C.chart(gg, { title: "Generator CPU (% of usable cores)", x: { label: "", scale: "time", tipFmt: C.timeLabel }, y: { label: "%", max: 100, fmt: function (v) { return +v.toPrecision(3) + "%"; } },
       hlines: [{ y: gens[0].g.threshold * 100, label: Math.round(gens[0].g.threshold * 100) + "%" }], series: cpu });
