@@ -7,11 +7,13 @@ import (
 	"time"
 )
 
-// addChurn makes the scenario create and delete extra topics during the
-// load when --churn-interval is set: from ChurnStart to ChurnStart+ChurnFor
-// after the scenario starts, every interval it creates a topic with the
-// load topics' layout and deletes the one created before. Load throughput
-// is reported per phase (before, during, after).
+// addChurn makes the scenario change the cluster during the load, from
+// ChurnStart to ChurnStart+ChurnFor after the scenario starts: with
+// --churn-interval it creates a topic with the load topics' layout every
+// interval and deletes the one created before; with --churn-brokers (the
+// embedded cluster only) a broker joins when the window opens and leaves
+// when it closes, and partition leaders move both times. Load throughput is
+// reported per phase (before, during, after).
 func (b *base) addChurn() {
 	if !b.churn() {
 		return
@@ -37,6 +39,7 @@ func (b *base) churnLoop(ctx context.Context, _ time.Duration) {
 	end := time.Now().Add(o.ChurnFor)
 	var prev string
 	var ops, errs int
+	joined := int32(-1)
 	op := func(name string, f func(context.Context) error) {
 		// Churn outlives a stopped run by at most one admin call.
 		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
@@ -54,7 +57,19 @@ func (b *base) churnLoop(ctx context.Context, _ time.Duration) {
 		ops++
 		b.pending.add(b.ids.churnOps, 1)
 	}
-	for i := 0; time.Now().Before(end); i++ {
+	if o.ChurnBrokers && b.cluster != nil {
+		op("broker join", func(context.Context) error {
+			id, _, err := b.cluster.AddNode(-1, 0)
+			if err == nil {
+				joined = id
+			}
+			return err
+		})
+	}
+	if o.ChurnInterval <= 0 {
+		wait(time.Until(end))
+	}
+	for i := 0; o.ChurnInterval > 0 && time.Now().Before(end); i++ {
 		name := fmt.Sprintf("%s-churn-%d-%d", o.TopicPrefix, time.Now().UnixNano()%1e6, i)
 		op("create", func(c context.Context) error { return createTopics(c, b.admin, []string{name}, b.layout) })
 		if prev != "" {
@@ -68,6 +83,9 @@ func (b *base) churnLoop(ctx context.Context, _ time.Duration) {
 	}
 	if prev != "" {
 		op("delete", func(c context.Context) error { return deleteTopics(c, b.admin, []string{prev}) })
+	}
+	if joined >= 0 {
+		op("broker leave", func(context.Context) error { return b.cluster.RemoveNode(joined) })
 	}
 	b.churnOps.Store(int64(ops))
 	b.churnErrs.Store(int64(errs))

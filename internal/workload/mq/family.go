@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
@@ -97,6 +98,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}()
 	var cfg kafkadrv.Config
 	var notes []string
+	var cluster *kfake.Cluster
 	target := ""
 	if env.Target == "" {
 		emb, err := StartEmbedded(EmbeddedOptions{Brokers: o.Brokers, Retention: o.EmbeddedRetention, Blackhole: o.EmbeddedBlackhole})
@@ -104,6 +106,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return nil, err
 		}
 		closers = append(closers, emb.Close)
+		cluster = emb.Cluster
 		cfg, err = kafkadrv.Parse(emb.URL(), nil)
 		if err != nil {
 			return nil, err
@@ -115,6 +118,9 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		target = cfg.String() + " (embedded kfake)"
 		logf("kafka: started the embedded in-memory cluster, %d brokers on %s", o.Brokers, strings.Join(emb.Addrs(), ","))
 	} else {
+		if o.ChurnBrokers {
+			return nil, workload.Usagef("--churn-brokers needs the embedded cluster (no --target); on a real cluster add and remove a broker yourself during the churn window")
+		}
 		u, perr := url.Parse(env.Target)
 		if perr != nil {
 			return nil, workload.Usagef("bad kafka target: want kafka://host:port,host:port")
@@ -136,12 +142,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 
 	cfgs, _ := o.topicConfigs()
 	r := &run{
-		opts:   o,
-		topics: o.topicNames(),
-		layout: layout{Partitions: o.Partitions, RF: o.ReplicationFactor, Configs: cfgs},
-		admin:  adm,
-		maxVUs: env.MaxVUs,
-		logf:   logf,
+		opts:    o,
+		topics:  o.topicNames(),
+		layout:  layout{Partitions: o.Partitions, RF: o.ReplicationFactor, Configs: cfgs},
+		admin:   adm,
+		cluster: cluster,
+		maxVUs:  env.MaxVUs,
+		logf:    logf,
 		client: func(extra ...kgo.Opt) (*kgo.Client, error) {
 			return kgo.NewClient(append(cfg.ClientOpts(), extra...)...)
 		},

@@ -97,7 +97,7 @@ func needsOf(names []string, o *Options) needs {
 			n.produce, n.backlog, n.maxRate = true, true, true
 		}
 	}
-	n.churn = o.ChurnInterval > 0 && n.produce
+	n.churn = o.churning() && n.produce
 	return n
 }
 

@@ -81,6 +81,9 @@ type Options struct {
 	ChurnInterval time.Duration
 	ChurnStart    time.Duration
 	ChurnFor      time.Duration
+	// ChurnBrokers adds a broker to the embedded cluster when the churn
+	// window opens and removes it when it closes (membership events).
+	ChurnBrokers bool
 	// MaxRate* drive kafka.MaxRate; see maxrate.go.
 	MaxRateStart     int64
 	MaxRateStep      time.Duration
@@ -133,6 +136,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.E2ETimeout, "e2e-timeout", 10*time.Second, "kafka.EndToEnd: a message not consumed within this is counted lost")
 	fs.StringVar(&o.ConsumeFrom, "consume-from", "earliest", "kafka.Consume starts at the earliest or latest offset")
 	fs.DurationVar(&o.ChurnInterval, "churn-interval", 0, "create and delete an extra topic every interval during the load (0: off)")
+	fs.BoolVar(&o.ChurnBrokers, "churn-brokers", false, "embedded cluster: a broker joins when the churn window opens and leaves when it closes")
 	fs.DurationVar(&o.ChurnStart, "churn-start", 5*time.Second, "churn begins this long after the scenario starts")
 	fs.DurationVar(&o.ChurnFor, "churn-for", 10*time.Second, "churn lasts this long")
 	fs.Int64Var(&o.MaxRateStart, "max-rate-start", 1000, "kafka.MaxRate: first rate tried, msgs/s")
@@ -358,3 +362,6 @@ func retryBackoff(tries int) time.Duration {
 	d = min(d, time.Second)
 	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
 }
+
+// churning tells whether the run changes the cluster during the load.
+func (o *Options) churning() bool { return o.ChurnInterval > 0 || o.ChurnBrokers }

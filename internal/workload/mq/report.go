@@ -3,6 +3,7 @@ package mq
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -71,8 +72,15 @@ func (b *base) churnReport(elapsed time.Duration) string {
 		}
 		parts = append(parts, s)
 	}
-	return sprintf("topic churn every %s from %s for %s: %d topic operations, %d errors; %s, %s, %s",
-		o.ChurnInterval, o.ChurnStart, o.ChurnFor, b.churnOps.Load(), b.churnErrs.Load(), parts[0], parts[1], parts[2])
+	var what []string
+	if o.ChurnInterval > 0 {
+		what = append(what, "a topic created and one deleted every "+o.ChurnInterval.String())
+	}
+	if o.ChurnBrokers {
+		what = append(what, "a broker joining at the start and leaving at the end")
+	}
+	return sprintf("churn from %s for %s (%s): %d operations, %d errors; %s, %s, %s",
+		o.ChurnStart, o.ChurnFor, strings.Join(what, ", "), b.churnOps.Load(), b.churnErrs.Load(), parts[0], parts[1], parts[2])
 }
 
 // fmtRate formats a rate with thousands separators, no decimals above 100.

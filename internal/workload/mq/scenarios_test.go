@@ -339,7 +339,7 @@ func TestChurn(t *testing.T) {
 		t.Errorf("phases sum to %d, messages %d", sum, p.Counters[MetricMessages])
 	}
 	notes := strings.Join(res.opened.Scenarios[ScenarioProduce].(*produceScenario).Notes(), "\n")
-	if !strings.Contains(notes, "topic churn every 150ms") || !strings.Contains(notes, "during") {
+	if !strings.Contains(notes, "a topic created and one deleted every 150ms") || !strings.Contains(notes, "during") {
 		t.Errorf("notes = %q", notes)
 	}
 	if len(p.Errors) > 0 {
@@ -355,6 +355,30 @@ func TestChurn(t *testing.T) {
 		if strings.Contains(name, "churn") {
 			t.Errorf("churn topic %s left behind", name)
 		}
+	}
+}
+
+// A broker joins and leaves the embedded cluster mid-run; leaders move and
+// the producers carry on.
+func TestChurnBrokers(t *testing.T) {
+	f := family(t, "--churn-brokers", "--churn-start", "500ms", "--churn-for", "700ms", "--brokers", "2", "--partitions", "4")
+	res := runSteps(t, f, "", step{ScenarioProduce, engine.Config{Executor: engine.ConstantVUs, VUs: 8, Duration: 2 * time.Second}})
+	p := res.sc(ScenarioProduce)
+	if p.Counters[MetricChurnOps] != 2 {
+		t.Errorf("churn_ops = %d, want 2 (join and leave); errors %v", p.Counters[MetricChurnOps], p.Errors)
+	}
+	for _, ph := range phases {
+		if p.Counters[tagged(MetricMessages, "phase", ph)] == 0 {
+			t.Errorf("no messages in phase %s (errors %v)", ph, p.Errors)
+		}
+	}
+	notes := strings.Join(res.opened.Scenarios[ScenarioProduce].(*produceScenario).Notes(), "\n")
+	if !strings.Contains(notes, "a broker joining at the start and leaving at the end") {
+		t.Errorf("notes = %q", notes)
+	}
+	_, _, _, err := open(t, family(t, "--churn-brokers"), "kafka://127.0.0.1:1", 1, ScenarioProduce)
+	if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "embedded cluster") {
+		t.Errorf("--churn-brokers with --target: err = %v", err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -22,15 +23,18 @@ type run struct {
 	// client makes a franz-go client for the target with extra options.
 	client func(extra ...kgo.Opt) (*kgo.Client, error)
 	admin  *kadm.Client
-	pay    *payloads
-	maxVUs int
-	logf   func(format string, args ...any)
+	// cluster is the embedded cluster; nil with --target.
+	cluster *kfake.Cluster
+	pay     *payloads
+	maxVUs  int
+	logf    func(format string, args ...any)
 }
 
 // base is the state of one scenario: counts shared by its VUs and the
 // background goroutines, the per-second sampler and the scenario's notes.
 // Background goroutines never record directly (recorders belong to VUs):
-// they leave counts and errors in pending, and the sampling VU records them.
+// they leave counts and errors in pending, and the next VU to start an
+// iteration records them.
 type base struct {
 	*run
 	name string
@@ -99,6 +103,9 @@ func (b *base) begin(it *engine.Iter, extra func(it *engine.Iter, at time.Durati
 			b.started.Store(true)
 		})
 	}
+	if b.pending.any.Load() {
+		b.pending.drain(it.Rec, it.Start)
+	}
 	b.samp.maybe(it, b, extra)
 }
 
@@ -120,7 +127,7 @@ func (b *base) phase(at time.Duration) int {
 	return 2
 }
 
-func (b *base) churn() bool { return b.opts.ChurnInterval > 0 && b.produces() }
+func (b *base) churn() bool { return b.opts.churning() && b.produces() }
 
 // acknowledged records one acknowledged message of size bytes to topic ti
 // on the VU's recorder at end.
@@ -269,7 +276,6 @@ func (s *sampler) maybe(it *engine.Iter, b *base, extra func(*engine.Iter, time.
 	if extra != nil {
 		extra(it, now, dt)
 	}
-	b.pending.drain(r, now)
 }
 
 // produces tells whether the scenario produces (all but kafka.Consume).
