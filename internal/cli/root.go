@@ -75,6 +75,7 @@ var commands = []func(*Env) *cobra.Command{
 	newSweepCmd,
 	newLoadCmd,
 	newProfileCmd,
+	newReportCmd,
 	newRunCmd,
 	newScenariosCmd,
 	newVersionCmd,

@@ -2,10 +2,24 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output/influx"
+	"github.com/stampede-bench/stampede/internal/output/prom"
+	"github.com/stampede-bench/stampede/internal/output/report"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/selfcheck"
+	"github.com/stampede-bench/stampede/internal/version"
 )
+
+// influxTokenEnv names the environment variable holding the InfluxDB 2
+// token; the token is never written to any output.
+const influxTokenEnv = "STAMPEDE_INFLUX_TOKEN"
 
 // liveOutputs are outputs fed while the run goes (Prometheus, InfluxDB,
 // the generator self-check) and the report written after it.
@@ -13,31 +27,150 @@ type liveOutputs struct {
 	observers []metrics.Observer
 	hooks     []engine.Hook
 	closers   []func()
+
+	sampler  *selfcheck.Sampler
+	self     *selfcheck.Report // set by close
+	influxes []*influx.Output
+	notes    []string // run-wide remarks, set by close
+	closed   bool
 }
 
-// startLiveOutputs starts the outputs p asks for.
-func startLiveOutputs(ctx context.Context, env *Env, p *runPlan, reg *metrics.Registry) (*liveOutputs, error) {
-	if len(p.outputs) > 0 {
-		return nil, usagef("output %s is not available yet", p.outputs[0].kind)
+// checkOutputSpec validates a live --out spec (kind=ARG) without starting
+// it, so a bad spec fails with one line before anything runs.
+func checkOutputSpec(o outputSpec) error {
+	switch o.kind {
+	case "influxdb":
+		if _, err := influx.ParseURL(o.arg); err != nil {
+			return usagef("--out influxdb: %v", err) // the error shows the URL without credentials
+		}
+		return nil
 	}
-	if p.flags.prometheus != "" {
-		return nil, usagef("--prometheus is not available yet")
-	}
-	return &liveOutputs{}, nil
+	return usagef("output %s is not available (known: influxdb=URL)", o.kind)
 }
 
-// annotate adds what the live outputs learned (e.g. generator saturation)
-// to the snapshot before the summaries are written.
-func (l *liveOutputs) annotate(snap *metrics.Snapshot) {}
+// startLiveOutputs starts the outputs p asks for, and the generator
+// self-check, which always runs.
+func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Registry) (*liveOutputs, error) {
+	f := p.flags
+	for _, o := range p.outputs {
+		if err := checkOutputSpec(o); err != nil {
+			return nil, err
+		}
+	}
+	promAddr := ""
+	if f.prometheus != "" {
+		a, err := prom.ResolveAddr(f.prometheus)
+		if err != nil {
+			return nil, usagef("--prometheus: %v", err)
+		}
+		promAddr = a
+	}
+	info := io.Discard
+	if !f.quiet && !f.json {
+		info = env.Stderr
+	}
 
-// afterRun writes post-run artefacts (the HTML report) into dir.
+	l := &liveOutputs{}
+	l.sampler = selfcheck.Start(selfcheck.ProcessUsage, 0, time.Second)
+	if promAddr != "" {
+		c := prom.New(reg, prom.Options{Start: time.Now(), Generator: func() (float64, int64, bool) {
+			s, ok := l.sampler.Latest()
+			return s.CPU, s.RSS, ok
+		}})
+		c.Declare(p.names...)
+		srv, err := prom.Serve(promAddr, prom.NewRegistry(c))
+		if err != nil {
+			l.close()
+			return nil, fmt.Errorf("--prometheus %s: %w", f.prometheus, err)
+		}
+		l.observers = append(l.observers, c.Observe)
+		l.closers = append(l.closers, func() { _ = srv.Close() })
+		fmt.Fprintf(info, "prometheus: http://%s/metrics\n", srv.Addr())
+	}
+	for _, o := range p.outputs {
+		tags := map[string]string{}
+		if f.segment != "" {
+			tags["segment"] = f.segment
+		}
+		out, err := influx.New(influx.Config{
+			URL: o.arg, Token: env.Getenv(influxTokenEnv), Registry: reg, Tags: tags, Warn: env.Stderr,
+		})
+		if err != nil {
+			l.close()
+			return nil, usagef("--out influxdb: %v", err)
+		}
+		l.influxes = append(l.influxes, out)
+		l.observers = append(l.observers, out.Observe)
+		fmt.Fprintf(info, "influxdb: writing to %s\n", out.Display())
+	}
+	return l, nil
+}
+
+// annotate adds what the live outputs learned to the snapshot before the
+// summaries are written: a note on each scenario during which the
+// generator was saturated, and on every scenario when InfluxDB lost lines.
+func (l *liveOutputs) annotate(snap *metrics.Snapshot) {
+	l.close()
+	for _, sc := range snap.Scenarios {
+		if l.self != nil {
+			if w := l.self.Warning(sc.Start, sc.End); w != "" {
+				sc.Notes = appendNote(sc.Notes, w)
+			}
+		}
+		for _, n := range l.notes {
+			sc.Notes = appendNote(sc.Notes, n)
+		}
+	}
+}
+
+func appendNote(notes []string, n string) []string {
+	for _, x := range notes {
+		if x == n {
+			return notes
+		}
+	}
+	return append(notes, n)
+}
+
+// afterRun writes post-run artefacts into dir: the self-check samples and
+// the HTML report (unless --no-report).
 func (l *liveOutputs) afterRun(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) error {
+	l.close()
+	if l.self != nil && len(l.self.Samples) > 0 {
+		if err := resultdir.WriteJSON(dir, selfcheck.File, l.self); err != nil {
+			return err
+		}
+	}
+	if p.flags.noReport {
+		return nil
+	}
+	res, err := resultdir.Load(dir)
+	if err != nil {
+		res = &resultdir.Result{Dir: dir}
+	}
+	res.Snapshot = snap
+	path := filepath.Join(dir, resultdir.ReportFile)
+	if err := report.WriteFile(path, []*resultdir.Result{res}, report.Options{Generator: "stampede " + version.String()}); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
 	return nil
 }
 
-// close stops every live output.
+// close stops every live output; later calls do nothing.
 func (l *liveOutputs) close() {
+	if l.closed {
+		return
+	}
+	l.closed = true
 	for _, c := range l.closers {
 		c()
+	}
+	for _, o := range l.influxes {
+		if n := o.Close().Note(o.Display()); n != "" {
+			l.notes = append(l.notes, n)
+		}
+	}
+	if l.sampler != nil {
+		l.self = l.sampler.Stop()
 	}
 }

@@ -31,13 +31,13 @@ type endpoint struct {
 func ParseURL(raw string) (endpoint, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return endpoint{}, fmt.Errorf("influxdb URL %q: %v", raw, errors.Unwrap(err))
+		return endpoint{}, fmt.Errorf("bad influxdb URL: %v", errors.Unwrap(err))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return endpoint{}, fmt.Errorf("influxdb URL %q: want http:// or https://, e.g. http://127.0.0.1:8086/k6", raw)
+		return endpoint{}, fmt.Errorf("influxdb URL %s: want http:// or https://, e.g. http://127.0.0.1:8086/k6", u.Redacted())
 	}
 	if u.Host == "" {
-		return endpoint{}, fmt.Errorf("influxdb URL %q has no host", raw)
+		return endpoint{}, fmt.Errorf("influxdb URL %s has no host", u.Redacted())
 	}
 	var ep endpoint
 	if u.User != nil {

@@ -1,0 +1,256 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	lp "github.com/influxdata/line-protocol/v2/lineprotocol"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/selfcheck"
+)
+
+// influxSink is an InfluxDB stand-in that sums the "value" field per
+// measurement and scenario.
+type influxSink struct {
+	mu     sync.Mutex
+	sums   map[string]int64 // measurement/scenario → sum of value
+	auth   []string
+	writes int
+}
+
+func (s *influxSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	dec := lp.NewDecoderWithBytes(body)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.writes++
+	s.auth = append(s.auth, r.Header.Get("Authorization"))
+	for dec.Next() {
+		m, err := dec.Measurement()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		scenario := ""
+		for {
+			k, v, err := dec.NextTag()
+			if err != nil || k == nil {
+				break
+			}
+			if string(k) == "scenario" {
+				scenario = string(v)
+			}
+		}
+		for {
+			k, v, err := dec.NextField()
+			if err != nil || k == nil {
+				break
+			}
+			if string(k) == "value" && v.Kind() == lp.Int {
+				s.sums[string(m)+"/"+scenario] += v.IntV()
+			}
+		}
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// TestRunLiveOutputs runs with Prometheus and InfluxDB on: the endpoint
+// answers on loopback during the run, InfluxDB receives every iteration.
+func TestRunLiveOutputs(t *testing.T) {
+	sink := &influxSink{sums: map[string]int64{}}
+	srv := httptest.NewServer(sink)
+	defer srv.Close()
+	t.Setenv(influxTokenEnv, "tok-123")
+	port := freePort(t)
+	dir := filepath.Join(t.TempDir(), "res")
+
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	scraped := make(chan string, 1)
+	go func() {
+		// ":PORT" binds loopback only: scrape 127.0.0.1 while the run goes.
+		for ctx.Err() == nil {
+			resp, err := http.Get("http://127.0.0.1:" + port + "/metrics")
+			if err == nil {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if strings.Contains(string(b), `stampede_requests_total{scenario="builtin.Noop"}`) &&
+					!strings.Contains(string(b), `stampede_requests_total{scenario="builtin.Noop"} 0`) {
+					scraped <- string(b)
+					return
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}()
+	code, _, stderr := runMain(t, ctx, "run", "builtin.Noop", "-u", "2", "-d", "3s", "--rate", "2000", "--no-csv",
+		"--prometheus", ":"+port, "--out", "influxdb="+srv.URL+"/k6", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	select {
+	case page := <-scraped:
+		for _, want := range []string{"stampede_response_time_seconds_bucket", "stampede_vus", "stampede_generator_cpu_ratio", "process_cpu_seconds_total"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("scrape lacks %s", want)
+			}
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no scrape with requests during the run")
+	}
+	if !strings.Contains(stderr, "prometheus: http://127.0.0.1:"+port+"/metrics") || !strings.Contains(stderr, "influxdb: writing to") {
+		t.Errorf("stderr does not announce the outputs: %s", stderr)
+	}
+	if strings.Contains(stderr, "tok-123") {
+		t.Error("the InfluxDB token was printed")
+	}
+	res, err := resultdir.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := res.Snapshot.Scenario("builtin.Noop")
+	sink.mu.Lock()
+	got := sink.sums["iterations/builtin.Noop"]
+	auth := sink.auth[0]
+	sink.mu.Unlock()
+	if got != sc.Counters[metrics.Iterations] || got == 0 {
+		t.Errorf("InfluxDB got %d iterations, the snapshot has %d", got, sc.Counters[metrics.Iterations])
+	}
+	if auth != "Token tok-123" {
+		t.Errorf("Authorization %q", auth)
+	}
+	for _, n := range sc.Notes {
+		if strings.Contains(n, "influxdb") {
+			t.Errorf("note about a healthy InfluxDB: %s", n)
+		}
+	}
+	if r, err := selfcheck.Read(dir); err != nil || r == nil || len(r.Samples) == 0 {
+		t.Errorf("selfcheck.json: %v, %v", r, err)
+	}
+	// The port is free again after the run.
+	ln, err := net.Listen("tcp", "127.0.0.1:"+port)
+	if err != nil {
+		t.Errorf("prometheus port still held: %v", err)
+	} else {
+		ln.Close()
+	}
+}
+
+// TestRunInfluxDown: an unreachable InfluxDB costs its lines, counted in
+// the summary notes, and never fails the run.
+func TestRunInfluxDown(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "res")
+	code, _, stderr := runMain(t, t.Context(), "run", "builtin.Noop", "-u", "2", "-d", "2s", "--no-csv", "--no-report", "--quiet",
+		"--out", "influxdb=http://127.0.0.1:"+freePort(t)+"/k6", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stderr, "influxdb:"); n != 1 {
+		t.Errorf("want one warning line about InfluxDB, got %d: %s", n, stderr)
+	}
+	res, err := resultdir.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var note string
+	for _, n := range res.Snapshot.Scenario("builtin.Noop").Notes {
+		if strings.Contains(n, "influxdb output") {
+			note = n
+		}
+	}
+	if !strings.Contains(note, "lines not written") || !strings.Contains(note, "connection refused") {
+		t.Errorf("notes %q", res.Snapshot.Scenario("builtin.Noop").Notes)
+	}
+}
+
+func TestRunLiveBadSpecs(t *testing.T) {
+	dir := t.TempDir()
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"influx scheme", []string{"--out", "influxdb=udp://127.0.0.1:8089/k6"}, ExitUsage, "want http:// or https://"},
+		{"influx without db", []string{"--out", "influxdb=http://127.0.0.1:8086"}, ExitUsage, "names no database"},
+		{"influx v2 without bucket", []string{"--out", "influxdb=http://127.0.0.1:8086/api/v2/write?org=o"}, ExitUsage, "needs ?bucket="},
+		{"influx credentials in query", []string{"--out", "influxdb=http://127.0.0.1:8086/k6?p=secret"}, ExitUsage, "STAMPEDE_INFLUX_TOKEN"},
+		{"prometheus address", []string{"--prometheus", "127.0.0.1"}, ExitUsage, "want HOST:PORT"},
+		{"prometheus port busy", []string{"--prometheus", busy.Addr().String()}, ExitRunError, "address already in use"},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"run", "builtin.Noop", "-i", "10", "--quiet", "--out", filepath.Join(dir, strconv.Itoa(i))}, tc.args...)
+			code, _, stderr := runMain(t, t.Context(), args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d: %s", code, tc.code, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+				t.Errorf("stderr %q, want one line with %q", stderr, tc.want)
+			}
+			if strings.Contains(stderr, "secret") {
+				t.Errorf("credentials in the message: %s", stderr)
+			}
+		})
+	}
+}
+
+// TestAnnotateSaturation: scenarios run while the generator was saturated
+// get the warning note; the others do not.
+func TestAnnotateSaturation(t *testing.T) {
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	self := &selfcheck.Report{Cores: 2, Threshold: selfcheck.Threshold}
+	for i := range 20 {
+		cpu := 0.2
+		if i >= 10 {
+			cpu = 0.97
+		}
+		self.Samples = append(self.Samples, selfcheck.Sample{Time: base.Add(time.Duration(i+1) * time.Second), CPU: cpu})
+	}
+	l := &liveOutputs{self: self, closed: true, notes: []string{"influxdb output x: 3 of 9 lines not written"}}
+	snap := &metrics.Snapshot{Scenarios: []*metrics.ScenarioSnapshot{
+		{Name: "calm", Start: base, End: base.Add(10 * time.Second)},
+		{Name: "busy", Start: base.Add(10 * time.Second), End: base.Add(20 * time.Second), Notes: []string{"embedded target"}},
+	}}
+	l.annotate(snap)
+	l.annotate(snap) // idempotent
+	if got := snap.Scenarios[0].Notes; len(got) != 1 || !strings.Contains(got[0], "influxdb") {
+		t.Errorf("calm notes %q", got)
+	}
+	got := snap.Scenarios[1].Notes
+	if len(got) != 3 || got[0] != "embedded target" || !strings.Contains(got[1], "limited by the client") {
+		t.Errorf("busy notes %q", got)
+	}
+	var buf bytes.Buffer
+	buf.WriteString(strings.Join(got, "\n"))
+	if strings.Count(buf.String(), "limited by the client") != 1 {
+		t.Error("warning repeated")
+	}
+}
