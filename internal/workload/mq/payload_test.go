@@ -1,0 +1,83 @@
+package mq
+
+import (
+	"bytes"
+	"compress/flate"
+	"testing"
+)
+
+func TestStampRoundTrip(t *testing.T) {
+	var b [headerLen]byte
+	in := stamp{SentNs: 1_700_000_000_123_456_789, VU: 4242, Seq: 1 << 40}
+	putStamp(b[:], in)
+	out, ok := parseStamp(b[:])
+	if !ok || out != in {
+		t.Errorf("round trip %+v → %+v (%v)", in, out, ok)
+	}
+	if _, ok := parseStamp(b[:10]); ok {
+		t.Error("short header accepted")
+	}
+}
+
+// ratio is the deflate-compressed size of n values over their raw size.
+func ratio(t *testing.T, p *payloads, n int) float64 {
+	t.Helper()
+	var raw, out bytes.Buffer
+	w, _ := flate.NewWriter(&out, flate.DefaultCompression)
+	x := uint64(1)
+	for range n {
+		v := p.value(&x)
+		if len(v) != p.size {
+			t.Fatalf("value of %d bytes, want %d", len(v), p.size)
+		}
+		raw.Write(v)
+		w.Write(v)
+	}
+	w.Close()
+	return float64(out.Len()) / float64(raw.Len())
+}
+
+func TestPayloads(t *testing.T) {
+	tests := []struct {
+		kind     string
+		min, max float64
+	}{
+		{"random", 0.97, 1.01},      // a batch of 500 messages does not compress
+		{"compressible", 0.15, 0.5}, // text-like
+	}
+	for _, tc := range tests {
+		t.Run(tc.kind, func(t *testing.T) {
+			p := newPayloads(tc.kind, 2048, 1)
+			if r := ratio(t, p, 500); r < tc.min || r > tc.max {
+				t.Errorf("compression ratio %.3f, want in [%.2f, %.2f]", r, tc.min, tc.max)
+			}
+		})
+	}
+	if newPayloads("random", 0, 1).value(new(uint64)) != nil {
+		t.Error("zero-size messages should have no value")
+	}
+	// Values are read-only windows: capacity ends at the value.
+	v := newPayloads("random", 100, 1).value(new(uint64))
+	if cap(v) != 100 {
+		t.Errorf("cap %d lets appends overwrite the pool", cap(v))
+	}
+}
+
+func BenchmarkPayloadValue(b *testing.B) {
+	p := newPayloads("random", 2048, 1)
+	x := uint64(1)
+	b.ReportAllocs()
+	var n int
+	for b.Loop() {
+		n += len(p.value(&x))
+	}
+	_ = n
+}
+
+func BenchmarkStamp(b *testing.B) {
+	var h [headerLen]byte
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		putStamp(h[:], stamp{SentNs: int64(i), VU: 1, Seq: uint64(i)})
+	}
+}

@@ -1,0 +1,58 @@
+package mq
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// The notes a run writes into its summary, rendered from fixed counts.
+func TestNotesGolden(t *testing.T) {
+	var lines []string
+	for _, profile := range []string{ProfileHighThroughput, ProfileHighReliability} {
+		o, err := family(t, "--kafka-profile", profile, "--topics", "3").effective()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, o.describe())
+	}
+	topics := []string{"t-0", "t-1", "t-2", "t-3"}
+	counts := make([]atomicInt, len(topics))
+	for i, n := range []int64{1000, 980, 1020, 1000} {
+		counts[i].Store(n)
+	}
+	lines = append(lines, topicSpread(topics, counts, 2*time.Second))
+
+	b := &base{run: &run{opts: Defaults()}, name: ScenarioProduce}
+	b.opts.ChurnInterval, b.opts.ChurnStart, b.opts.ChurnFor, b.opts.ChurnBrokers = time.Second, 5*time.Second, 10*time.Second, true
+	b.phaseAcked[0].Store(250_000)
+	b.phaseAcked[1].Store(480_000)
+	b.phaseAcked[2].Store(245_000)
+	b.churnOps.Store(22)
+	lines = append(lines, b.churnReport(20*time.Second))
+	for _, r := range []float64{0.25, 99.94, 123456.7} {
+		lines = append(lines, fmtRate(r))
+	}
+	got := strings.Join(lines, "\n") + "\n"
+	path := filepath.Join("testdata", "notes.golden")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("notes differ from %s (run with -update if intended):\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
