@@ -183,8 +183,8 @@ func Job(s Spec) (*batchv1.Job, error) {
 					// The Dockerfile's user (distroless nonroot) may write
 					// to the results volume.
 					SecurityContext: &corev1.PodSecurityContext{FSGroup: &nonroot},
-					Containers:    []corev1.Container{c},
-					Volumes:       []corev1.Volume{vol},
+					Containers:      []corev1.Container{c},
+					Volumes:         []corev1.Volume{vol},
 					// One generator per node where possible.
 					TopologySpreadConstraints: []corev1.TopologySpreadConstraint{{
 						MaxSkew: 1, TopologyKey: "kubernetes.io/hostname",
