@@ -76,6 +76,26 @@ func TestFindKnee(t *testing.T) {
 	}
 }
 
+func TestKneeDescribe(t *testing.T) {
+	tests := []struct {
+		name           string
+		loads, tput, p []float64
+		want           string
+	}{
+		{"knee", []float64{50, 100}, []float64{1000, 1010}, []float64{10, 40}, "knee between 50 and 100 VUs: throughput +1%"},
+		{"still growing", []float64{50, 100}, []float64{1000, 2000}, []float64{10, 11}, "still grows at the highest load (100 VUs"},
+		{"peaked without queueing", []float64{1, 2, 4}, []float64{9e6, 6e6, 5e6}, []float64{0, 0, 0}, "peaked at 1 VUs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := curve(tt.loads, tt.tput, tt.p)
+			if got := FindKnee(c, Rule{}).Describe(c); !strings.Contains(got, tt.want) {
+				t.Errorf("Describe = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestDiagnose(t *testing.T) {
 	saturated := func() []Point {
 		return curve([]float64{50, 100, 200}, []float64{1000, 1900, 1950}, []float64{10, 12, 40})
