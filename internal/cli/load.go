@@ -50,7 +50,7 @@ Credentials may come from the URL or from PGUSER/PGPASSWORD/... (also in
 	f.BoolVar(&o.drop, "drop", false, "drop the graph tables first (reload)")
 	f.IntVar(&o.workers, "workers", loader.DefaultWorkers, "concurrent COPY streams (PostgreSQL; SQLite has one writer)")
 	f.StringVar(&o.failedRows, "failed-rows", "", "file for rejected rows (default DATA/failed_rows.csv)")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar (there is none either when stderr is not a terminal)")
 	return cmd
 }
 
@@ -65,7 +65,7 @@ func runLoad(ctx context.Context, env *Env, o loadOptions) error {
 		Target: o.target, Data: o.data, Drop: o.drop, Workers: o.workers,
 		FailedRows: o.failedRows, Getenv: env.Getenv,
 	}
-	if !o.quiet {
+	if !o.quiet && isTerminal(env.Stderr) {
 		cfg.Progress = env.Stderr
 	}
 	st, err := loader.Load(ctx, cfg)
