@@ -2,11 +2,15 @@ package influx
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -418,5 +422,70 @@ func BenchmarkEncode(b *testing.B) {
 	for b.Loop() {
 		e.add(it)
 		e.enc.Reset()
+	}
+}
+
+// TestGrafanaDashboard checks that the dashboard in deploy/grafana only
+// reads measurements and fields this output writes.
+func TestGrafanaDashboard(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "deploy", "grafana", "stampede-influxdb.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string
+			Targets []struct{ Query string }
+		}
+	}
+	if err := json.Unmarshal(b, &dash); err != nil {
+		t.Fatal(err)
+	}
+	// What a point with every kind of count becomes.
+	r := newReceiver(t)
+	reg := metrics.NewRegistry()
+	o, err := New(Config{URL: r.srv.URL + "/k6", Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := testPoint("s", 0)
+	p.Counts["dropped_iterations"] = 1
+	o.Observe(p)
+	o.Close()
+	fields := map[string]map[string]bool{}
+	for _, l := range r.lines {
+		if fields[l.measurement] == nil {
+			fields[l.measurement] = map[string]bool{}
+		}
+		for f := range l.fields {
+			fields[l.measurement][f] = true
+		}
+	}
+	from := regexp.MustCompile(`FROM "([A-Za-z_]+)"`)
+	sel := regexp.MustCompile(`(?:mean|max|sum|last)\("([A-Za-z0-9_]+)"\)`)
+	n := 0
+	for _, pnl := range dash.Panels {
+		for _, tg := range pnl.Targets {
+			for _, m := range from.FindAllStringSubmatch(tg.Query, -1) {
+				fs, ok := fields[m[1]]
+				if !ok {
+					t.Errorf("panel %q reads %q, which stampede does not write", pnl.Title, m[1])
+					continue
+				}
+				n++
+				inner := tg.Query
+				if i := strings.LastIndex(inner, "(SELECT"); i >= 0 {
+					inner = inner[i:]
+				}
+				for _, f := range sel.FindAllStringSubmatch(inner, -1) {
+					if !fs[f[1]] {
+						t.Errorf("panel %q reads field %q of %s; written: %v", pnl.Title, f[1], m[1], fs)
+					}
+				}
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d measurements read", n)
 	}
 }

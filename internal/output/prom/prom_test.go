@@ -1,10 +1,14 @@
 package prom
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -391,5 +395,50 @@ func BenchmarkCollect(b *testing.B) {
 		if _, err := r.Gather(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestGrafanaDashboard checks that the dashboard in deploy/grafana only
+// queries metrics this collector exposes.
+func TestGrafanaDashboard(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "deploy", "grafana", "stampede-prometheus.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string
+			Targets []struct{ Expr string }
+		}
+	}
+	if err := json.Unmarshal(b, &dash); err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	ch := make(chan *prometheus.Desc, 32)
+	New(nil, Options{}).Describe(ch)
+	close(ch)
+	for d := range ch {
+		m := regexp.MustCompile(`fqName: "([^"]+)"`).FindStringSubmatch(d.String())
+		known[m[1]] = true
+	}
+	name := regexp.MustCompile(`stampede_[a-z_]+`)
+	n := 0
+	for _, p := range dash.Panels {
+		if len(p.Targets) == 0 {
+			t.Errorf("panel %q has no query", p.Title)
+		}
+		for _, tg := range p.Targets {
+			for _, m := range name.FindAllString(tg.Expr, -1) {
+				base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(m, "_bucket"), "_sum"), "_count")
+				if !known[base] {
+					t.Errorf("panel %q queries %s, which stampede does not expose", p.Title, m)
+				}
+				n++
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d stampede metrics referenced", n)
 	}
 }
