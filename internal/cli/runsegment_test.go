@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -154,5 +155,33 @@ func TestRunSegmentRecorded(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "segment 2/3") {
 		t.Errorf("stderr does not describe the segment:\n%s", stderr)
+	}
+}
+
+// TestSegmentRateTotals: an arrival rate split over 3 segments schedules
+// the whole plan's iterations within 1%.
+func TestSegmentRateTotals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs for 3 s")
+	}
+	root := t.TempDir()
+	const rate, want = 400, 400 // 400 it/s for 1 s
+	var total int64
+	for i := 1; i <= 3; i++ {
+		dir := filepath.Join(root, fmt.Sprint(i))
+		code, _, stderr := runMain(t, context.Background(), "run", "builtin.Noop", "--rate", fmt.Sprint(rate), "-d", "1s", "-u", "4",
+			"--segment", fmt.Sprintf("%d/3", i), "--out", dir, "--no-csv", "--no-report", "-q")
+		if code != 0 {
+			t.Fatalf("segment %d: exit %d %s", i, code, stderr)
+		}
+		r, err := resultdir.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := r.Snapshot.Scenarios[0]
+		total += sc.Counters["iterations"] + sc.Counters["dropped_iterations"]
+	}
+	if d := float64(total-want) / want; d < -0.01 || d > 0.01 {
+		t.Errorf("3 segments scheduled %d iterations, the whole plan %d (%.2f%%)", total, want, 100*d)
 	}
 }
