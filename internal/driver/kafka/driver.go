@@ -35,7 +35,8 @@ func Open(ctx context.Context, target *url.URL, opts driver.Options) (driver.Dri
 	}
 	var extra []kgo.Opt
 	if opts.Timeout > 0 {
-		extra = append(extra, kgo.RecordDeliveryTimeout(opts.Timeout))
+		// franz-go refuses delivery timeouts under a second.
+		extra = append(extra, kgo.RecordDeliveryTimeout(max(opts.Timeout, time.Second)))
 	}
 	cl, err := Connect(ctx, cfg, extra...)
 	if err != nil {

@@ -1,0 +1,105 @@
+package kafka
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"math/big"
+	"net"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+)
+
+// SASL options reach the broker: the right credentials connect, wrong ones
+// fail at open with a message that does not contain the password.
+func TestSASL(t *testing.T) {
+	tests := []struct {
+		name, method, mech string
+	}{
+		{"plain", "PLAIN", "plain"},
+		{"scram-sha-256", "SCRAM-SHA-256", "scram-sha-256"},
+		{"scram-sha-512", "SCRAM-SHA-512", "scram-sha-512"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.EnableSASL(), kfake.Superuser(tc.method, "bench", "s3cr3t-pw"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			addr := c.ListenAddrs()[0]
+			getenv := func(k string) string {
+				if k == PasswordEnv {
+					return "s3cr3t-pw"
+				}
+				return ""
+			}
+			u, _ := url.Parse("kafka://" + addr + "?sasl=" + tc.mech + "&user=bench")
+			d, err := Open(t.Context(), u, driver.Options{Getenv: getenv})
+			if err != nil {
+				t.Fatalf("open with the password from %s: %v", PasswordEnv, err)
+			}
+			d.Close()
+			u, _ = url.Parse("kafka://bench:wrong-pw@" + addr + "?sasl=" + tc.mech + "&dial_timeout=2s")
+			_, err = Open(t.Context(), u, driver.Options{})
+			if err == nil {
+				t.Fatal("wrong password accepted")
+			}
+			if strings.Contains(err.Error(), "wrong-pw") {
+				t.Errorf("error leaks the password: %v", err)
+			}
+		})
+	}
+}
+
+func TestTLSInsecure(t *testing.T) {
+	cert := selfSigned(t)
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.TLS(&tls.Config{Certificates: []tls.Certificate{cert}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	addr := c.ListenAddrs()[0]
+	u, _ := url.Parse("kafka://" + addr + "?tls=insecure")
+	d, err := Open(t.Context(), u, driver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	// Verified TLS rejects the self-signed certificate.
+	u, _ = url.Parse("kafka://" + addr + "?tls=true&dial_timeout=2s")
+	if _, err := Open(t.Context(), u, driver.Options{}); err == nil {
+		t.Error("self-signed certificate accepted with tls=true")
+	}
+}
+
+func selfSigned(t *testing.T) tls.Certificate {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "127.0.0.1"},
+		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+}
