@@ -37,6 +37,7 @@ func newBar(w io.Writer, dir string, ts []*table) *bar {
 		progressbar.OptionSetWidth(30),
 		progressbar.OptionOnCompletion(func() { io.WriteString(w, "\n") }),
 	)
+	pb.StartWithoutRender() // the rate counts from now, not from the first chunk
 	return &bar{pb: pb}
 }
 
