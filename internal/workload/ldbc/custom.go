@@ -24,8 +24,13 @@ import (
 //	      sql: SELECT ... WHERE k.person1id = $1 AND p.birthday > $2
 //	    params: my_params.csv               # relative to the YAML file, else to --data
 //	    columns: [personId, date]            # param columns bound to $1, $2, ...
-//	    separator: "|"                        # default "|"
-//	    default: false                        # run by a bare `stampede run`
+//
+// Instead of $N and columns, the query may name columns in the template
+// form of the http family, {{personId}}: each distinct name becomes the
+// next $N, bound to that column.
+//
+//	separator: "|"                        # default "|"
+//	default: false                        # run by a bare `stampede run`
 type customFile struct {
 	Scenarios []customSpec `yaml:"scenarios"`
 }
@@ -106,6 +111,13 @@ func newCustom(s customSpec, d dialect, dataDir string) (*custom, error) {
 	if !ok {
 		return nil, workload.Usagef("custom scenario %s has no %s query for this target (it has: %s)", s.Name, d.Name(), strings.Join(mapKeys(s.Query), ", "))
 	}
+	columns := s.Columns
+	if len(columns) == 0 {
+		q, columns = templateParams(q)
+	}
+	if len(columns) > 0 && s.Params == "" {
+		return nil, workload.Usagef("custom scenario %s names columns %v but has no params file", s.Name, columns)
+	}
 	c := &custom{query: q}
 	if s.Params == "" {
 		c.rows = [][]any{nil}
@@ -118,12 +130,42 @@ func newCustom(s customSpec, d dialect, dataDir string) (*custom, error) {
 			path = filepath.Join(dataDir, s.Params)
 		}
 	}
-	rows, err := readParamColumns(path, s.Columns, s.Separator[0])
+	rows, err := readParamColumns(path, columns, s.Separator[0])
 	if err != nil {
 		return nil, workload.Usagef("custom scenario %s: %v", s.Name, err)
 	}
 	c.rows = rows
 	return c, nil
+}
+
+// templateParams replaces each {{name}} of q by $N, N numbering the
+// distinct names in order of first appearance, and returns the names.
+func templateParams(q string) (string, []string) {
+	var names []string
+	index := map[string]int{}
+	var b strings.Builder
+	for {
+		i := strings.Index(q, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(q[i:], "}}")
+		if j < 0 {
+			break
+		}
+		name := strings.TrimSpace(q[i+2 : i+j])
+		n, ok := index[name]
+		if !ok {
+			names = append(names, name)
+			n = len(names)
+			index[name] = n
+		}
+		b.WriteString(q[:i])
+		b.WriteString("$" + strconv.Itoa(n))
+		q = q[i+j+2:]
+	}
+	b.WriteString(q)
+	return b.String(), names
 }
 
 // readParamColumns reads the named columns of a separated file with a

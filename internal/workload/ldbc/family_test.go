@@ -251,6 +251,23 @@ func TestEmbeddedDefault(t *testing.T) {
 	}
 }
 
+func TestTemplateParams(t *testing.T) {
+	tests := []struct {
+		in, want string
+		names    []string
+	}{
+		{"SELECT 1", "SELECT 1", nil},
+		{"a = {{x}} AND b = {{ y }} OR a = {{x}}", "a = $1 AND b = $2 OR a = $1", []string{"x", "y"}},
+		{"unclosed {{x", "unclosed {{x", nil},
+	}
+	for _, tc := range tests {
+		got, names := templateParams(tc.in)
+		if got != tc.want || strings.Join(names, ",") != strings.Join(tc.names, ",") {
+			t.Errorf("templateParams(%q) = %q, %v; want %q, %v", tc.in, got, names, tc.want, tc.names)
+		}
+	}
+}
+
 func TestCustomScenario(t *testing.T) {
 	data := t.TempDir()
 	ldbctest.Write(t, data, ldbctest.Tiny)
@@ -270,9 +287,8 @@ func TestCustomScenario(t *testing.T) {
     columns: [who, lang]
   - name: custom.KHopFriends
     query:
-      sql: SELECT person2id FROM person_knows_person WHERE person1id = $1
+      sql: SELECT person2id FROM person_knows_person WHERE person1id = {{personId}} OR (person1id = {{ personId }} AND 1 = 0)
     params: substitution_parameters/khop_person.csv
-    columns: [personId]
     default: true
 `), 0o644)
 	f := newFamily(t, "--data", data, "--scenario-file", file)
