@@ -24,13 +24,12 @@ import (
 //	      sql: SELECT ... WHERE k.person1id = $1 AND p.birthday > $2
 //	    params: my_params.csv               # relative to the YAML file, else to --data
 //	    columns: [personId, date]            # param columns bound to $1, $2, ...
+//	    separator: "|"                        # default "|"
+//	    default: false                        # run by a bare `stampede run`
 //
 // Instead of $N and columns, the query may name columns in the template
 // form of the http family, {{personId}}: each distinct name becomes the
 // next $N, bound to that column.
-//
-//	separator: "|"                        # default "|"
-//	default: false                        # run by a bare `stampede run`
 type customFile struct {
 	Scenarios []customSpec `yaml:"scenarios"`
 }
