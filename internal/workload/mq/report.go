@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-var sprintf = fmt.Sprintf
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
 // report writes the scenario's notes at teardown: the per-topic spread
 // when there are several topics, and the throughput per churn phase.
