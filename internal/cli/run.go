@@ -70,7 +70,7 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 		Example: `  stampede run
   stampede run go.Go1Step go.Go2Step -u 200 -d 30s
   stampede run find_path.FindShortestPath --target postgres://user@127.0.0.1/ldbc
-  stampede run kafka.Produce --rate 50000 -d 1m --profile high-reliability
+  stampede run kafka.Produce --rate 50000 -d 1m --kafka-profile high-reliability
   stampede run http.Request --target http://127.0.0.1:8080/ -u 50 -d 10s`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := applyEnv(cmd.Flags(), env.Getenv); err != nil {

@@ -125,6 +125,11 @@ func runScenario(ctx context.Context, idx int, spec Spec, deps Deps) (err error)
 	err = r.execute(ctx, start)
 	stopGauges()
 	r.closeVUs()
+	if n, ok := spec.Scenario.(Noter); ok {
+		for _, note := range n.Notes() {
+			deps.Agg.Note(idx, note)
+		}
+	}
 	deps.Agg.Mark(idx, time.Time{}, deps.Clock.Wall(deps.Clock.Now()), ctx.Err() != nil, "")
 	if err != nil {
 		return fmt.Errorf("scenario %s: %w", spec.Name, err)

@@ -37,6 +37,12 @@ type Teardowner interface {
 	Teardown(ctx context.Context) error
 }
 
+// Noter is implemented by scenarios that have remarks for the summary once
+// they ran (per-topic spread, churn phases, a found maximum rate).
+type Noter interface {
+	Notes() []string
+}
+
 // Iter is the context of one iteration, reused by its VU.
 type Iter struct {
 	// VU is the VU's id within the scenario; N counts its iterations from 0.
