@@ -55,9 +55,6 @@ const MmapSize = 1 << 30
 
 // URL returns the sqlite:// URL of a file path.
 func URL(path string) string {
-	if filepath.IsAbs(path) {
-		return Scheme + "://" + filepath.ToSlash(path)
-	}
 	return Scheme + "://" + filepath.ToSlash(path)
 }
 
