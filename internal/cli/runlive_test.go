@@ -296,3 +296,58 @@ func BenchmarkLiveOutputsPerSecond(b *testing.B) {
 		b.Logf("influx dropped %d lines (queue full under a tight loop)", st.Dropped())
 	}
 }
+
+// TestRunLiveOutputsFailingTarget: a target that answers 500 to every
+// other request; its errors reach Prometheus, InfluxDB and the report.
+func TestRunLiveOutputsFailingTarget(t *testing.T) {
+	var n sync.Mutex
+	count := 0
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Lock()
+		count++
+		fail := count%2 == 0
+		n.Unlock()
+		if fail {
+			http.Error(w, "boom", http.StatusInternalServerError)
+			return
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer target.Close()
+	sink := &influxSink{sums: map[string]int64{}}
+	srv := httptest.NewServer(sink)
+	defer srv.Close()
+	port := freePort(t)
+	dir := filepath.Join(t.TempDir(), "res")
+	code, _, stderr := runMain(t, t.Context(), "run", "http.Request", "--target", target.URL+"/", "-u", "2", "-d", "2s", "--no-csv", "--quiet",
+		"--prometheus", "127.0.0.1:"+port, "--out", "influxdb="+srv.URL+"/k6", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	res, err := resultdir.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := res.Snapshot.Scenario("http.Request")
+	errs := sc.Counters[metrics.Errors]
+	if errs == 0 || len(sc.Errors) == 0 {
+		t.Fatalf("no errors recorded: %+v", sc.Counters)
+	}
+	sink.mu.Lock()
+	got := sink.sums["errors/http.Request"]
+	var byMsg int64
+	for k, v := range sink.sums {
+		if strings.HasPrefix(k, "errors_by_message/") {
+			byMsg += v
+		}
+	}
+	sink.mu.Unlock()
+	if got != errs || byMsg != errs {
+		t.Errorf("InfluxDB errors %d, by message %d; the snapshot has %d", got, byMsg, errs)
+	}
+	p := reportPayload(t, filepath.Join(dir, resultdir.ReportFile))
+	rs := p.Runs[0].Scenarios[0]
+	if rs.Summary.Errors != errs || len(rs.Errors) == 0 || rs.Series == nil {
+		t.Errorf("report: %+v", rs.Summary)
+	}
+}
