@@ -32,7 +32,8 @@ import (
 const Scheme = "sqlite"
 
 // BusyTimeout is how long a statement waits for a lock held by another
-// connection (the single writer) before it fails with SQLITE_BUSY.
+// connection (the single writer) before it fails with SQLITE_BUSY, unless
+// Options.Timeout is shorter.
 const BusyTimeout = 30 * time.Second
 
 // Register adds the driver to r under Scheme.
@@ -61,14 +62,17 @@ func URL(path string) string {
 // DSN returns the modernc.org/sqlite data source name of path with WAL
 // mode, NORMAL synchronous, the busy timeout and memory-mapped reads. create allows creating a
 // missing file; otherwise opening a missing file fails.
-func DSN(path string, create bool) string {
+func DSN(path string, create bool) string { return dsn(path, create, BusyTimeout) }
+
+// dsn is DSN with a busy timeout of busy.
+func dsn(path string, create bool, busy time.Duration) string {
 	mode := "rw"
 	if create {
 		mode = "rwc"
 	}
 	q := url.Values{}
 	q.Set("mode", mode)
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	// Read pages through a shared memory map instead of copying them into
@@ -104,7 +108,13 @@ func Open(ctx context.Context, u *url.URL, opts driver.Options) (driver.Driver, 
 		return nil, fmt.Errorf("sqlite target %s: %w", path, unwrapPathError(err))
 	}
 	pool := max(opts.PoolSize, 1)
-	db, err := sql.Open("sqlite", DSN(path, false))
+	// SQLite's busy handler sleeps without looking at the context: a wait
+	// for the write lock is bounded by the operation timeout this way.
+	busy := BusyTimeout
+	if opts.Timeout > 0 && opts.Timeout < busy {
+		busy = opts.Timeout
+	}
+	db, err := sql.Open("sqlite", dsn(path, false, busy))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite %s: %w", path, err)
 	}
