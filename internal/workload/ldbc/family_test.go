@@ -429,3 +429,26 @@ func TestServerDiesDuringRun(t *testing.T) {
 	}
 	t.Logf("errors by message: %v", snap.Errors)
 }
+
+// A run against a loaded target without --data uses the data set the
+// target was loaded from.
+func TestTargetRemembersData(t *testing.T) {
+	data := t.TempDir()
+	ldbctest.Write(t, data, ldbctest.Tiny)
+	tgt := "sqlite://" + filepath.Join(t.TempDir(), "tiny.db")
+	if _, err := loader.Load(t.Context(), loader.Config{Target: tgt, Data: data}); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := testEnv(t, tgt)
+	opened, err := newFamily(t, "--check-sample", "1").Open(t.Context(), env, []string{Go2Step})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer opened.Close()
+	if !strings.Contains(opened.Notes[0], data) {
+		t.Errorf("notes %v, want the loaded data set %s", opened.Notes, data)
+	}
+	if snap := run(t, Go2Step, opened.Scenarios[Go2Step], 1, 3); snap.Rates[metrics.Checks].Fails != 0 {
+		t.Errorf("checks %+v", snap.Rates[metrics.Checks])
+	}
+}

@@ -53,11 +53,17 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
+	target, embedded := env.Target, env.Target == ""
 	dir := f.DataDir(env)
+	if !embedded && f.data == "" {
+		// A loaded target knows where its data set was loaded from.
+		if d := loadedFrom(ctx, env, target); d != "" {
+			dir = d
+		}
+	}
 	if err := f.ensureData(ctx, env, dir); err != nil {
 		return nil, err
 	}
-	target, embedded := env.Target, env.Target == ""
 	if embedded {
 		target = sqlite.URL(filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".db"))
 	}
@@ -94,6 +100,23 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	opened.Close = drv.Close
 	return opened, nil
+}
+
+// loadedFrom returns the data set directory a target was loaded from,
+// when the target says and the directory is here; "" otherwise (errors
+// are reported by the checks that follow).
+func loadedFrom(ctx context.Context, env *workload.Env, target string) string {
+	if _, err := env.Drivers.ParseTarget(target); err != nil {
+		return ""
+	}
+	meta, err := loader.Inspect(ctx, target, env.Getenv)
+	if err != nil || meta == nil || meta.Data == "" {
+		return ""
+	}
+	if _, err := os.Stat(filepath.Join(meta.Data, ldbcfile.PersonPath)); err != nil {
+		return ""
+	}
+	return meta.Data
 }
 
 // ensureData generates the data set into dir unless its person file is

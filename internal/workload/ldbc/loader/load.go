@@ -171,7 +171,8 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	if st.Failed == 0 {
 		st.FailedRows = ""
 	}
-	st.Meta = Meta{Fingerprint: fp, Persons: st.Tables[0].Loaded, Knows: st.Tables[1].Loaded, Failed: st.Failed, LoadedAt: time.Now()}
+	abs, _ := filepath.Abs(cfg.Data)
+	st.Meta = Meta{Fingerprint: fp, Persons: st.Tables[0].Loaded, Knows: st.Tables[1].Loaded, Failed: st.Failed, LoadedAt: time.Now(), Data: abs}
 	if err := s.putMeta(ctx, st.Meta); err != nil {
 		return Stats{}, fmt.Errorf("record load: %w", err)
 	}

@@ -23,6 +23,9 @@ type Meta struct {
 	// Failed is the number of rows rejected into the failed-rows file.
 	Failed   int64
 	LoadedAt time.Time
+	// Data is the absolute path of the data set directory that was loaded
+	// (on the machine that loaded it).
+	Data string
 }
 
 func (m Meta) pairs() [][2]string {
@@ -33,11 +36,12 @@ func (m Meta) pairs() [][2]string {
 		{"knows", strconv.FormatInt(m.Knows, 10)},
 		{"failed", strconv.FormatInt(m.Failed, 10)},
 		{"loaded_at", m.LoadedAt.UTC().Format(time.RFC3339)},
+		{"data", m.Data},
 	}
 }
 
 func metaFrom(kv map[string]string) *Meta {
-	m := &Meta{Fingerprint: kv["fingerprint"]}
+	m := &Meta{Fingerprint: kv["fingerprint"], Data: kv["data"]}
 	m.Persons, _ = strconv.ParseInt(kv["persons"], 10, 64)
 	m.Knows, _ = strconv.ParseInt(kv["knows"], 10, 64)
 	m.Failed, _ = strconv.ParseInt(kv["failed"], 10, 64)
