@@ -169,6 +169,8 @@ func (p *progress) loop() {
 	defer t.Stop()
 	cur := progressScenario{idx: -1}
 	printed := 0
+	var lastIters int64
+	lastAt := p.clock.Now()
 	for {
 		select {
 		case <-p.done:
@@ -181,11 +183,16 @@ func (p *progress) loop() {
 				fmt.Fprint(p.w, "\r\033[K")
 			}
 			cur = c
+			lastIters, lastAt = 0, c.start
 		case <-t.C:
 			if p.quiet || cur.idx < 0 {
 				continue
 			}
-			line := p.line(cur)
+			now := p.clock.Now()
+			l := p.agg.Live(cur.idx)
+			rate := float64(l.Iterations-lastIters) / (now - lastAt).Seconds()
+			lastIters, lastAt = l.Iterations, now
+			line := p.line(cur, l, now, rate)
 			if p.tty {
 				fmt.Fprint(p.w, "\r\033[K"+line)
 			} else if printed%10 == 0 {
@@ -196,19 +203,24 @@ func (p *progress) loop() {
 	}
 }
 
-// line renders the status of the running scenario in at most 79 columns.
-func (p *progress) line(c progressScenario) string {
+// line renders the status of the running scenario in at most 79 columns:
+// elapsed/planned time, VUs, iterations, the rate over the last tick, p95
+// of the last finished second and errors.
+func (p *progress) line(c progressScenario, l metrics.LiveStats, now time.Duration, rate float64) string {
 	spec := p.specs[c.idx]
-	l := p.agg.Live(c.idx)
-	el := p.clock.Now() - c.start
+	el := now - c.start
 	total := spec.Config.TotalDuration()
 	name := spec.Name
 	if len(name) > 24 {
 		name = name[:23] + "…"
 	}
 	clock := fmt.Sprintf("%.0fs/%.0fs", el.Seconds(), total.Seconds())
-	s := fmt.Sprintf("%-24s %-9s %5d VUs %10d it %8d/s p95 %-8s err %d",
-		name, clock, l.VUs, l.Iterations, l.LastRate, fmtMicros(l.LastP95), l.Errors)
+	p95 := "-"
+	if l.LastP95 > 0 {
+		p95 = fmtMicros(l.LastP95)
+	}
+	s := fmt.Sprintf("%-24s %-9s %5d VUs %10d it %8.0f/s p95 %-8s err %d",
+		name, clock, l.VUs, l.Iterations, rate, p95, l.Errors)
 	if r := []rune(s); len(r) > 79 {
 		s = string(r[:79])
 	}

@@ -224,7 +224,10 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	wenv := &workload.Env{
 		Target: p.target, Drivers: newDrivers(), DataDir: f.dataDir, Metrics: reg,
 		MaxVUs: int(maxVUs(p.configs)), Seed: f.seed, Timeout: f.timeout,
-		Log: env.Stderr, Stderr: env.Stderr, Quiet: f.quiet, Getenv: env.Getenv,
+		Log: env.Stderr, Stderr: io.Discard, Quiet: f.quiet, Getenv: env.Getenv,
+	}
+	if isTTY(env.Stderr) && !f.quiet && !f.json {
+		wenv.Stderr = env.Stderr // progress bars only on a terminal
 	}
 	scenarios := map[string]engine.Scenario{}
 	var notes []string

@@ -177,7 +177,7 @@ func (r *runner) closeVUs() {
 	wg.Wait()
 }
 
-// sampleGauges reports vus and vus_max every second until stopped.
+// sampleGauges reports vus and vus_max every 250 ms until stopped.
 func (r *runner) sampleGauges() (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
@@ -187,8 +187,9 @@ func (r *runner) sampleGauges() (stop func()) {
 	}
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(time.Second)
+		t := time.NewTicker(250 * time.Millisecond)
 		defer t.Stop()
+		report() // at once, so live views see the VUs from the start
 		reported := false
 		for {
 			select {

@@ -74,7 +74,8 @@ type Env struct {
 	// Timeout bounds each operation (0: none).
 	Timeout time.Duration
 	// Log receives human-readable preparation messages (generation,
-	// loading); Stderr is for progress bars. Both are never nil.
+	// loading); Stderr is for progress bars and discards them when stderr
+	// is not a terminal. Both are never nil.
 	Log    io.Writer
 	Stderr io.Writer
 	Quiet  bool
