@@ -8,9 +8,10 @@
 #
 #   bench/outputs.sh [RATE] [SECONDS] [PAIRS]      defaults: 100000 20 3
 #
-# Reports achieved ops/s, dropped iterations and the generator's own CPU
-# (selfcheck.json) per run, and the ratio on/off. Needs python3 for the
-# InfluxDB sink and the result parsing.
+# Reports per run achieved ops/s, dropped iterations, the generator's own
+# CPU (selfcheck.json) and ops per core-second (throughput per CPU the
+# generator actually got: the fair comparison on a shared machine). Needs
+# python3 and curl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rate=${1:-100000}
@@ -57,11 +58,14 @@ dur = (t(sc["end"]) - t(sc["start"])).total_seconds()
 it = sc["counters"].get("iterations", 0)
 dropped = sc["counters"].get("dropped_iterations", 0)
 try:
-    cpu = [s["cpu"] for s in json.load(open(d + "/selfcheck.json"))["samples"]]
-    cpu = sum(cpu) / len(cpu)
+    sc = json.load(open(d + "/selfcheck.json"))
+    cpu = [s["cpu"] for s in sc["samples"]]
+    cpu, cores = sum(cpu) / len(cpu), sc["cores"]
 except Exception:
-    cpu = float("nan")
-print(f"{label}\t{it/dur:12.0f}\t{dropped:10d}\t{100*cpu:6.1f}%")
+    cpu, cores = float("nan"), 1
+# ops per core-second: throughput normalised by the CPU the generator got,
+# which on a shared machine varies more than any output costs.
+print(f"{label}\t{it/dur:12.0f}\t{dropped:10d}\t{100*cpu:6.1f}%\t{it/dur/(cpu*cores):14.0f}")
 PY
 }
 
@@ -75,7 +79,7 @@ run() { # label dir extra-args...
 scrape() { while :; do curl -s "http://127.0.0.1:$promport/metrics" >/dev/null 2>&1 || true; sleep 1; done; }
 
 echo "# open model: --rate $rate for ${secs}s, $pairs pairs (off, on)"
-printf 'run\tops/s\tdropped\tgenerator CPU\n'
+printf 'run\tops/s\tdropped\tgenerator CPU\tops per core-second\n'
 for i in $(seq "$pairs"); do
 	run "off-$i" "$work/rate-off-$i" --rate "$rate" -u 50 --max-vus 400 -d "${secs}s"
 	scrape & scraper=$!
@@ -86,7 +90,7 @@ done
 
 echo
 echo "# closed model: 4 VUs flat out for ${secs}s, $pairs pairs (off, on)"
-printf 'run\tops/s\tdropped\tgenerator CPU\n'
+printf 'run\tops/s\tdropped\tgenerator CPU\tops per core-second\n'
 for i in $(seq "$pairs"); do
 	run "off-$i" "$work/closed-off-$i" -u 4 -d "${secs}s"
 	scrape & scraper=$!
