@@ -17,6 +17,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -179,6 +180,11 @@ func makePlan(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSe
 			return nil, err
 		}
 	}
+	if f.prometheus != "" {
+		if _, err := prom.ResolveAddr(f.prometheus); err != nil {
+			return nil, usagef("--prometheus: %v", err)
+		}
+	}
 	return p, nil
 }
 
@@ -206,7 +212,8 @@ func parseOutputSpec(s string) (outputSpec, error) {
 		if arg == "" {
 			return outputSpec{}, usagef("--out influxdb= needs a URL, e.g. influxdb=http://127.0.0.1:8086/k6")
 		}
-		return outputSpec{kind: name, arg: arg}, nil
+		o := outputSpec{kind: name, arg: arg}
+		return o, checkOutputSpec(o) // before any result directory exists
 	case "dir":
 		return outputSpec{kind: "dir", arg: arg}, nil
 	}
