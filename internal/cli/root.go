@@ -26,12 +26,17 @@ type Env struct {
 // and returns the process exit code. Errors reach the user as one line on
 // stderr prefixed with "stampede: ".
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	env := &Env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	getenv, err := withDotenv(os.Getenv, ".env")
+	if err != nil {
+		fmt.Fprintf(stderr, "stampede: %s\n", oneLine(err))
+		return ExitUsage
+	}
+	env := &Env{Stdout: stdout, Stderr: stderr, Getenv: getenv}
 	root := newRootCmd(env)
 	root.SetArgs(args)
 	started := false
 	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	if err != nil && !started {
 		// cobra failed before any command ran: unknown command, bad
 		// arguments or flags. All of those are usage errors.

@@ -1,0 +1,28 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestDotenv(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".env")
+	os.WriteFile(path, []byte("PGPASSWORD=from-file\nPGUSER=file-user\n"), 0o600)
+	env := map[string]string{"PGUSER": "env-user"}
+	get, err := withDotenv(func(k string) string { return env[k] }, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if get("PGPASSWORD") != "from-file" || get("PGUSER") != "env-user" || get("NOPE") != "" {
+		t.Errorf("got %q %q %q", get("PGPASSWORD"), get("PGUSER"), get("NOPE"))
+	}
+	if _, err := withDotenv(os.Getenv, filepath.Join(dir, "missing")); err != nil {
+		t.Errorf("missing .env: %v", err)
+	}
+	os.WriteFile(path, []byte("BROKEN LINE WITHOUT EQUALS\n"), 0o600)
+	if _, err := withDotenv(os.Getenv, path); err == nil {
+		t.Error("broken .env accepted")
+	}
+}
