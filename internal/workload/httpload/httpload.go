@@ -86,6 +86,9 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	probe.Close()
 	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.expectStatus}
+	if redacted := redactPath(path); redacted != path {
+		sc.label = redacted // the per-request log never holds a secret
+	}
 	return &workload.Opened{
 		Scenarios: map[string]engine.Scenario{"http.Request": sc},
 		Target:    driver.RedactURL(u),
@@ -97,6 +100,7 @@ type scenario struct {
 	drv    driver.Driver
 	tmpl   *request
 	expect int
+	label  string // fixed per-request label when the path holds a secret
 }
 
 func (s *scenario) NewVU(ctx context.Context, id int) (engine.VU, error) {
@@ -125,7 +129,11 @@ func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
 	}
 	start := it.Now()
 	res := v.conn.Do(ctx, op)
-	it.Request(op.Query, start, res)
+	label := op.Query
+	if v.s.label != "" {
+		label = v.s.label
+	}
+	it.Request(label, start, res)
 	if v.s.expect != 0 {
 		ok := res.Err == nil
 		if st, isStatus := res.Err.(*httpdrv.Status); isStatus {
@@ -260,4 +268,14 @@ func (t tmpl) appendTo(b []byte, rec []string) []byte {
 		}
 	}
 	return b
+}
+
+// redactPath hides secret-looking query parameters (token, password, key,
+// ...) of a request path.
+func redactPath(path string) string {
+	u, err := url.Parse(path)
+	if err != nil || u.RawQuery == "" {
+		return path
+	}
+	return driver.RedactURL(u)
 }
