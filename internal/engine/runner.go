@@ -182,6 +182,9 @@ func (r *runner) sampleGauges() (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	report := func() {
+		if r.allocated.Load() == 0 {
+			return // no VU exists yet: nothing to sample
+		}
 		r.deps.Agg.SetGauge(r.idx, metrics.IDVUs, float64(r.active.Load()))
 		r.deps.Agg.SetGauge(r.idx, metrics.IDVUsMax, float64(r.allocated.Load()))
 	}

@@ -58,8 +58,11 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 		s := t.Stats()
 		f := fmtNum
 		k := 1.0
-		if t.Unit == metrics.UnitMicros {
+		switch t.Unit {
+		case metrics.UnitMicros:
 			f, k = fmtMs, 1000
+		case metrics.UnitBytes:
+			f = fmtBytes
 		}
 		rows = append(rows, row{name: name, trend: []string{
 			f(s.Avg / k), f(s.Min / k), f(s.Med / k), f(s.Max / k), f(s.P90 / k), f(s.P95 / k), f(s.P99 / k),
@@ -67,10 +70,13 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 	}
 	for name, n := range sc.Counters {
 		v, f := float64(n), fmtNum
-		if sc.Units[name] == metrics.UnitMicros {
+		switch sc.Units[name] {
+		case metrics.UnitMicros:
 			v, f = v/1000, fmtMs
+		case metrics.UnitBytes:
+			f = fmtBytes
 		}
-		rows = append(rows, row{name: name, value: f(v), extras: []string{fmtNum(threshold.PerSecond(v, sc)) + "/s"}})
+		rows = append(rows, row{name: name, value: f(v), extras: []string{f(threshold.PerSecond(v, sc)) + "/s"}})
 	}
 	for name, r := range sc.Rates {
 		rows = append(rows, row{name: name, value: fmtPct(r.Value()),

@@ -173,3 +173,15 @@ func (c style) paint(s string, codes ...string) string {
 	}
 	return "\x1b[" + strings.Join(codes, ";") + "m" + s + "\x1b[0m"
 }
+
+// fmtBytes formats a size in bytes as k6 shows data: SI units, one
+// decimal at most: 532 MB, 1.2 kB, 17 B.
+func fmtBytes(v float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB", "PB"}
+	i := 0
+	for math.Abs(v) >= 1000 && i < len(units)-1 {
+		v /= 1000
+		i++
+	}
+	return trimZeros(strconv.FormatFloat(math.Trunc(v*10)/10, 'f', 1, 64)) + " " + units[i]
+}

@@ -85,3 +85,14 @@ func TestClipWrapWidth(t *testing.T) {
 		})
 	}
 }
+
+func TestFmtBytes(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{{0, "0 B"}, {17, "17 B"}, {1234, "1.2 kB"}, {532416512, "532.4 MB"}, {177380795.26, "177.3 MB"}, {2e12, "2 TB"}} {
+		if got := fmtBytes(tc.v); got != tc.want {
+			t.Errorf("fmtBytes(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
