@@ -219,13 +219,21 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 		switch n {
 		case Go1Step, Go2Step, Go3Step:
 			steps := map[string]int{Go1Step: 1, Go2Step: 2, Go3Step: 3}[n]
-			out[n] = &goStep{common: base(n, len(p.khop)), steps: steps, ids: p.khop}
+			c := base(n, len(p.khop))
+			c.labels = personLabels(n, p.khop)
+			out[n] = &goStep{common: c, steps: steps, ids: p.khop}
 		case FindShortestPath:
-			out[n] = &shortestPath{common: base(n, len(p.pairs)), maxDepth: f.maxDepth, pairs: p.pairs}
+			c := base(n, len(p.pairs))
+			c.labels = pairLabels(n, p.pairs)
+			out[n] = &shortestPath{common: c, maxDepth: f.maxDepth, pairs: p.pairs}
 		case InsertPerson:
-			out[n] = &insertPersons{common: base(n, len(p.insert)), batch: f.batch, persons: p.insert}
+			c := base(n, len(p.insert))
+			c.labels = []string{n + " batch=" + strconv.Itoa(f.batch)}
+			out[n] = &insertPersons{common: c, batch: f.batch, persons: p.insert}
 		case FetchTag:
-			out[n] = &fetchPerson{common: base(n, len(p.khop)), ids: p.khop}
+			c := base(n, len(p.khop))
+			c.labels = personLabels(n, p.khop)
+			out[n] = &fetchPerson{common: c, ids: p.khop}
 		default:
 			spec, ok := customs[n]
 			if !ok {

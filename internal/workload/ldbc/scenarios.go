@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -26,11 +27,21 @@ const passShift = 52
 // common is what every graph scenario of one Open shares.
 type common struct {
 	name    string
+	labels  []string // per-request log label of each parameter row (nil: name)
 	drv     driver.Driver
 	ref     *refGraph // nil when checks are off
 	every   int64     // check every Nth iteration of a VU; 0 = never
 	feed    *feeder
 	dialect dialect
+}
+
+// label is what the per-request log shows for parameter row i: the
+// scenario and its parameters, precomputed so logging allocates nothing.
+func (c *common) label(i int) string {
+	if i < len(c.labels) {
+		return c.labels[i]
+	}
+	return c.name
 }
 
 // checks reports whether iteration n of a VU verifies its answer.
@@ -79,11 +90,12 @@ type goStepVU struct {
 }
 
 func (v *goStepVU) Iterate(ctx context.Context, it *engine.Iter) error {
-	person := v.s.ids[v.feed.pick()]
+	i := v.feed.pick()
+	person := v.s.ids[i]
 	v.op.Args = append(v.op.Args[:0], person)
 	start := it.Now()
 	res := v.conn.Do(ctx, &v.op)
-	it.Request(v.s.name, start, res)
+	it.Request(v.s.label(i), start, res)
 	if res.Err != nil || !v.s.checks(it.N) {
 		return nil
 	}
@@ -122,12 +134,13 @@ type shortestPathVU struct {
 }
 
 func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
-	pair := v.s.pairs[v.feed.pick()]
+	i := v.feed.pick()
+	pair := v.s.pairs[i]
 	v.op.Args = append(v.op.Args[:0], pair[0], pair[1])
 	var length int64
 	start := it.Now()
 	res := v.sc.DoScan(ctx, &v.op, &length)
-	it.Request(v.s.name, start, res)
+	it.Request(v.s.label(i), start, res)
 	if res.Err != nil || !v.s.checks(it.N) {
 		return nil
 	}
@@ -185,7 +198,7 @@ func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	v.op.Args = args
 	t0 := it.Now()
 	res := v.conn.Do(ctx, &v.op)
-	it.Request(v.s.name, t0, res)
+	it.Request(v.s.label(0), t0, res)
 	if res.Err == nil && v.s.every > 0 && it.N%v.s.every == 0 {
 		ok := res.Rows == int64(v.s.batch)
 		it.Check(ok)
@@ -216,11 +229,12 @@ type fetchVU struct {
 }
 
 func (v *fetchVU) Iterate(ctx context.Context, it *engine.Iter) error {
-	person := v.s.ids[v.feed.pick()]
+	i := v.feed.pick()
+	person := v.s.ids[i]
 	v.op.Args = append(v.op.Args[:0], person)
 	start := it.Now()
 	res := v.conn.Do(ctx, &v.op)
-	it.Request(v.s.name, start, res)
+	it.Request(v.s.label(i), start, res)
 	if res.Err != nil || !v.s.checks(it.N) {
 		return nil
 	}
@@ -233,4 +247,22 @@ func (v *fetchVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		return wrongResult("rows", res.Rows, want)
 	}
 	return nil
+}
+
+// personLabels labels each person parameter: "go.Go1Step personId=933".
+func personLabels(name string, ids []int64) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = name + " personId=" + strconv.FormatInt(id, 10)
+	}
+	return out
+}
+
+// pairLabels labels each pair: "find_path.FindShortestPath 933->4398046511104".
+func pairLabels(name string, pairs [][2]int64) []string {
+	out := make([]string, len(pairs))
+	for i, p := range pairs {
+		out[i] = name + " " + strconv.FormatInt(p[0], 10) + "->" + strconv.FormatInt(p[1], 10)
+	}
+	return out
 }
