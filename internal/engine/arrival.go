@@ -78,6 +78,10 @@ func solveRamp(r0, r1, d, c float64) float64 {
 	return (-r0 + math.Sqrt(disc)) / (2 * a)
 }
 
+// preciseWait is the longest wait the dispatcher sleeps with preciseSleep
+// rather than a Go timer.
+const preciseWait = 2 * time.Millisecond
+
 // arrivalRate starts iterations at the scheduled times on free VUs,
 // allocating VUs up to MaxVUs and counting dropped_iterations when none is
 // free. Iterations are timed from their intended start.
@@ -137,6 +141,9 @@ func (r *runner) arrivalRate(ctx context.Context, start time.Duration) error {
 	var allocating sync.WaitGroup
 	sched := newSchedule(r.cfg)
 	clock := r.deps.Clock
+	if !r.deps.FakeTime {
+		defer lockPreciseThread()()
+	}
 	for {
 		off, ok := sched.next()
 		if !ok {
@@ -144,11 +151,15 @@ func (r *runner) arrivalRate(ctx context.Context, start time.Duration) error {
 		}
 		intended := start + off
 		if wait := intended - clock.Now(); wait > 0 {
-			t := time.NewTimer(wait)
-			select {
-			case <-t.C:
-			case <-loop.Done():
-				t.Stop()
+			if wait <= preciseWait && !r.deps.FakeTime {
+				preciseSleep(wait)
+			} else {
+				t := time.NewTimer(wait)
+				select {
+				case <-t.C:
+				case <-loop.Done():
+					t.Stop()
+				}
 			}
 		}
 		if loop.Err() != nil {

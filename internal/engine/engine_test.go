@@ -50,7 +50,7 @@ func runPlan(t *testing.T, ctx context.Context, sc Scenario, cfg Config) *metric
 	clock := metrics.NewClock()
 	agg := metrics.NewAggregator(reg, clock, []string{"s"})
 	go agg.Run()
-	_, err := Run(ctx, Plan{Scenarios: []Spec{{Name: "s", Scenario: sc, Config: cfg.Defaults()}}}, Deps{Agg: agg, Clock: clock})
+	_, err := Run(ctx, Plan{Scenarios: []Spec{{Name: "s", Scenario: sc, Config: cfg.Defaults()}}}, Deps{Agg: agg, Clock: clock, FakeTime: true})
 	if err != nil {
 		t.Fatal(err)
 	}

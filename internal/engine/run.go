@@ -38,6 +38,9 @@ type Deps struct {
 	// Log receives every request when non-nil.
 	Log   RequestLog
 	Hooks []Hook
+	// FakeTime tells that the clock is testing/synctest's: waits must use
+	// Go timers, which the fake clock advances.
+	FakeTime bool
 }
 
 // Validate checks every scenario's configuration.
