@@ -31,6 +31,7 @@ type Info struct {
 
 // Family is a group of scenarios sharing a target kind and its setup.
 // Each CLI invocation builds fresh Family values: flag values live in them.
+// Implementations are pointers (families are map keys).
 type Family interface {
 	// Name is a short identifier ("graph", "kafka", "http", "builtin").
 	Name() string

@@ -1,0 +1,133 @@
+package httpload
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
+	"github.com/stampede-bench/stampede/internal/workload"
+)
+
+func writeParams(t *testing.T, text string) *table {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "p.csv")
+	os.WriteFile(path, []byte(text), 0o644)
+	tb, err := readTable(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+func TestRender(t *testing.T) {
+	params := writeParams(t, "id,name\n42,ann\n7,bo b\n")
+	tests := []struct {
+		name               string
+		path, body, header string
+		row                int
+		wantPath, wantBody string
+		wantHeader         string
+	}{
+		{"path and body", "/person/{{id}}", `{"name":"{{name}}"}`, "X-Id: {{ id }}", 0, "/person/42", `{"name":"ann"}`, "X-Id: 42"},
+		{"next row, escaped", "/person/{{name}}", "", "X-Id: 1", 1, "/person/bo%20b", "", "X-Id: 1"},
+		{"rows wrap around", "/person/{{id}}", "", "X-A: b", 2, "/person/42", "", "X-A: b"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := compileRequest("post", tc.path, []string{tc.header}, tc.body, params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf opBuf
+			op := r.render(&buf, tc.row)
+			ext := op.Ext.(*httpdrv.Ext)
+			if op.Query != tc.wantPath || string(op.Body) != tc.wantBody || ext.Headers[0] != tc.wantHeader || ext.Method != "POST" {
+				t.Errorf("got %q %q %q %q", op.Query, op.Body, ext.Headers[0], ext.Method)
+			}
+		})
+	}
+}
+
+func TestStaticRequestIsReused(t *testing.T) {
+	r, err := compileRequest("GET", "/health", []string{"Accept: text/plain"}, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := r.static()
+	if op == nil || op.Query != "/health" || op.Ext.(*httpdrv.Ext).Headers[0] != "Accept: text/plain" {
+		t.Fatalf("static op = %+v", op)
+	}
+	if r2, _ := compileRequest("GET", "/p/{{id}}", nil, "", writeParams(t, "id\n1\n")); r2.static() != nil {
+		t.Error("templated request reported static")
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	params := writeParams(t, "id\n1\n")
+	for _, tc := range []struct {
+		name, path, header string
+		params             *table
+		want               string
+	}{
+		{"placeholder without params", "/p/{{id}}", "", nil, "needs --params"},
+		{"unknown column", "/p/{{nope}}", "", params, "no such column"},
+		{"unclosed", "/p/{{id", "", params, "unclosed"},
+		{"relative path", "p", "", nil, "must start with /"},
+		{"header without colon", "/", "Accept", nil, "want 'Name: value'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var headers []string
+			if tc.header != "" {
+				headers = []string{tc.header}
+			}
+			_, err := compileRequest("GET", tc.path, headers, "", tc.params)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestRedactPath(t *testing.T) {
+	if got := redactPath("/api?token=abc&q=1"); strings.Contains(got, "abc") || !strings.Contains(got, "q=1") {
+		t.Errorf("redactPath = %q", got)
+	}
+	if got := redactPath("/api?q=1"); got != "/api?q=1" {
+		t.Errorf("redactPath changed a harmless path: %q", got)
+	}
+}
+
+func TestOpen(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer srv.Close()
+	drivers := driver.NewRegistry()
+	httpdrv.Register(drivers)
+	f := New()
+	env := &workload.Env{Target: srv.URL + "/x", Drivers: drivers, MaxVUs: 1}
+	o, err := f.Open(context.Background(), env, []string{"http.Request"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Target != srv.URL+"/x" || o.Scenarios["http.Request"] == nil {
+		t.Fatalf("opened %+v", o)
+	}
+	for _, tc := range []struct{ name, target, want string }{
+		{"no target", "", "needs --target"},
+		{"wrong scheme", "kafka://127.0.0.1:9092", "unknown target scheme"},
+		{"unreachable", "http://127.0.0.1:1/", "unreachable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := New().Open(context.Background(), &workload.Env{Target: tc.target, Drivers: drivers}, []string{"http.Request"})
+			if err == nil || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want a usage error with %q", err, tc.want)
+			}
+		})
+	}
+}
