@@ -1,0 +1,154 @@
+package metrics
+
+import (
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// gaugeState is a gauge's last value and extremes.
+type gaugeState struct {
+	set           bool
+	val, min, max float64
+}
+
+// scenarioState is what the aggregator keeps of one scenario: the totals
+// and the seconds still open for late batches. Only the aggregator
+// goroutine touches it.
+type scenarioState struct {
+	name, executor string
+	start, end     time.Time
+	interrupted    bool
+	notes          []string
+	trends         []*hdr.Histogram
+	counts, fails  []int64
+	errors         map[string]int64
+	gauges         []gaugeState
+	open           []*secondBin // ascending by sec
+	finished       int64        // last finished second
+	free           []*secondBin
+}
+
+func newScenarioState(name string, reg *Registry) *scenarioState {
+	n := reg.Len()
+	return &scenarioState{
+		name: name, trends: make([]*hdr.Histogram, n),
+		counts: make([]int64, n), fails: make([]int64, n), gauges: make([]gaugeState, n),
+		errors: map[string]int64{}, finished: -1 << 62,
+	}
+}
+
+func (s *scenarioState) trend(id ID) *hdr.Histogram {
+	h := s.trends[id]
+	if h == nil {
+		h = NewHistogram()
+		s.trends[id] = h
+	}
+	return h
+}
+
+func (s *scenarioState) setGauge(id ID, v float64) {
+	g := &s.gauges[id]
+	if !g.set {
+		g.set, g.min, g.max = true, v, v
+	}
+	g.val = v
+	g.min = min(g.min, v)
+	g.max = max(g.max, v)
+}
+
+// bin returns the open second sec, creating it. A batch for a second that
+// is already finished goes to the oldest open second: totals stay exact,
+// the series shifts it by a little.
+func (s *scenarioState) bin(sec int64, a *Aggregator) *secondBin {
+	if sec <= s.finished {
+		sec = s.finished + 1
+	}
+	i := 0
+	for ; i < len(s.open); i++ {
+		if s.open[i].sec == sec {
+			return s.open[i]
+		}
+		if s.open[i].sec > sec {
+			break
+		}
+	}
+	var b *secondBin
+	if n := len(s.free); n > 0 {
+		b, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		b = &secondBin{rt: NewHistogram(), counts: make([]int64, a.reg.Len()), fails: make([]int64, a.reg.Len())}
+	}
+	b.sec = sec
+	s.open = append(s.open, nil)
+	copy(s.open[i+1:], s.open[i:])
+	s.open[i] = b
+	return b
+}
+
+func (s *scenarioState) recycle(b *secondBin) {
+	b.rt.Reset()
+	clear(b.counts)
+	clear(b.fails)
+	b.errors = nil
+	s.free = append(s.free, b)
+}
+
+func (s *scenarioState) snapshot(reg *Registry) *ScenarioSnapshot {
+	sc := newScenarioSnapshot(s.name, s.executor)
+	sc.Start, sc.End, sc.Interrupted = s.start, s.end, s.interrupted
+	sc.Notes = append([]string(nil), s.notes...)
+	for id := 0; id < reg.Len(); id++ {
+		d := reg.Def(ID(id))
+		switch d.Kind {
+		case KindTrend:
+			if h := s.trends[id]; h != nil && h.TotalCount() > 0 {
+				sc.Trends[d.Name] = &Trend{Unit: d.Unit, Hist: h.Clone()}
+				sc.Units[d.Name] = d.Unit
+			}
+		case KindCounter:
+			sc.Counters[d.Name] = s.counts[id]
+			if d.Unit != UnitNone {
+				sc.Units[d.Name] = d.Unit
+			}
+		case KindRate:
+			if s.counts[id]+s.fails[id] > 0 {
+				sc.Rates[d.Name] = &Rate{Passes: s.counts[id], Fails: s.fails[id]}
+			}
+		case KindGauge:
+			if g := s.gauges[id]; g.set {
+				sc.Gauges[d.Name] = &Gauge{Value: g.val, Min: g.min, Max: g.max}
+			}
+		}
+	}
+	for msg, n := range s.errors {
+		sc.Errors[msg] = n
+	}
+	return sc
+}
+
+// secondBin collects one second of one scenario until it is finished.
+type secondBin struct {
+	sec           int64
+	rt            *hdr.Histogram
+	counts, fails []int64
+	errors        map[string]int64
+}
+
+func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
+	p := &Point{
+		Scenario: s.name, Sec: b.sec, Time: clock.Wall(time.Duration(b.sec) * time.Second),
+		Counts: map[string]int64{}, Errors: b.errors, Hist: b.rt, RT: StatsOf(b.rt),
+		VUs: int64(s.gauges[IDVUs].val),
+	}
+	for id := 0; id < reg.Len(); id++ {
+		d := reg.Def(ID(id))
+		if b.counts[id] != 0 {
+			p.Counts[d.Name] = b.counts[id]
+		}
+		if b.fails[id] != 0 {
+			p.Counts[d.Name+"_fail"] = b.fails[id]
+		}
+	}
+	return p
+}
