@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -197,29 +195,6 @@ func containsFamily(list []workload.Family, f workload.Family) bool {
 	return false
 }
 
-// outputSpec is one --out value: a result directory or NAME=ARG.
-type outputSpec struct {
-	kind, arg string
-}
-
-func parseOutputSpec(s string) (outputSpec, error) {
-	name, arg, ok := strings.Cut(s, "=")
-	if !ok || strings.ContainsAny(name, `/\.`) {
-		return outputSpec{kind: "dir", arg: s}, nil
-	}
-	switch name {
-	case "influxdb":
-		if arg == "" {
-			return outputSpec{}, usagef("--out influxdb= needs a URL, e.g. influxdb=http://127.0.0.1:8086/k6")
-		}
-		o := outputSpec{kind: name, arg: arg}
-		return o, checkOutputSpec(o) // before any result directory exists
-	case "dir":
-		return outputSpec{kind: "dir", arg: arg}, nil
-	}
-	return outputSpec{}, usagef("unknown output %q in --out %s (known: influxdb=URL, or a directory)", name, s)
-}
-
 // runOnce opens the targets, runs the plan once into dir and writes every
 // output. run numbers repeated runs (0: single run).
 func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (err error) {
@@ -307,49 +282,4 @@ func maxVUs(configs map[string]engine.Config) int64 {
 		m = max(m, c.MaxVUsNeeded())
 	}
 	return m
-}
-
-// redactArgs hides credentials in target URLs and secret flags.
-func redactArgs(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = a
-		if strings.Contains(a, "://") {
-			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "-") {
-				out[i] = k + "=" + driver.Redact(v)
-			} else {
-				out[i] = driver.Redact(a)
-			}
-		}
-		if i > 0 && strings.HasPrefix(args[i-1], "--") && isSecretFlag(args[i-1]) {
-			out[i] = "xxxxx"
-		}
-		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") && isSecretFlag(k) {
-			out[i] = k + "=xxxxx"
-		}
-	}
-	return out
-}
-
-// stderrIsTTY reports whether w is a terminal.
-func isTTY(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// startSelfProfile writes stampede's own CPU profile to path until stop.
-func startSelfProfile(path string) (stop func(), err error) {
-	out, err := os.Create(path)
-	if err != nil {
-		return nil, usagef("--self-profile: %v", err)
-	}
-	if err := pprof.StartCPUProfile(out); err != nil {
-		out.Close()
-		return nil, fmt.Errorf("--self-profile: %w", err)
-	}
-	return func() { pprof.StopCPUProfile(); out.Close() }, nil
 }
