@@ -41,7 +41,7 @@ func BenchmarkGo1StepIterate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := &goStep{common: common{name: Go1Step, drv: drv, dialect: sqlDialect{}, feed: newFeeder(len(p.khop), OrderRoundRobin, 1)}, steps: 1, ids: p.khop}
+	s := newGoStep(common{name: Go1Step, drv: drv, dialect: sqlDialect{}, feed: newFeeder(len(p.khop), OrderRoundRobin, 1)}, 1, p.khop)
 	vu, err := s.NewVU(b.Context(), 0)
 	if err != nil {
 		b.Fatal(err)

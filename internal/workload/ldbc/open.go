@@ -221,7 +221,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			steps := map[string]int{Go1Step: 1, Go2Step: 2, Go3Step: 3}[n]
 			c := base(n, len(p.khop))
 			c.labels = personLabels(n, p.khop)
-			out[n] = &goStep{common: c, steps: steps, ids: p.khop}
+			out[n] = newGoStep(c, steps, p.khop)
 		case FindShortestPath:
 			c := base(n, len(p.pairs))
 			c.labels = pairLabels(n, p.pairs)
@@ -233,7 +233,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 		case FetchTag:
 			c := base(n, len(p.khop))
 			c.labels = personLabels(n, p.khop)
-			out[n] = &fetchPerson{common: c, ids: p.khop}
+			out[n] = newFetchPerson(c, p.khop)
 		default:
 			spec, ok := customs[n]
 			if !ok {

@@ -69,27 +69,48 @@ func wrongResult(what string, got, want int64) error {
 	return fmt.Errorf("wrong result: %s %d != reference %d", what, got, want)
 }
 
-// goStep is go.Go1Step, go.Go2Step and go.Go3Step.
-type goStep struct {
+// personQuery is a scenario whose iteration queries one person and whose
+// answer is a number of rows: go.Go1Step, go.Go2Step, go.Go3Step (persons
+// at the end of N-step walks) and fetch.FetchTag (the person itself).
+type personQuery struct {
 	common
-	steps int
+	query string
 	ids   []int64
+	// want is the reference answer for person.
+	want func(ref *refGraph, person int64) int64
 }
 
-func (s *goStep) NewVU(ctx context.Context, id int) (engine.VU, error) {
-	b, err := s.newBase(ctx, id, s.dialect.GoStep(s.steps))
+// newGoStep returns go.Go<steps>Step.
+func newGoStep(c common, steps int, ids []int64) *personQuery {
+	return &personQuery{common: c, query: c.dialect.GoStep(steps), ids: ids,
+		want: func(ref *refGraph, person int64) int64 { return ref.goStep(person, steps) }}
+}
+
+// newFetchPerson returns fetch.FetchTag: a person's properties by id.
+func newFetchPerson(c common, ids []int64) *personQuery {
+	return &personQuery{common: c, query: c.dialect.FetchPerson(), ids: ids,
+		want: func(ref *refGraph, person int64) int64 {
+			if ref.hasPerson(person) {
+				return 1
+			}
+			return 0
+		}}
+}
+
+func (s *personQuery) NewVU(ctx context.Context, id int) (engine.VU, error) {
+	b, err := s.newBase(ctx, id, s.query)
 	if err != nil {
 		return nil, err
 	}
-	return &goStepVU{baseVU: b, s: s}, nil
+	return &personVU{baseVU: b, s: s}, nil
 }
 
-type goStepVU struct {
+type personVU struct {
 	*baseVU
-	s *goStep
+	s *personQuery
 }
 
-func (v *goStepVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	i := v.feed.pick()
 	person := v.s.ids[i]
 	v.op.Args = append(v.op.Args[:0], person)
@@ -99,7 +120,7 @@ func (v *goStepVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	if res.Err != nil || !v.s.checks(it.N) {
 		return nil
 	}
-	want := v.s.ref.goStep(person, v.s.steps)
+	want := v.s.want(v.s.ref, person)
 	it.Check(res.Rows == want)
 	if res.Rows != want {
 		return wrongResult("rows", res.Rows, want)
@@ -205,46 +226,6 @@ func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		if !ok {
 			return wrongResult("rows written", res.Rows, int64(v.s.batch))
 		}
-	}
-	return nil
-}
-
-// fetchPerson is fetch.FetchTag: a person's properties by id.
-type fetchPerson struct {
-	common
-	ids []int64
-}
-
-func (s *fetchPerson) NewVU(ctx context.Context, id int) (engine.VU, error) {
-	b, err := s.newBase(ctx, id, s.dialect.FetchPerson())
-	if err != nil {
-		return nil, err
-	}
-	return &fetchVU{baseVU: b, s: s}, nil
-}
-
-type fetchVU struct {
-	*baseVU
-	s *fetchPerson
-}
-
-func (v *fetchVU) Iterate(ctx context.Context, it *engine.Iter) error {
-	i := v.feed.pick()
-	person := v.s.ids[i]
-	v.op.Args = append(v.op.Args[:0], person)
-	start := it.Now()
-	res := v.conn.Do(ctx, &v.op)
-	it.Request(v.s.label(i), start, res)
-	if res.Err != nil || !v.s.checks(it.N) {
-		return nil
-	}
-	var want int64
-	if v.s.ref.hasPerson(person) {
-		want = 1
-	}
-	it.Check(res.Rows == want)
-	if res.Rows != want {
-		return wrongResult("rows", res.Rows, want)
 	}
 	return nil
 }
