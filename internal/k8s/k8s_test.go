@@ -2,13 +2,14 @@ package k8s
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/golden"
 
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -127,28 +128,13 @@ func TestManifestRoundTrip(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 func TestManifestGolden(t *testing.T) {
 	b, err := Manifest(Spec{Image: "stampede:dev", Parallelism: 4, StartAt: start, CPU: "2", Memory: "1Gi",
 		RunArgs: []string{"http.Request", "--target", "http://10.0.0.5:8080/", "--rate", "20000", "-d", "1m", "--no-csv"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("testdata", "job.golden.yaml")
-	if *update {
-		os.MkdirAll("testdata", 0o755)
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update)", err)
-	}
-	if !bytes.Equal(b, want) {
-		t.Errorf("manifest differs from %s (go test -update to accept):\n%s", path, b)
-	}
+	golden.Check(t, "job.golden.yaml", b)
 	if bytes.Contains(b, []byte("status:")) {
 		t.Error("manifest has a status block")
 	}

@@ -2,17 +2,14 @@ package stats
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"text/tabwriter"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+	"github.com/stampede-bench/stampede/internal/golden"
+)
 
 func TestCompare(t *testing.T) {
 	tests := []struct {
@@ -97,25 +94,5 @@ func TestCompareSeedGolden(t *testing.T) {
 			-100*v.Delta, v.U, 100*v.Lo, 100*v.Hi, v)
 	}
 	tw.Flush()
-	checkGolden(t, "seed_autofdo.golden", buf.Bytes())
-}
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	golden.Check(t, "seed_autofdo.golden", buf.Bytes())
 }

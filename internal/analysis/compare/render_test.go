@@ -2,13 +2,10 @@ package compare
 
 import (
 	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+	"github.com/stampede-bench/stampede/internal/golden"
+)
 
 // TestGolden renders each comparison in every format and compares the
 // output with testdata/NAME.golden.EXT; -update rewrites the files.
@@ -42,29 +39,8 @@ func TestGolden(t *testing.T) {
 				if err := f.write(rep, &buf); err != nil {
 					t.Fatal(err)
 				}
-				golden(t, filepath.Join("testdata", fx.name+".golden."+f.ext), buf.Bytes())
+				golden.Check(t, fx.name+".golden."+f.ext, buf.Bytes())
 			})
 		}
-	}
-}
-
-// golden compares got with the file at path, or rewrites it under -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
 	}
 }

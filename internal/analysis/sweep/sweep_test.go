@@ -2,22 +2,19 @@ package sweep
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/golden"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // curve builds a VU sweep from loads, throughputs and p99s (ms); each
 // point's VUs are fully explained by Little's law.
@@ -201,27 +198,7 @@ func TestTableGolden(t *testing.T) {
 	if err := WriteTable(&b, Analyze(nodeCurve([]int{1, 3, 5}, []float64{1000, 2400, 3000}), Rule{})); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "table.golden.txt", b.Bytes())
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (go test -update to accept):\n%s", name, got)
-	}
+	golden.Check(t, "table.golden.txt", b.Bytes())
 }
 
 // TestFromResult reads a step directory written like a run's.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/golden"
+
 	"github.com/stampede-bench/stampede/internal/engine"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 var t0 = time.Date(2021, 8, 5, 7, 17, 2, 0, time.UTC) // 1628147822, as in the seed
 
@@ -41,7 +40,7 @@ func TestGolden(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "requests.golden.csv", buf.Bytes())
+	golden.Check(t, "requests.golden.csv", buf.Bytes())
 
 	// The golden file must read back with encoding/csv, field for field.
 	recs, err := csv.NewReader(bytes.NewReader(buf.Bytes())).ReadAll()
@@ -259,23 +258,6 @@ func BenchmarkWriteParallel(b *testing.B) {
 	})
 	if err := l.Close(); err != nil {
 		b.Fatal(err)
-	}
-}
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
 	}
 }
 

@@ -3,42 +3,16 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/stampede-bench/stampede/internal/golden"
+
 	"github.com/stampede-bench/stampede/internal/resultdir"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := 0; i < len(gl) && i < len(wl); i++ {
-			if gl[i] != wl[i] {
-				t.Fatalf("%s differs at line %d:\n got: %s\nwant: %s\n(go test -update rewrites it)", path, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%s differs in length: %d lines, want %d (go test -update rewrites it)", path, len(gl), len(wl))
-	}
-}
 
 // payloadJSON builds the payload with directories made relative, indented.
 func payloadJSON(t *testing.T, results []*resultdir.Result, opts Options) []byte {
@@ -59,12 +33,12 @@ func payloadJSON(t *testing.T, results []*resultdir.Result, opts Options) []byte
 
 func TestGoldenPayload(t *testing.T) {
 	results := twoRuns(t, t.TempDir())
-	golden(t, "payload.golden.json", payloadJSON(t, results, Options{MaxPoints: 10, Generator: "stampede test"}))
+	golden.Check(t, "payload.golden.json", payloadJSON(t, results, Options{MaxPoints: 10, Generator: "stampede test"}))
 }
 
 func TestGoldenSweepPayload(t *testing.T) {
 	results := sweepRuns(t, t.TempDir())
-	golden(t, "sweep.golden.json", payloadJSON(t, results, Options{Generator: "stampede test"}))
+	golden.Check(t, "sweep.golden.json", payloadJSON(t, results, Options{Generator: "stampede test"}))
 }
 
 func TestBuild(t *testing.T) {

@@ -4,18 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/golden"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/outputtest"
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // seedThresholds are evaluated on the test snapshot: some pass, some fail,
 // one has no data.
@@ -56,7 +53,7 @@ func TestConsoleGolden(t *testing.T) {
 			if err := WriteConsole(&buf, snap, tc.opts); err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, tc.name, buf.Bytes())
+			golden.Check(t, tc.name, buf.Bytes())
 		})
 	}
 }
@@ -67,24 +64,7 @@ func TestJSONGolden(t *testing.T) {
 	if err := WriteJSON(&buf, snap, JSONOptions{Thresholds: evaluated(t, snap)}); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "summary.golden.json", buf.Bytes())
-}
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	golden.Check(t, "summary.golden.json", buf.Bytes())
 }
 
 // TestConsoleFitsWidth: no line of the plain summary is wider than asked.

@@ -1,15 +1,12 @@
 package mq
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/stampede-bench/stampede/internal/golden"
+)
 
 // The notes a run writes into its summary, rendered from fixed counts.
 func TestNotesGolden(t *testing.T) {
@@ -39,20 +36,5 @@ func TestNotesGolden(t *testing.T) {
 		lines = append(lines, fmtRate(r))
 	}
 	got := strings.Join(lines, "\n") + "\n"
-	path := filepath.Join("testdata", "notes.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("notes differ from %s (run with -update if intended):\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Check(t, "notes.golden", []byte(got))
 }

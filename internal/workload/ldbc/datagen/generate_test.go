@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -14,10 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/golden"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 func generate(t testing.TB, cfg Config) Stats {
 	t.Helper()
@@ -46,32 +44,7 @@ func TestGolden(t *testing.T) {
 		lines := strings.SplitAfter(string(data), "\n")
 		b.WriteString(strings.Join(lines[:min(len(lines), 26)], ""))
 	}
-	golden := filepath.Join("testdata", "golden_sf0.002_seed42.txt")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("output differs from %s (go test -run Golden -update to accept):\n%s", golden, firstDiff(b.String(), string(want)))
-	}
-}
-
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range min(len(g), len(w)) {
-		if g[i] != w[i] {
-			return fmt.Sprintf("line %d:\n got  %s\n want %s", i+1, g[i], w[i])
-		}
-	}
-	return fmt.Sprintf("got %d lines, want %d", len(g), len(w))
+	golden.Check(t, "golden_sf0.002_seed42.txt", []byte(b.String()))
 }
 
 // TestDeterministicAcrossWorkers generates SF1 (several blocks and chunks)
