@@ -187,16 +187,21 @@ func (c *conn) Close() error {
 	return nil
 }
 
-// appendRequest renders an HTTP/1.1 request.
-func appendRequest(b []byte, host string, op *driver.Op) []byte {
-	method := "GET"
-	var headers []string
+// methodHeaders returns the method (default GET) and headers of op.
+func methodHeaders(op *driver.Op) (method string, headers []string) {
+	method = "GET"
 	if e, ok := op.Ext.(*Ext); ok && e != nil {
 		if e.Method != "" {
 			method = e.Method
 		}
 		headers = e.Headers
 	}
+	return method, headers
+}
+
+// appendRequest renders an HTTP/1.1 request.
+func appendRequest(b []byte, host string, op *driver.Op) []byte {
+	method, headers := methodHeaders(op)
 	path := op.Query
 	if path == "" {
 		path = "/"
@@ -241,14 +246,7 @@ type stdConn struct {
 }
 
 func (c *stdConn) Do(ctx context.Context, op *driver.Op) driver.Result {
-	method := "GET"
-	var headers []string
-	if e, ok := op.Ext.(*Ext); ok && e != nil {
-		if e.Method != "" {
-			method = e.Method
-		}
-		headers = e.Headers
-	}
+	method, headers := methodHeaders(op)
 	u := *c.d.u
 	ref, err := url.Parse(op.Query)
 	if err != nil {
