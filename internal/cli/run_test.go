@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
@@ -151,5 +154,31 @@ options:
 		if s.Config.Iterations != 5 || s.Config.VUs != 2 {
 			t.Errorf("%s config = %+v, want 5 iterations and 2 VUs from the flag and env", s.Name, s.Config)
 		}
+	}
+}
+
+// A target that dies during the run is counted, not fatal: the run goes on,
+// errors are grouped by message, and the exit code is 0.
+func TestTargetDiesMidRun(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	time.AfterFunc(300*time.Millisecond, func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	dir := filepath.Join(t.TempDir(), "res")
+	code, stdout, stderr := runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "-u", "4", "-d", "1s", "--out", dir, "--no-report", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	res, err := resultdir.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := res.Snapshot.Scenarios[0]
+	if sc.Counters[metrics.Errors] == 0 || sc.Counters[metrics.Requests] <= sc.Counters[metrics.Errors] {
+		t.Fatalf("requests %d, errors %d: want successes then errors", sc.Counters[metrics.Requests], sc.Counters[metrics.Errors])
+	}
+	if !strings.Contains(stdout, "connection refused") {
+		t.Errorf("summary lacks the error breakdown:\n%s", stdout)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -99,7 +100,7 @@ func (c *conn) dial(ctx context.Context) error {
 	var dialer net.Dialer
 	nc, err := dialer.DialContext(ctx, "tcp", c.d.addr)
 	if err != nil {
-		return fmt.Errorf("connect %s: %w", c.d.addr, errors.Unwrap(err))
+		return fmt.Errorf("connect %s: %w", c.d.addr, rootCause(err))
 	}
 	c.nc = nc
 	c.r = newReader(nc)
@@ -167,9 +168,24 @@ func (c *conn) fail(ctx context.Context, err error) driver.Result {
 	}
 	var oe *net.OpError
 	if errors.As(err, &oe) {
-		return driver.Result{Err: fmt.Errorf("%s: %w", oe.Op, oe.Err)}
+		return driver.Result{Err: fmt.Errorf("%s: %w", oe.Op, rootCause(oe))}
 	}
 	return driver.Result{Err: err}
+}
+
+// rootCause strips the net and syscall wrappers from a network error,
+// leaving the errno ("connection refused"), so that messages read
+// "connect HOST: connection refused" and group well.
+func rootCause(err error) error {
+	var se *os.SyscallError
+	if errors.As(err, &se) {
+		return se.Err
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) {
+		return oe.Err
+	}
+	return err
 }
 
 func (c *conn) closeNet() {
