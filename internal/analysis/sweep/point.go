@@ -12,6 +12,7 @@ package sweep
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -51,6 +52,9 @@ type Point struct {
 	Nodes    int    `json:"nodes,omitempty"`
 	Scenario string `json:"scenario"`
 	Executor string `json:"executor"`
+	// InProcess is set when the target ran inside stampede's own process
+	// (embedded SQLite or Kafka): generator and target share its CPU.
+	InProcess bool `json:"inProcess,omitempty"`
 
 	Iterations int64 `json:"iterations"`
 	// Seconds is the measured span (scenario duration minus warm-up).
@@ -102,7 +106,8 @@ func FromResult(r *resultdir.Result, check *selfcheck.Report) []Point {
 	for _, sc := range r.Snapshot.Scenarios {
 		cfg, _ := scenarioConfig(r.Options, sc.Name)
 		p := Point{Step: step, Dir: r.Dir, Dimension: dim, Value: value, Load: load, Nodes: nodes,
-			Scenario: sc.Name, Executor: sc.Executor, GeneratorCPU: -1, GeneratorMax: -1}
+			Scenario: sc.Name, Executor: sc.Executor, GeneratorCPU: -1, GeneratorMax: -1,
+			InProcess: inProcess(r.Options.Target, sc.Notes)}
 		measure(&p, sc, cfg)
 		if check != nil {
 			st := check.Window(sc.Start, sc.End)
@@ -113,6 +118,20 @@ func FromResult(r *resultdir.Result, check *selfcheck.Report) []Point {
 		out = append(out, p)
 	}
 	return out
+}
+
+// inProcess tells whether a run's target lived in stampede's own process:
+// an sqlite:// file or an embedded cluster (its summary note says so).
+func inProcess(target string, notes []string) bool {
+	if strings.HasPrefix(target, "sqlite:") {
+		return true
+	}
+	for _, n := range notes {
+		if strings.Contains(n, "embedded") {
+			return true
+		}
+	}
+	return false
 }
 
 // measure fills the statistics of p from one scenario snapshot.

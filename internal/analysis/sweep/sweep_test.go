@@ -106,6 +106,10 @@ func TestDiagnose(t *testing.T) {
 		{name: "knee with Little's law holding: target", want: SideTarget, reason: "queued at the target"},
 		{name: "generator busy before the knee: client", want: SideClient, reason: "generator's CPU",
 			modify: func(c []Point) { c[1].GeneratorSaturated, c[1].GeneratorCPU, c[1].GeneratorMax = true, 0.93, 0.99 }},
+		{name: "embedded target in the busy process: unknown", want: SideUnknown, reason: "inside stampede's process",
+			modify: func(c []Point) {
+				c[1].GeneratorSaturated, c[1].GeneratorCPU, c[1].InProcess = true, 0.95, true
+			}},
 		{name: "generator busy only after the knee does not count", want: SideTarget,
 			modify: func(c []Point) { c = append(c, c[2]); c[3].GeneratorSaturated = true }},
 		{name: "VUs idle outside iterations: client", want: SideClient, reason: "Little's law accounts for",
@@ -253,5 +257,22 @@ func TestFromResult(t *testing.T) {
 	}
 	if v := Diagnose(ps, Knee{}); v.Side != SideClient {
 		t.Errorf("verdict %+v", v)
+	}
+}
+
+func TestInProcess(t *testing.T) {
+	for _, tc := range []struct {
+		target string
+		notes  []string
+		want   bool
+	}{
+		{"sqlite://stampede-data/ldbc-sf0.1.db", nil, true},
+		{"postgres://db/ldbc", nil, false},
+		{"kafka://127.0.0.1:1", []string{"embedded in-memory kfake cluster (3 brokers): ..."}, true},
+		{"http://127.0.0.1:8080/", []string{"other note"}, false},
+	} {
+		if got := inProcess(tc.target, tc.notes); got != tc.want {
+			t.Errorf("inProcess(%q, %v) = %v", tc.target, tc.notes, got)
+		}
 	}
 }

@@ -27,7 +27,8 @@ type Verdict struct {
 // saturated first on a curve with knee k, checking in this order:
 //
 //  1. the generator self-check: CPU busy (selfcheck's rule) at or before
-//     the knee means the numbers measure the client;
+//     the knee means the numbers measure the client — unless the target
+//     runs inside stampede's process, when the verdict is unknown;
 //  2. Little's law at the knee (closed model): concurrency = throughput ×
 //     mean iteration time well below the configured VUs (< LittleGap)
 //     means VUs idled outside the iterations, a client bottleneck; in the
@@ -45,6 +46,11 @@ func Diagnose(curve []Point, k Knee) Verdict {
 		last = k.At
 	}
 	for _, p := range curve[:last+1] {
+		if p.GeneratorSaturated && p.InProcess {
+			return Verdict{Side: SideUnknown, Reason: fmt.Sprintf(
+				"the target runs inside stampede's process (embedded), and that process was busy at %s %s (mean %.0f%% of its cores): client and target share one CPU budget here; give the target its own machine (--target) to tell them apart",
+				p.Value, unitOf(p.Dimension), 100*p.GeneratorCPU)}
+		}
 		if p.GeneratorSaturated {
 			return Verdict{Side: SideClient, Reason: fmt.Sprintf(
 				"client saturated first: the generator's CPU was busy at %s %s (mean %.0f%%, max %.0f%% of its cores); add generator machines (stampede run --segment, stampede k8s manifest)",
