@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -114,6 +115,9 @@ func (l *liveOutputs) annotate(snap *metrics.Snapshot) {
 	for _, sc := range snap.Scenarios {
 		if l.self != nil {
 			if w := l.self.Warning(sc.Start, sc.End); w != "" {
+				if embeddedTarget(sc.Notes) {
+					w += " (here the target is embedded in stampede's process and shares its CPU: give it its own machine with --target to tell the two apart)"
+				}
 				sc.Notes = appendNote(sc.Notes, w)
 			}
 		}
@@ -121,6 +125,17 @@ func (l *liveOutputs) annotate(snap *metrics.Snapshot) {
 			sc.Notes = appendNote(sc.Notes, n)
 		}
 	}
+}
+
+// embeddedTarget tells from a scenario's notes whether its target ran
+// inside stampede's process (embedded SQLite or Kafka cluster).
+func embeddedTarget(notes []string) bool {
+	for _, n := range notes {
+		if strings.Contains(n, "embedded") {
+			return true
+		}
+	}
+	return false
 }
 
 func appendNote(notes []string, n string) []string {
