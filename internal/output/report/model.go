@@ -177,6 +177,10 @@ type Sweep struct {
 type SweepScenario struct {
 	Name   string       `json:"name"`
 	Points []SweepPoint `json:"points"`
+	// KneeAt indexes the first point past the knee (-1: none), Knee
+	// describes it.
+	KneeAt int    `json:"kneeAt"`
+	Knee   string `json:"knee,omitempty"`
 }
 
 // SweepPoint is one step.

@@ -1,8 +1,11 @@
 package report
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/stampede-bench/stampede/internal/analysis/sweep"
 )
 
 // Sweep step keys in resultdir.Options.Sweep.
@@ -77,6 +80,9 @@ func buildSweep(runs []*Run) *Sweep {
 			ss.Points = append(ss.Points, pt)
 		}
 	}
+	for _, ss := range sw.Scenarios {
+		markKnee(ss)
+	}
 	// Scaling efficiency: throughput per node relative to the smallest
 	// cluster measured (1 = linear scaling).
 	for _, ss := range sw.Scenarios {
@@ -110,4 +116,20 @@ func sortSteps(runs []*Run) {
 		vals[r] = x
 	}
 	sort.SliceStable(runs, func(i, j int) bool { return vals[runs[i]] < vals[runs[j]] })
+}
+
+// markKnee applies stampede sweep's knee rule (analysis/sweep.FindKnee) to
+// a scenario's curve, so the report names the same knee as the table.
+func markKnee(ss *SweepScenario) {
+	curve := make([]sweep.Point, len(ss.Points))
+	for i, p := range ss.Points {
+		curve[i] = sweep.Point{Value: p.Value, Throughput: p.Throughput, P99: p.P99}
+	}
+	k := sweep.FindKnee(curve, sweep.DefaultRule)
+	ss.KneeAt = -1
+	if k.Found {
+		ss.KneeAt = k.At
+		ss.Knee = fmt.Sprintf("knee between %s and %s: throughput %+.0f%% while p99 %+.0f%%; most useful load ≈ %s",
+			ss.Points[k.Before].Value, ss.Points[k.At].Value, 100*k.Gain, 100*k.P99Growth, k.BestLoad)
+	}
 }

@@ -128,8 +128,9 @@
     }
     var rows = [];
     scs.forEach(function (s) {
-      s.points.forEach(function (p) {
-        rows.push([s.name, p.value, fmtRate(p.throughput), fmtMs(p.p50), fmtMs(p.p95), fmtMs(p.p99), fmtPct(p.errorRate)]
+      if (s.knee) sec.insertBefore(el("p", { cls: "knee", text: s.name + ": " + s.knee }), grid);
+      s.points.forEach(function (p, i) {
+        rows.push([s.name, p.value + (i === s.kneeAt ? " ◀ knee" : ""), fmtRate(p.throughput), fmtMs(p.p50), fmtMs(p.p95), fmtMs(p.p99), fmtPct(p.errorRate)]
           .concat(p.nodes ? [p.nodes, fmtRate(p.perNode), fmtPct(p.efficiency)] : []));
       });
     });
