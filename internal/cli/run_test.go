@@ -182,3 +182,16 @@ func TestTargetDiesMidRun(t *testing.T) {
 		t.Errorf("summary lacks the error breakdown:\n%s", stdout)
 	}
 }
+
+// A run that fails before measuring anything leaves no empty result
+// directory behind.
+func TestFailedRunLeavesNoEmptyDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "res")
+	code, _, _ := runMain(t, t.Context(), "run", "http.Request", "--target", "http://127.0.0.1:1/", "-d", "1s", "--out", dir)
+	if code != ExitUsage {
+		t.Fatalf("exit %d", code)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("result dir left behind: %v", err)
+	}
+}

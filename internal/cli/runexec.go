@@ -202,6 +202,11 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	if err := resultdir.Prepare(dir); err != nil {
 		return asUsage(err)
 	}
+	defer func() {
+		if err != nil {
+			os.Remove(dir) // removes it only when nothing was written
+		}
+	}()
 	reg := metrics.NewRegistry()
 	wenv := &workload.Env{
 		Target: p.target, Drivers: newDrivers(), DataDir: f.dataDir, Metrics: reg,
