@@ -110,6 +110,9 @@ func (r *runner) arrivalRate(ctx context.Context, start time.Duration) error {
 		for {
 			select {
 			case intended := <-work:
+				if hard.Err() != nil {
+					return // interrupted: drop the work, do not spin
+				}
 				r.runScheduled(hard, v, intended)
 				idle.Add(1)
 			case <-loop.Done():

@@ -18,7 +18,7 @@ func (r *runner) constantVUs(ctx context.Context, start time.Duration) error {
 	end := start + r.cfg.Duration
 	r.runEach(vus, func(v *vuState) {
 		now := r.deps.Clock.Now()
-		for now < end && loop.Err() == nil {
+		for now < end && running(loop, hard) {
 			now = r.iterate(hard, v, closedNext(now))
 		}
 	})
@@ -36,7 +36,7 @@ func (r *runner) perVUIterations(ctx context.Context, _ time.Duration) error {
 	defer cancel()
 	r.runEach(vus, func(v *vuState) {
 		now := r.deps.Clock.Now()
-		for i := int64(0); i < r.cfg.Iterations && loop.Err() == nil; i++ {
+		for i := int64(0); i < r.cfg.Iterations && running(loop, hard); i++ {
 			now = r.iterate(hard, v, closedNext(now))
 		}
 	})
@@ -55,11 +55,20 @@ func (r *runner) sharedIterations(ctx context.Context, _ time.Duration) error {
 	var next atomic.Int64
 	r.runEach(vus, func(v *vuState) {
 		now := r.deps.Clock.Now()
-		for loop.Err() == nil && next.Add(1) <= r.cfg.Iterations {
+		for running(loop, hard) && next.Add(1) <= r.cfg.Iterations {
 			now = r.iterate(hard, v, closedNext(now))
 		}
 	})
 	return nil
+}
+
+// running tells a VU loop to go on: neither may new iterations start
+// (loop) nor have running ones been interrupted (hard). Checking hard too
+// matters: cancelling the parent closes hard before loop, and VUs whose
+// iterations return at once must not spin in that window — 100,000 of them
+// spinning starve the goroutine that is cancelling loop.
+func running(loop, hard context.Context) bool {
+	return loop.Err() == nil && hard.Err() == nil
 }
 
 // runEach runs body for every VU in its own goroutine and waits.

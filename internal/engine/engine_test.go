@@ -201,3 +201,37 @@ func TestBadConfig(t *testing.T) {
 		}
 	}
 }
+
+// Cancelling a run whose many VUs all wait on the run's context must end
+// it: VUs whose iterations then return at once must not spin (they did, and
+// 100,000 spinning goroutines starved the one cancelling the loop).
+func TestManyBlockedVUsStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100,000 goroutines")
+	}
+	const vus = 100_000
+	reg := metrics.NewRegistry()
+	clock := metrics.NewClock()
+	agg := metrics.NewAggregator(reg, clock, []string{"idle"})
+	go agg.Run()
+	defer agg.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	sc := blockScenario{started: make(chan struct{}, vus)}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, Plan{Scenarios: []Spec{{Name: "idle", Scenario: sc, Config: Config{VUs: vus, Duration: time.Hour}.Defaults()}}}, Deps{Agg: agg, Clock: clock})
+		done <- err
+	}()
+	for range vus {
+		<-sc.started
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the run did not stop within a minute of being cancelled")
+	}
+}

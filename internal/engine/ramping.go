@@ -69,7 +69,7 @@ func (r *runner) rampingVUs(ctx context.Context, start time.Duration) error {
 		go func() {
 			defer wg.Done()
 			defer v.rec.Flush()
-			for now := start; now < end && loop.Err() == nil; {
+			for now := start; now < end && running(loop, hard); {
 				if int64(v.id) >= target.Load() {
 					ch := wait()
 					if int64(v.id) < target.Load() {
