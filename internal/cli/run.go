@@ -48,6 +48,8 @@ type runFlags struct {
 
 	// familyFlagNames are the workload options, recorded in options.json.
 	familyFlagNames map[string]bool
+	// flagFamily names the family of each workload flag (for --help).
+	flagFamily map[string]string
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -115,15 +117,19 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.StringArrayVar(&f.sweepInfo, "sweep-info", nil, "KEY=VALUE describing the sweep step (set by stampede sweep)")
 	_ = fs.MarkHidden("sweep-info")
 	f.familyFlagNames = map[string]bool{}
+	f.flagFamily = map[string]string{}
 	for _, fam := range catalog.Families() {
 		famFlags := pflag.NewFlagSet(fam.Name(), pflag.ContinueOnError)
 		fam.AddFlags(famFlags)
 		famFlags.VisitAll(func(fl *pflag.Flag) {
-			fl.Usage = "[" + fam.Name() + "] " + fl.Usage
 			f.familyFlagNames[fl.Name] = true
+			if _, taken := f.flagFamily[fl.Name]; !taken {
+				f.flagFamily[fl.Name] = fam.Name()
+			}
 		})
 		fs.AddFlagSet(famFlags)
 	}
+	setRunUsage(cmd, f.flagFamily)
 	return cmd
 }
 

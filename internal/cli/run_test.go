@@ -195,3 +195,18 @@ func TestFailedRunLeavesNoEmptyDir(t *testing.T) {
 		t.Errorf("result dir left behind: %v", err)
 	}
 }
+
+func TestRunHelpGroupsFlags(t *testing.T) {
+	code, stdout, _ := runMain(t, t.Context(), "run", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"Load (k6 executors):", "Results and outputs:", "Workload: graph:", "Workload: kafka:", "--kafka-profile", "--batch-size", "STAMPEDE_<FLAG>"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	if strings.Contains(stdout, "Other:") {
+		t.Errorf("a flag is in no section:\n%s", stdout[strings.Index(stdout, "Other:"):])
+	}
+}
