@@ -210,3 +210,45 @@ func TestRunHelpGroupsFlags(t *testing.T) {
 		t.Errorf("a flag is in no section:\n%s", stdout[strings.Index(stdout, "Other:"):])
 	}
 }
+
+// --summary-export writes k6's JSON; --json prints it instead of the
+// console; --concurrent runs the scenarios at the same time.
+func TestRunJSONOutputsAndConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	export := filepath.Join(dir, "export.json")
+	code, stdout, stderr := runMain(t, t.Context(), "run", "builtin.Noop", "builtin.Sleep", "--sleep", "50ms", "--concurrent",
+		"-u", "2", "-d", "600ms", "--out", filepath.Join(dir, "res"), "--summary-export", export, "--json", "--no-report")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var printed, exported struct {
+		RootGroup map[string]any            `json:"root_group"`
+		Metrics   map[string]map[string]any `json:"metrics"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &printed); err != nil {
+		t.Fatalf("--json stdout is not JSON: %v\n%s", err, stdout)
+	}
+	b, err := os.ReadFile(export)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &exported); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"iterations", "iterations{scenario:builtin.Noop}", "iterations{scenario:builtin.Sleep}", "responseTime"} {
+		if exported.Metrics[m] == nil || printed.Metrics[m] == nil {
+			t.Errorf("metric %s missing", m)
+		}
+	}
+	if _, ok := exported.Metrics["responseTime"]["p(95)"]; !ok {
+		t.Errorf("responseTime lacks p(95): %v", exported.Metrics["responseTime"])
+	}
+	res, err := resultdir.Load(filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, s := res.Snapshot.Scenario("builtin.Noop"), res.Snapshot.Scenario("builtin.Sleep")
+	if a.Start.After(s.End) || s.Start.After(a.End) {
+		t.Errorf("--concurrent scenarios did not overlap: %v–%v and %v–%v", a.Start, a.End, s.Start, s.End)
+	}
+}
