@@ -252,3 +252,44 @@ func TestRunJSONOutputsAndConcurrent(t *testing.T) {
 		t.Errorf("--concurrent scenarios did not overlap: %v–%v and %v–%v", a.Start, a.End, s.Start, s.End)
 	}
 }
+
+// --expect-status is a named check: it passes only on that status, and the
+// k6 summary lists it under root_group.checks.
+func TestExpectStatusCheck(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		status        string
+		passes, fails bool
+	}{{"200", true, false}, {"201", false, true}} {
+		t.Run(tc.status, func(t *testing.T) {
+			dir := t.TempDir()
+			export := filepath.Join(dir, "s.json")
+			code, stdout, stderr := runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "--expect-status", tc.status,
+				"-i", "20", "-u", "2", "--out", filepath.Join(dir, "r"), "--summary-export", export, "--no-report")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var doc struct {
+				RootGroup struct {
+					Checks map[string]struct{ Passes, Fails int64 } `json:"checks"`
+				} `json:"root_group"`
+			}
+			b, _ := os.ReadFile(export)
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatal(err)
+			}
+			c, ok := doc.RootGroup.Checks["status is "+tc.status]
+			if !ok || (c.Passes == 20) != tc.passes || (c.Fails == 20) != tc.fails {
+				t.Errorf("check = %+v (found %v)", c, ok)
+			}
+			mark := "✓ status is "
+			if tc.fails {
+				mark = "✗ status is "
+			}
+			if !strings.Contains(stdout, mark+tc.status) {
+				t.Errorf("console lacks %q", mark+tc.status)
+			}
+		})
+	}
+}

@@ -29,6 +29,9 @@ type Result struct {
 	// ServerLatency is the latency the target reported, when HasLatency.
 	ServerLatency time.Duration
 	HasLatency    bool
+	// Status is the target's status code where the protocol has one (HTTP);
+	// 0 otherwise.
+	Status int
 	// Err is non-nil when the operation failed. Its message is what users
 	// see in the errors-by-message breakdown: keep it stable (no ids or
 	// timestamps in it) so identical failures group together.

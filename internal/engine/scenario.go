@@ -111,9 +111,19 @@ func (it *Iter) Request(query string, start time.Duration, res driver.Result) ti
 	return end
 }
 
-// Check records a check (e.g. "status is 200", "rows match the reference").
+// Check records an unnamed check in the checks rate.
 func (it *Iter) Check(ok bool) {
 	it.Rec.Rate(metrics.IDChecks, it.Clock.Now(), ok)
+}
+
+// CheckAs records a named check: in the checks rate and in the check's own
+// rate id, registered with metrics.CheckMetric (e.g. "status is 200",
+// "rows match the reference"), which the k6 summary lists under
+// root_group.checks.
+func (it *Iter) CheckAs(id metrics.ID, ok bool) {
+	now := it.Clock.Now()
+	it.Rec.Rate(metrics.IDChecks, now, ok)
+	it.Rec.Rate(id, now, ok)
 }
 
 // RequestRecord is one line of the per-request log (nebula-bench CSV).

@@ -91,3 +91,16 @@ func roundTrip(t *testing.T, s *Snapshot) *Snapshot {
 	}
 	return &out
 }
+
+func TestCheckNames(t *testing.T) {
+	d := CheckMetric("status is 200")
+	if d.Name != "checks{check:status is 200}" || d.Kind != KindRate {
+		t.Errorf("CheckMetric = %+v", d)
+	}
+	if n, ok := CheckName(d.Name); !ok || n != "status is 200" {
+		t.Errorf("CheckName = %q %v", n, ok)
+	}
+	if _, ok := CheckName("checks"); ok {
+		t.Error("plain checks taken for a named check")
+	}
+}

@@ -88,6 +88,23 @@ const (
 	VUsMax            = "vus_max"            // allocated VUs
 )
 
+// CheckPrefix starts the names of named-check rates, k6's submetric
+// spelling: checks{check:rows match the reference}.
+const CheckPrefix = "checks{check:"
+
+// CheckMetric returns the rate metric of the check called name.
+func CheckMetric(name string) Def {
+	return Def{Name: CheckPrefix + name + "}", Kind: KindRate}
+}
+
+// CheckName returns the check's name when metric is a named-check rate.
+func CheckName(metric string) (string, bool) {
+	if len(metric) > len(CheckPrefix) && metric[:len(CheckPrefix)] == CheckPrefix && metric[len(metric)-1] == '}' {
+		return metric[len(CheckPrefix) : len(metric)-1], true
+	}
+	return "", false
+}
+
 // Registry is the set of metrics of one run. Built-ins are always present
 // with fixed IDs; workloads add their own before the run starts. A Registry
 // is read-only once the run starts and then safe for concurrent use.

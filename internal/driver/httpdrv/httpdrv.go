@@ -149,9 +149,9 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		c.closeNet()
 	}
 	if status >= 400 {
-		return driver.Result{Err: &Status{Code: status}}
+		return driver.Result{Status: status, Err: &Status{Code: status}}
 	}
-	return driver.Result{Rows: 1}
+	return driver.Result{Rows: 1, Status: status}
 }
 
 func (c *conn) fail(ctx context.Context, err error) driver.Result {
@@ -289,9 +289,9 @@ func (c *stdConn) Do(ctx context.Context, op *driver.Op) driver.Result {
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	if resp.StatusCode >= 400 {
-		return driver.Result{Err: &Status{Code: resp.StatusCode}}
+		return driver.Result{Status: resp.StatusCode, Err: &Status{Code: resp.StatusCode}}
 	}
-	return driver.Result{Rows: 1}
+	return driver.Result{Rows: 1, Status: resp.StatusCode}
 }
 
 func (c *stdConn) Close() error {

@@ -79,6 +79,9 @@ func TestResponses(t *testing.T) {
 			if got != tc.wantErr {
 				t.Errorf("err = %q, want %q", got, tc.wantErr)
 			}
+			if res.Status < 200 || res.Status > 599 {
+				t.Errorf("status = %d", res.Status)
+			}
 		})
 	}
 }

@@ -20,10 +20,35 @@ func (c *console) scenario(sc *metrics.ScenarioSnapshot) {
 		detail = append(detail, "INTERRUPTED")
 	}
 	c.header(sc.Name, strings.Join(detail, ", "))
+	c.checks(sc)
 	c.metrics(sc)
 	c.line("")
 	c.errors(sc)
 	c.notes(sc)
+}
+
+// checks lists the named checks of sc as k6 does: ✓ NAME when all passed,
+// else ✗ NAME with the pass rate and counts.
+func (c *console) checks(sc *metrics.ScenarioSnapshot) {
+	var names []string
+	for metric := range sc.Rates {
+		if n, ok := metrics.CheckName(metric); ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		r := sc.Rates[metrics.CheckMetric(n).Name]
+		if r.Fails == 0 {
+			c.line(subIndent + succMark + " " + clip(n, c.opts.Width-len(subIndent)-2))
+			continue
+		}
+		c.line(subIndent + failMark + " " + clip(n, c.opts.Width-len(subIndent)-2))
+		c.line(subIndent + "  ↳  " + fmtPct(r.Value()) + " — " + succMark + " " + fmtNum(float64(r.Passes)) + " / " + failMark + " " + fmtNum(float64(r.Fails)))
+	}
+	if len(names) > 0 {
+		c.line("")
+	}
 }
 
 // marks returns the threshold mark of each metric of sc: scoped thresholds,
@@ -79,6 +104,9 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 		rows = append(rows, row{name: name, value: f(v), extras: []string{f(threshold.PerSecond(v, sc)) + "/s"}})
 	}
 	for name, r := range sc.Rates {
+		if _, named := metrics.CheckName(name); named {
+			continue // listed by checks, as k6 does
+		}
 		rows = append(rows, row{name: name, value: fmtPct(r.Value()),
 			extras: []string{succMark + " " + fmtNum(float64(r.Passes)), failMark + " " + fmtNum(float64(r.Fails))}})
 	}

@@ -5,6 +5,8 @@
 package summary
 
 import (
+	"crypto/md5"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -57,7 +59,13 @@ func WriteJSON(w io.Writer, snap *metrics.Snapshot, opts JSONOptions) error {
 			Notes:       map[string][]string{},
 		},
 	}
-	addMetrics(doc.Metrics, "", total.Of(snap))
+	all := total.Of(snap)
+	addMetrics(doc.Metrics, "", all)
+	for metric, r := range all.Rates {
+		if name, ok := metrics.CheckName(metric); ok {
+			doc.RootGroup.Checks[name] = jsonCheck{Name: name, Path: "::" + name, ID: md5hex("::" + name), Passes: r.Passes, Fails: r.Fails}
+		}
+	}
 	for _, sc := range snap.Scenarios {
 		addMetrics(doc.Metrics, "{scenario:"+sc.Name+"}", sc)
 		doc.Stampede.Scenarios[sc.Name] = jsonScenario{
@@ -104,6 +112,21 @@ type jsonGroup struct {
 	ID     string         `json:"id"`
 	Groups map[string]any `json:"groups"`
 	Checks map[string]any `json:"checks"`
+}
+
+// jsonCheck is one named check of root_group, as k6 writes it (id is the
+// MD5 of the path).
+type jsonCheck struct {
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	ID     string `json:"id"`
+	Passes int64  `json:"passes"`
+	Fails  int64  `json:"fails"`
+}
+
+func md5hex(s string) string {
+	sum := md5.Sum([]byte(s))
+	return hex.EncodeToString(sum[:])
 }
 
 type jsonState struct {
@@ -201,6 +224,9 @@ func addMetrics(dst map[string]jsonMetric, suffix string, sc *metrics.ScenarioSn
 		dst[name+suffix] = &jsonCounter{Count: v, Rate: threshold.PerSecond(v, sc)}
 	}
 	for name, r := range sc.Rates {
+		if _, named := metrics.CheckName(name); named {
+			continue // in root_group.checks
+		}
 		dst[name+suffix] = &jsonRate{Passes: r.Passes, Fails: r.Fails, Value: r.Value()}
 	}
 	for name, g := range sc.Gauges {

@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/stampede-bench/stampede/internal/metrics"
+
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/driver"
@@ -86,6 +88,9 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	probe.Close()
 	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.expectStatus}
+	if f.expectStatus != 0 && env.Metrics != nil {
+		sc.checkID = env.Metrics.MustAdd(metrics.CheckMetric(fmt.Sprintf("status is %d", f.expectStatus)))
+	}
 	if redacted := redactPath(path); redacted != path {
 		sc.label = redacted // the per-request log never holds a secret
 	}
@@ -101,6 +106,8 @@ type scenario struct {
 	tmpl   *request
 	expect int
 	label  string // fixed per-request label when the path holds a secret
+	// checkID is the "status is N" check rate (0 without --expect-status).
+	checkID metrics.ID
 }
 
 func (s *scenario) NewVU(ctx context.Context, id int) (engine.VU, error) {
@@ -135,11 +142,12 @@ func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
 	}
 	it.Request(label, start, res)
 	if v.s.expect != 0 {
-		ok := res.Err == nil
-		if st, isStatus := res.Err.(*httpdrv.Status); isStatus {
-			ok = st.Code == v.s.expect
+		ok := res.Status == v.s.expect
+		if v.s.checkID != 0 {
+			it.CheckAs(v.s.checkID, ok)
+		} else {
+			it.Check(ok)
 		}
-		it.Check(ok)
 	}
 	return nil
 }

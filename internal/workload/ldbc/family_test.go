@@ -55,10 +55,9 @@ func newFamily(t *testing.T, args ...string) *Family {
 }
 
 // run runs one scenario for iterations iterations on vus VUs and returns
-// its snapshot.
-func run(t *testing.T, name string, sc engine.Scenario, vus, iterations int64) *metrics.ScenarioSnapshot {
+// its snapshot. reg is the registry the scenario's family was opened with.
+func run(t *testing.T, reg *metrics.Registry, name string, sc engine.Scenario, vus, iterations int64) *metrics.ScenarioSnapshot {
 	t.Helper()
-	reg := metrics.NewRegistry()
 	clock := metrics.NewClock()
 	agg := metrics.NewAggregator(reg, clock, []string{name})
 	go agg.Run()
@@ -176,7 +175,7 @@ func TestScenariosThroughEngine(t *testing.T) {
 				t.Errorf("TargetVersion %q", opened.TargetVersion)
 			}
 			for _, n := range names {
-				snap := run(t, n, opened.Scenarios[n], 2, 10)
+				snap := run(t, env.Metrics, n, opened.Scenarios[n], 2, 10)
 				if len(snap.Errors) > 0 {
 					t.Errorf("%s: errors %v", n, snap.Errors)
 				}
@@ -209,7 +208,7 @@ func TestWrongAnswerFailsCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer opened.Close()
-	snap := run(t, Go1Step, opened.Scenarios[Go1Step], 1, 3) // persons 1, 6, 8
+	snap := run(t, env.Metrics, Go1Step, opened.Scenarios[Go1Step], 1, 3) // persons 1, 6, 8
 	if ch := snap.Rates[metrics.Checks]; ch == nil || ch.Fails != 1 || ch.Passes != 2 {
 		t.Errorf("checks %+v, want 1 fail of 3", ch)
 	}
@@ -234,7 +233,7 @@ func TestEmbeddedDefault(t *testing.T) {
 		t.Errorf("target %q", opened.Target)
 	}
 	for _, n := range []string{Go1Step, FindShortestPath} {
-		snap := run(t, n, opened.Scenarios[n], 2, 20)
+		snap := run(t, env.Metrics, n, opened.Scenarios[n], 2, 20)
 		if len(snap.Errors) > 0 || snap.Rates[metrics.Checks] == nil || snap.Rates[metrics.Checks].Fails > 0 {
 			t.Errorf("%s: errors %v checks %+v", n, snap.Errors, snap.Rates[metrics.Checks])
 		}
@@ -303,11 +302,11 @@ func TestCustomScenario(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer opened.Close()
-	snap := run(t, "custom.SpeaksLanguage", opened.Scenarios["custom.SpeaksLanguage"], 1, 3)
+	snap := run(t, env.Metrics, "custom.SpeaksLanguage", opened.Scenarios["custom.SpeaksLanguage"], 1, 3)
 	if rows := snap.Trends[metrics.Rows]; rows == nil || rows.Hist.TotalCount() != 3 || rows.Hist.Max() != 1 || rows.Hist.Min() != 0 {
 		t.Errorf("rows trend wrong; errors %v", snap.Errors)
 	}
-	snap = run(t, "custom.KHopFriends", opened.Scenarios["custom.KHopFriends"], 1, 3)
+	snap = run(t, env.Metrics, "custom.KHopFriends", opened.Scenarios["custom.KHopFriends"], 1, 3)
 	if rows := snap.Trends[metrics.Rows]; rows == nil || rows.Hist.Max() != 2 { // person 1 knows 2 and 3 as person1id
 		t.Errorf("KHopFriends rows max %v; errors %v", rows.Hist.Max(), snap.Errors)
 	}
@@ -411,7 +410,7 @@ func TestServerDiesDuringRun(t *testing.T) {
 			admin.Exec(context.Background(), "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = current_user AND pid <> pg_backend_pid() AND application_name = 'stampede_dies_test'")
 		}
 	}()
-	reg := metrics.NewRegistry()
+	reg := env.Metrics // the registry the family was opened with
 	clock := metrics.NewClock()
 	agg := metrics.NewAggregator(reg, clock, []string{Go1Step})
 	go agg.Run()
@@ -448,7 +447,7 @@ func TestTargetRemembersData(t *testing.T) {
 	if !strings.Contains(opened.Notes[0], data) {
 		t.Errorf("notes %v, want the loaded data set %s", opened.Notes, data)
 	}
-	if snap := run(t, Go2Step, opened.Scenarios[Go2Step], 1, 3); snap.Rates[metrics.Checks].Fails != 0 {
+	if snap := run(t, env.Metrics, Go2Step, opened.Scenarios[Go2Step], 1, 3); snap.Rates[metrics.Checks].Fails != 0 {
 		t.Errorf("checks %+v", snap.Rates[metrics.Checks])
 	}
 }

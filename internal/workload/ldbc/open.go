@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/stampede-bench/stampede/internal/metrics"
+
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -210,8 +212,17 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 		}
 		notes = append(notes, fmt.Sprintf("answers of every %s iteration of each VU checked against an in-memory reference", ordinal(f.checkSample)))
 	}
+	var answerCheck, writeCheck metrics.ID
+	if f.checkSample > 0 && env.Metrics != nil {
+		answerCheck = env.Metrics.MustAdd(metrics.CheckMetric(CheckAnswer))
+		writeCheck = env.Metrics.MustAdd(metrics.CheckMetric(CheckWrite))
+	}
 	base := func(name string, n int) common {
-		return common{name: name, drv: drv, ref: ref, every: int64(f.checkSample), dialect: d,
+		check := answerCheck
+		if name == InsertPerson {
+			check = writeCheck
+		}
+		return common{name: name, drv: drv, ref: ref, every: int64(f.checkSample), dialect: d, checkID: check,
 			feed: newFeeder(n, f.order, env.Seed^int64(nameHash(name)))}
 	}
 	out := map[string]engine.Scenario{}

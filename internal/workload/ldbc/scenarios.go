@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/stampede-bench/stampede/internal/metrics"
+
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
@@ -25,9 +27,16 @@ type scanner interface {
 const passShift = 52
 
 // common is what every graph scenario of one Open shares.
+// Names of the checks the graph scenarios record.
+const (
+	CheckAnswer = "answer matches the reference"
+	CheckWrite  = "batch fully written"
+)
+
 type common struct {
 	name    string
-	labels  []string // per-request log label of each parameter row (nil: name)
+	checkID metrics.ID // named check rate (0: only the checks rate)
+	labels  []string   // per-request log label of each parameter row (nil: name)
 	drv     driver.Driver
 	ref     *refGraph // nil when checks are off
 	every   int64     // check every Nth iteration of a VU; 0 = never
@@ -42,6 +51,15 @@ func (c *common) label(i int) string {
 		return c.labels[i]
 	}
 	return c.name
+}
+
+// check records one check, under its name when one is registered.
+func (c *common) check(it *engine.Iter, ok bool) {
+	if c.checkID != 0 {
+		it.CheckAs(c.checkID, ok)
+	} else {
+		it.Check(ok)
+	}
 }
 
 // checks reports whether iteration n of a VU verifies its answer.
@@ -121,7 +139,7 @@ func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		return nil
 	}
 	want := v.s.want(v.s.ref, person)
-	it.Check(res.Rows == want)
+	v.s.check(it, res.Rows == want)
 	if res.Rows != want {
 		return wrongResult("rows", res.Rows, want)
 	}
@@ -167,7 +185,7 @@ func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	}
 	want := v.s.ref.shortestPath(pair[0], pair[1], v.s.maxDepth)
 	ok := res.Rows == 1 && length == want
-	it.Check(ok)
+	v.s.check(it, ok)
 	if !ok {
 		if res.Rows != 1 {
 			return wrongResult("rows", res.Rows, 1)
@@ -222,7 +240,7 @@ func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	it.Request(v.s.label(0), t0, res)
 	if res.Err == nil && v.s.every > 0 && it.N%v.s.every == 0 {
 		ok := res.Rows == int64(v.s.batch)
-		it.Check(ok)
+		v.s.check(it, ok)
 		if !ok {
 			return wrongResult("rows written", res.Rows, int64(v.s.batch))
 		}
