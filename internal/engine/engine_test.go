@@ -237,3 +237,21 @@ func TestManyBlockedVUsStop(t *testing.T) {
 		t.Fatal("the run did not stop within a minute of being cancelled")
 	}
 }
+
+// noterScenario finishes its note in Teardown, as the Kafka scenarios do.
+type noterScenario struct {
+	sleepScenario
+	note string
+}
+
+func (s *noterScenario) Teardown(context.Context) error { s.note = "tally: done"; return nil }
+func (s *noterScenario) Notes() []string                { return []string{s.note} }
+
+func TestNotesAfterTeardown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap := runPlan(t, t.Context(), &noterScenario{sleepScenario: sleepScenario{d: time.Millisecond}}, Config{Executor: SharedIterations, VUs: 1, Iterations: 3})
+		if len(snap.Notes) != 1 || snap.Notes[0] != "tally: done" {
+			t.Errorf("notes = %q, want the note written in Teardown", snap.Notes)
+		}
+	})
+}

@@ -107,6 +107,15 @@ func runScenario(ctx context.Context, idx int, spec Spec, deps Deps) (err error)
 			}
 		}
 	}()
+	if n, ok := spec.Scenario.(Noter); ok {
+		// Deferred before Teardown, so it runs after it: scenarios may
+		// finish their notes (tallies, phases) while tearing down.
+		defer func() {
+			for _, note := range n.Notes() {
+				deps.Agg.Note(idx, note)
+			}
+		}()
+	}
 	if s, ok := spec.Scenario.(Setupper); ok {
 		if err := s.Setup(ctx); err != nil {
 			return fmt.Errorf("scenario %s setup: %w", spec.Name, err)
@@ -128,11 +137,6 @@ func runScenario(ctx context.Context, idx int, spec Spec, deps Deps) (err error)
 	err = r.execute(ctx, start)
 	stopGauges()
 	r.closeVUs()
-	if n, ok := spec.Scenario.(Noter); ok {
-		for _, note := range n.Notes() {
-			deps.Agg.Note(idx, note)
-		}
-	}
 	deps.Agg.Mark(idx, time.Time{}, deps.Clock.Wall(deps.Clock.Now()), ctx.Err() != nil, "")
 	if err != nil {
 		return fmt.Errorf("scenario %s: %w", spec.Name, err)
