@@ -117,6 +117,13 @@ func makePlan(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSe
 	if len(p.names) == 0 {
 		return nil, usagef("no scenario given (see stampede scenarios)")
 	}
+	for _, fam := range catalog.Families() {
+		if c, ok := fam.(workload.FlagChecker); ok {
+			if err := c.CheckFlags(); err != nil {
+				return nil, asUsage(err)
+			}
+		}
+	}
 	byFamily, err := catalog.Resolve(p.names)
 	if err != nil {
 		return nil, asUsage(err)

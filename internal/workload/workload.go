@@ -46,6 +46,14 @@ type Family interface {
 	Open(ctx context.Context, env *Env, names []string) (*Opened, error)
 }
 
+// FlagChecker is implemented by families whose flags can be wrong in a way
+// that changes their scenario list (an unreadable custom scenario file):
+// the run command asks before it resolves scenario names, so the user sees
+// the real problem instead of "unknown scenario".
+type FlagChecker interface {
+	CheckFlags() error
+}
+
 // Opened is a family ready to run.
 type Opened struct {
 	Scenarios map[string]engine.Scenario

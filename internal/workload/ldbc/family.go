@@ -94,6 +94,16 @@ func (f *Family) Scenarios() []workload.Info {
 	return out
 }
 
+// CheckFlags implements workload.FlagChecker: custom scenario files must
+// parse before their scenario names can be resolved.
+func (f *Family) CheckFlags() error {
+	f.Scenarios()
+	if f.customErr != nil {
+		return workload.Usagef("%v", f.customErr)
+	}
+	return nil
+}
+
 // AddFlags registers the graph options.
 func (f *Family) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.data, "data", "", "LDBC data set directory (default DATA_DIR/ldbc-sfSF, generated when missing)")
