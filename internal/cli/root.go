@@ -86,12 +86,34 @@ var commands = []func(*Env) *cobra.Command{
 	newVersionCmd,
 }
 
-// oneLine flattens an error message to a single line.
+// oneLine flattens an error message to a single line. Joined errors
+// (one per line) become "; "-separated, each said once: a client that
+// tried a server twice reports the same failure twice.
 func oneLine(err error) string {
 	msg := err.Error()
 	var ue *UsageError
 	if errors.As(err, &ue) && strings.HasPrefix(msg, "unknown command") {
 		msg += " (see stampede --help)"
 	}
-	return strings.Join(strings.Fields(msg), " ")
+	var parts []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(msg, "\n") {
+		line = strings.Join(strings.Fields(line), " ")
+		if line != "" && !seen[line] {
+			seen[line] = true
+			parts = append(parts, line)
+		}
+	}
+	out := ""
+	for i, p := range parts {
+		switch {
+		case i == 0:
+		case strings.HasSuffix(out, ":"):
+			out += " "
+		default:
+			out += "; "
+		}
+		out += p
+	}
+	return out
 }
