@@ -65,6 +65,9 @@ out) for "stampede k8s collect". Credentials belong in a Secret
       -- go.Go1Step -u 800 -d 5m --no-csv > job.yaml
   kubectl apply -f job.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && args[0] == "run" {
+				args = args[1:] // "-- run go.Go1Step ..." means the same as "-- go.Go1Step ..."
+			}
 			if err := checkRunArgs(env, args); err != nil {
 				return err
 			}
