@@ -255,3 +255,17 @@ func TestNotesAfterTeardown(t *testing.T) {
 		}
 	})
 }
+
+// Rates divide by the measured time: the warm-up is recorded in the
+// snapshot and left out of MeasuredDuration.
+func TestWarmupInSnapshot(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap := runPlan(t, t.Context(), &sleepScenario{d: 100 * time.Millisecond}, Config{Executor: ConstantVUs, VUs: 1, Duration: 2 * time.Second, Warmup: time.Second})
+		if snap.Warmup != time.Second || snap.MeasuredDuration() != time.Second {
+			t.Errorf("warmup %v, measured %v", snap.Warmup, snap.MeasuredDuration())
+		}
+		if n := snap.Counters[metrics.Iterations]; n != 11 { // those ending at 1.0 s … 2.0 s
+			t.Errorf("iterations = %d", n)
+		}
+	})
+}

@@ -133,6 +133,9 @@ func runScenario(ctx context.Context, idx int, spec Spec, deps Deps) (err error)
 	r := newRunner(idx, spec, deps)
 	start := deps.Clock.Now()
 	deps.Agg.Mark(idx, deps.Clock.Wall(start), time.Time{}, false, spec.Config.Executor)
+	if spec.Config.Warmup > 0 {
+		deps.Agg.SetWarmup(idx, spec.Config.Warmup)
+	}
 	stopGauges := r.sampleGauges()
 	err = r.execute(ctx, start)
 	stopGauges()

@@ -162,6 +162,12 @@ func (a *Aggregator) Mark(scenario int, start, end time.Time, interrupted bool, 
 	})
 }
 
+// SetWarmup records how much of scenario i's start is excluded from the
+// statistics, so that rates divide by the measured time only.
+func (a *Aggregator) SetWarmup(scenario int, d time.Duration) {
+	a.do(func() { a.scenarios[scenario].warmup = d })
+}
+
 // Note attaches a remark to scenario i, shown in summaries.
 func (a *Aggregator) Note(scenario int, note string) {
 	a.do(func() {

@@ -19,6 +19,7 @@ type scenarioState struct {
 	name, executor string
 	start, end     time.Time
 	interrupted    bool
+	warmup         time.Duration
 	notes          []string
 	trends         []*hdr.Histogram
 	counts, fails  []int64
@@ -96,7 +97,7 @@ func (s *scenarioState) recycle(b *secondBin) {
 
 func (s *scenarioState) snapshot(reg *Registry) *ScenarioSnapshot {
 	sc := newScenarioSnapshot(s.name, s.executor)
-	sc.Start, sc.End, sc.Interrupted = s.start, s.end, s.interrupted
+	sc.Start, sc.End, sc.Interrupted, sc.Warmup = s.start, s.end, s.interrupted, s.warmup
 	sc.Notes = append([]string(nil), s.notes...)
 	for id := 0; id < reg.Len(); id++ {
 		d := reg.Def(ID(id))

@@ -25,17 +25,19 @@ type Snapshot struct {
 
 // ScenarioSnapshot is the measurement of one scenario.
 type ScenarioSnapshot struct {
-	Name        string            `json:"name"`
-	Executor    string            `json:"executor,omitempty"`
-	Start       time.Time         `json:"start"`
-	End         time.Time         `json:"end"`
-	Interrupted bool              `json:"interrupted,omitempty"`
-	Trends      map[string]*Trend `json:"trends"`
-	Counters    map[string]int64  `json:"counters"`
-	Rates       map[string]*Rate  `json:"rates,omitempty"`
-	Gauges      map[string]*Gauge `json:"gauges,omitempty"`
-	Errors      map[string]int64  `json:"errors,omitempty"`
-	Units       map[string]Unit   `json:"units,omitempty"`
+	Name        string    `json:"name"`
+	Executor    string    `json:"executor,omitempty"`
+	Start       time.Time `json:"start"`
+	End         time.Time `json:"end"`
+	Interrupted bool      `json:"interrupted,omitempty"`
+	// Warmup is the start of the scenario excluded from every statistic.
+	Warmup   time.Duration     `json:"warmup,omitempty"`
+	Trends   map[string]*Trend `json:"trends"`
+	Counters map[string]int64  `json:"counters"`
+	Rates    map[string]*Rate  `json:"rates,omitempty"`
+	Gauges   map[string]*Gauge `json:"gauges,omitempty"`
+	Errors   map[string]int64  `json:"errors,omitempty"`
+	Units    map[string]Unit   `json:"units,omitempty"`
 	// Notes are remarks shown in summaries, e.g. that a target is an
 	// in-memory test cluster.
 	Notes []string `json:"notes,omitempty"`
@@ -43,6 +45,15 @@ type ScenarioSnapshot struct {
 
 // Duration is the wall time the scenario ran.
 func (s *ScenarioSnapshot) Duration() time.Duration { return s.End.Sub(s.Start) }
+
+// MeasuredDuration is the time the statistics cover: Duration without the
+// warm-up. Rates (per second) divide by it.
+func (s *ScenarioSnapshot) MeasuredDuration() time.Duration {
+	if d := s.Duration() - s.Warmup; d > 0 {
+		return d
+	}
+	return s.Duration()
+}
 
 // Trend is one distribution.
 type Trend struct {
@@ -189,6 +200,7 @@ func (s *ScenarioSnapshot) merge(o *ScenarioSnapshot) error {
 		s.End = o.End
 	}
 	s.Interrupted = s.Interrupted || o.Interrupted
+	s.Warmup = max(s.Warmup, o.Warmup)
 	for name, t := range o.Trends {
 		dst, ok := s.Trends[name]
 		if !ok {

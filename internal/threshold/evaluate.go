@@ -218,9 +218,10 @@ func TrendStat(t *metrics.Trend, a Agg) (float64, error) {
 	return v, nil
 }
 
-// PerSecond divides v by the duration of sc in seconds (0 when it has none).
+// PerSecond divides v by the measured duration of sc (its run time without
+// the warm-up) in seconds (0 when it has none).
 func PerSecond(v float64, sc *metrics.ScenarioSnapshot) float64 {
-	if d := sc.Duration().Seconds(); d > 0 {
+	if d := sc.MeasuredDuration().Seconds(); d > 0 {
 		return v / d
 	}
 	return 0

@@ -55,7 +55,7 @@ func buildScenario(s *metrics.ScenarioSnapshot, sc *selfcheck.Report) *Scenario 
 	if ops == 0 {
 		ops = sum.Iterations
 	}
-	if d := s.Duration().Seconds(); d > 0 {
+	if d := s.MeasuredDuration().Seconds(); d > 0 {
 		sum.Throughput = round(float64(ops)/d, 2)
 	}
 	if ops > 0 {
