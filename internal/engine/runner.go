@@ -22,6 +22,7 @@ type runner struct {
 
 	active    atomic.Int64 // VUs running an iteration or looping
 	allocated atomic.Int64
+	ready     atomic.Bool // the initial VUs exist: gauges may be sampled
 	warmEnd   time.Duration
 }
 
@@ -96,6 +97,7 @@ func (r *runner) newVUs(ctx context.Context, n int64) ([]*vuState, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, firstError(errs)
 	}
+	r.ready.Store(true)
 	return out, nil
 }
 
@@ -182,8 +184,8 @@ func (r *runner) sampleGauges() (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	report := func() {
-		if r.allocated.Load() == 0 {
-			return // no VU exists yet: nothing to sample
+		if !r.ready.Load() {
+			return // VUs are still being allocated: nothing to sample yet
 		}
 		r.deps.Agg.SetGauge(r.idx, metrics.IDVUs, float64(r.active.Load()))
 		r.deps.Agg.SetGauge(r.idx, metrics.IDVUsMax, float64(r.allocated.Load()))
