@@ -228,10 +228,28 @@ func (s *SeriesWriter) Close() error {
 	return err
 }
 
-// ReadSeries calls fn for each point in dir/series.jsonl, in file order.
-// A missing file yields no points.
+// ReadSeries calls fn for each point in dir/series.jsonl, in file order,
+// with its histogram decoded into Point.Hist. A missing file yields no
+// points.
 func ReadSeries(dir string, fn func(*metrics.Point) error) error {
-	f, err := os.Open(filepath.Join(dir, SeriesFile))
+	return ScanSeries(dir, func(p *metrics.Point) error {
+		if p.HistEnc != "" {
+			h, err := metrics.DecodeHistogram(p.HistEnc)
+			if err != nil {
+				return err
+			}
+			p.Hist = h
+		}
+		return fn(p)
+	})
+}
+
+// ScanSeries is ReadSeries without decoding histograms: each point keeps
+// its encoded histogram in Point.HistEnc, for readers that decode only some
+// of them or decode them differently.
+func ScanSeries(dir string, fn func(*metrics.Point) error) error {
+	path := filepath.Join(dir, SeriesFile)
+	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil
@@ -239,21 +257,14 @@ func ReadSeries(dir string, fn func(*metrics.Point) error) error {
 		return err
 	}
 	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 64<<10))
+	dec := json.NewDecoder(bufio.NewReaderSize(f, 256<<10))
 	for {
 		var p metrics.Point
 		if err := dec.Decode(&p); err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
 			}
-			return fmt.Errorf("%s: %w", filepath.Join(dir, SeriesFile), err)
-		}
-		if p.HistEnc != "" {
-			h, err := metrics.DecodeHistogram(p.HistEnc)
-			if err != nil {
-				return err
-			}
-			p.Hist = h
+			return fmt.Errorf("%s: %w", path, err)
 		}
 		if err := fn(&p); err != nil {
 			return err

@@ -1,15 +1,10 @@
 package merge
 
 import (
-	"bufio"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -237,7 +232,7 @@ var errStop = errors.New("stop")
 // first point (false when the series is missing or empty).
 func seriesZero(dir string) (time.Time, bool, error) {
 	var zero time.Time
-	err := scanSeries(dir, func(p *metrics.Point) error {
+	err := resultdir.ScanSeries(dir, func(p *metrics.Point) error {
 		zero = p.Time.Add(-time.Duration(p.Sec) * time.Second)
 		return errStop
 	})
@@ -250,7 +245,7 @@ func seriesZero(dir string) (time.Time, bool, error) {
 // readPacked calls fn for each point of dir's series with its histogram
 // decoded sparse (nil when the second had no response).
 func readPacked(dir string, fn func(*metrics.Point, *hdr.PackedHistogram) error) error {
-	return scanSeries(dir, func(p *metrics.Point) error {
+	return resultdir.ScanSeries(dir, func(p *metrics.Point) error {
 		var h *hdr.PackedHistogram
 		if p.HistEnc != "" {
 			// metrics.EncodeHistogram wraps hdr's base64 output in base64 again.
@@ -264,32 +259,4 @@ func readPacked(dir string, fn func(*metrics.Point, *hdr.PackedHistogram) error)
 		}
 		return fn(p, h)
 	})
-}
-
-// scanSeries decodes dir/series.jsonl point by point without decoding
-// histograms (resultdir.ReadSeries decodes them dense). A missing file
-// yields no points.
-func scanSeries(dir string, fn func(*metrics.Point) error) error {
-	path := filepath.Join(dir, resultdir.SeriesFile)
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 256<<10))
-	for {
-		var p metrics.Point
-		if err := dec.Decode(&p); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		if err := fn(&p); err != nil {
-			return err
-		}
-	}
 }

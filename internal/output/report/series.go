@@ -1,13 +1,8 @@
 package report
 
 import (
-	"bufio"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"time"
@@ -52,25 +47,9 @@ func (a *seriesAcc) grow(n int) {
 // file leaves them empty. Histograms are only decoded when buckets span
 // more than one second: a single second's percentiles are in the point.
 func readSeries(dir string, scs []*Scenario, snap *metrics.Snapshot, maxPoints int) error {
-	f, err := os.Open(filepath.Join(dir, resultdir.SeriesFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	defer f.Close()
 	accs := map[string]*seriesAcc{}
 	var base time.Time // wall time of run second 0
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 256<<10))
-	for {
-		var p metrics.Point
-		if err := dec.Decode(&p); err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			return fmt.Errorf("report: %s: %w", filepath.Join(dir, resultdir.SeriesFile), err)
-		}
+	err := resultdir.ScanSeries(dir, func(p *metrics.Point) error {
 		if base.IsZero() {
 			base = p.Time.Add(-time.Duration(p.Sec) * time.Second)
 		}
@@ -78,14 +57,18 @@ func readSeries(dir string, scs []*Scenario, snap *metrics.Snapshot, maxPoints i
 		if a == nil {
 			sc := findScenario(scs, p.Scenario)
 			if sc == nil {
-				continue // not in the snapshot (a partial copy): skip
+				return nil // not in the snapshot (a partial copy): skip
 			}
 			a = newAcc(sc, snap.Scenario(p.Scenario), base, p.Sec, maxPoints)
 			accs[p.Scenario] = a
 		}
-		if err := a.add(&p); err != nil {
-			return fmt.Errorf("report: %s: %w", filepath.Join(dir, resultdir.SeriesFile), err)
+		if err := a.add(p); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(dir, resultdir.SeriesFile), err)
 		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
 	}
 	for _, a := range accs {
 		a.finish()
