@@ -31,20 +31,7 @@ type seriesAcc struct {
 }
 
 func (a *seriesAcc) add(p *metrics.Point, h *hdr.PackedHistogram) error {
-	if a.counts == nil {
-		a.counts = map[string]int64{}
-	}
-	for k, v := range p.Counts {
-		a.counts[k] += v
-	}
-	for k, v := range p.Errors {
-		if a.errors == nil {
-			a.errors = map[string]int64{}
-		}
-		a.errors[k] += v
-	}
-	a.vus += p.VUs
-	return a.mergeHist(h)
+	return a.absorb(&seriesAcc{counts: p.Counts, errors: p.Errors, vus: p.VUs, hist: h})
 }
 
 func (a *seriesAcc) mergeHist(h *hdr.PackedHistogram) error {
