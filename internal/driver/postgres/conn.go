@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -30,11 +28,8 @@ func (c *Conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 // empty and a row came back).
 func (c *Conn) DoScan(ctx context.Context, op *driver.Op, dest ...any) driver.Result {
 	parent := ctx
-	if c.d.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.d.timeout)
-		defer cancel()
-	}
+	ctx, cancel := driver.OpContext(ctx, c.d.timeout)
+	defer cancel()
 	if c.c == nil || c.c.IsClosed() {
 		nc, err := c.d.connect(ctx)
 		if err != nil {
@@ -69,19 +64,8 @@ func (c *Conn) DoScan(ctx context.Context, op *driver.Op, dest ...any) driver.Re
 // wrap reports the per-operation timeout with a stable message and lets
 // a cancelled run context through unchanged (the engine's stop).
 func (c *Conn) wrap(parent, ctx context.Context, err error) error {
-	if parent.Err() != nil {
-		return parent.Err()
-	}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &TimeoutError{After: c.d.timeout}
-	}
-	return scrub(err, c.d.cfg.Password)
+	return scrub(driver.OpError(parent, ctx, c.d.timeout, err), c.d.cfg.Password)
 }
-
-// TimeoutError is returned when an operation exceeds Options.Timeout.
-type TimeoutError struct{ After time.Duration }
-
-func (e *TimeoutError) Error() string { return fmt.Sprintf("timeout after %v", e.After) }
 
 // Close closes the connection and frees its pool slot.
 func (c *Conn) Close() error {

@@ -3,9 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
-	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 )
@@ -32,11 +29,8 @@ func (c *Conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 // empty and a row came back).
 func (c *Conn) DoScan(ctx context.Context, op *driver.Op, dest ...any) driver.Result {
 	parent := ctx
-	if c.d.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.d.timeout)
-		defer cancel()
-	}
+	ctx, cancel := driver.OpContext(ctx, c.d.timeout)
+	defer cancel()
 	st, err := c.stmt(ctx, op.Query)
 	if err != nil {
 		return driver.Result{Err: c.wrap(parent, ctx, err)}
@@ -90,19 +84,8 @@ func (c *Conn) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 // message; a cancelled run context passes through unchanged so that the
 // engine recognises the stop.
 func (c *Conn) wrap(parent, ctx context.Context, err error) error {
-	if parent.Err() != nil {
-		return parent.Err()
-	}
-	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return &TimeoutError{After: c.d.timeout}
-	}
-	return err
+	return driver.OpError(parent, ctx, c.d.timeout, err)
 }
-
-// TimeoutError is returned when an operation exceeds Options.Timeout.
-type TimeoutError struct{ After time.Duration }
-
-func (e *TimeoutError) Error() string { return fmt.Sprintf("timeout after %v", e.After) }
 
 // Close releases the statements and returns the connection to the pool.
 func (c *Conn) Close() error {
