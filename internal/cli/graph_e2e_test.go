@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
 )
 
@@ -38,6 +39,9 @@ func TestRunGraphDefaultEndToEnd(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(dataDir, "ldbc-sf0.002.db")); err != nil {
 			t.Errorf("embedded database: %v", err)
+		}
+		if res, err := resultdir.Load(out); err != nil || !res.Options.InProcess {
+			t.Errorf("options.json does not mark the embedded SQLite target as in-process (%v)", err)
 		}
 	}
 }

@@ -34,6 +34,9 @@ options:
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !res.Options.InProcess {
+		t.Error("options.json does not mark the embedded cluster as in-process")
+	}
 	p, c := res.Snapshot.Scenario("kafka.Produce"), res.Snapshot.Scenario("kafka.Consume")
 	if p.Counters["messages"] != 2000 || p.Counters["bytes"] != 2000*2048 {
 		t.Errorf("produce counters %v, errors %v", p.Counters, p.Errors)

@@ -13,14 +13,20 @@ import (
 
 // execute runs the engine over specs with every output attached, then
 // writes the result directory and the summaries.
-func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics.Registry, specs []engine.Spec, notes []string, startAt time.Time) (err error) {
+// targetInfo is what the opened families said about their targets.
+type targetInfo struct {
+	notes     []string // for every scenario's summary
+	inProcess bool     // a target runs inside stampede's process
+}
+
+func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics.Registry, specs []engine.Spec, target targetInfo, startAt time.Time) (err error) {
 	f := p.flags
 	series, err := resultdir.NewSeriesWriter(dir)
 	if err != nil {
 		return err
 	}
 	observers := []metrics.Observer{series.Observe}
-	live, err := startLiveOutputs(ctx, env, p, reg)
+	live, err := startLiveOutputs(ctx, env, p, reg, target.inProcess)
 	if err != nil {
 		series.Close()
 		return err
@@ -38,7 +44,7 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 	agg := metrics.NewAggregator(reg, clock, names, observers...)
 	go agg.Run()
 	for i := range specs {
-		for _, n := range notes {
+		for _, n := range target.notes {
 			agg.Note(i, n)
 		}
 	}

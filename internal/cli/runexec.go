@@ -225,6 +225,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	}
 	scenarios := map[string]engine.Scenario{}
 	var notes []string
+	inProcess := false // some target runs inside this process
 	targetDesc, targetVersion := driver.Redact(p.target), ""
 	var closers []func() error
 	defer func() {
@@ -252,6 +253,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 			scenarios[n] = s
 		}
 		notes = append(notes, opened.Notes...)
+		inProcess = inProcess || opened.InProcess
 		if opened.Target != "" {
 			targetDesc = opened.Target
 		}
@@ -263,7 +265,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	fp := envinfo.Collect()
 	fp.Target, fp.TargetVersion = targetDesc, targetVersion
 	opts := resultdir.Options{
-		Args: redactArgs(os.Args[1:]), Target: targetDesc, Concurrent: f.concurrent, Seed: f.seed,
+		Args: redactArgs(os.Args[1:]), Target: targetDesc, InProcess: inProcess, Concurrent: f.concurrent, Seed: f.seed,
 		Run: run, Flags: f.familyFlags(p.fs), Thresholds: f.thresholds,
 		Segment: f.segment, Sweep: sweepInfoMap(f.sweepInfo),
 	}
@@ -285,7 +287,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	if err != nil {
 		return err
 	}
-	return execute(ctx, env, p, dir, reg, specs, notes, startAt)
+	return execute(ctx, env, p, dir, reg, specs, targetInfo{notes: notes, inProcess: inProcess}, startAt)
 }
 
 func maxVUs(configs map[string]engine.Config) int64 {

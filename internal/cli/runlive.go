@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -25,6 +24,7 @@ const influxTokenEnv = "STAMPEDE_INFLUX_TOKEN"
 // liveOutputs are outputs fed while the run goes (Prometheus, InfluxDB,
 // the generator self-check) and the report written after it.
 type liveOutputs struct {
+	inProcess bool // a target shares this process's CPU
 	observers []metrics.Observer
 	hooks     []engine.Hook
 	closers   []func()
@@ -51,7 +51,9 @@ func checkOutputSpec(o outputSpec) error {
 
 // startLiveOutputs starts the outputs p asks for, and the generator
 // self-check, which always runs.
-func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Registry) (*liveOutputs, error) {
+// inProcess tells that a target runs inside this process, which the
+// self-check's warning must say.
+func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Registry, inProcess bool) (*liveOutputs, error) {
 	f := p.flags
 	for _, o := range p.outputs {
 		if err := checkOutputSpec(o); err != nil {
@@ -71,7 +73,7 @@ func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Regi
 		info = env.Stderr
 	}
 
-	l := &liveOutputs{}
+	l := &liveOutputs{inProcess: inProcess}
 	l.sampler = selfcheck.Start(selfcheck.ProcessUsage, 0, time.Second)
 	if promAddr != "" {
 		c := prom.New(reg, prom.Options{Start: time.Now(), Generator: func() (float64, int64, bool) {
@@ -115,7 +117,7 @@ func (l *liveOutputs) annotate(snap *metrics.Snapshot) {
 	for _, sc := range snap.Scenarios {
 		if l.self != nil {
 			if w := l.self.Warning(sc.Start, sc.End); w != "" {
-				if embeddedTarget(sc.Notes) {
+				if l.inProcess {
 					w += " (here the target is embedded in stampede's process and shares its CPU: give it its own machine with --target to tell the two apart)"
 				}
 				sc.Notes = appendNote(sc.Notes, w)
@@ -125,17 +127,6 @@ func (l *liveOutputs) annotate(snap *metrics.Snapshot) {
 			sc.Notes = appendNote(sc.Notes, n)
 		}
 	}
-}
-
-// embeddedTarget tells from a scenario's notes whether its target ran
-// inside stampede's process (embedded SQLite or Kafka cluster).
-func embeddedTarget(notes []string) bool {
-	for _, n := range notes {
-		if strings.Contains(n, "embedded") {
-			return true
-		}
-	}
-	return false
 }
 
 func appendNote(notes []string, n string) []string {

@@ -44,6 +44,9 @@ type Options struct {
 	// Args are the command-line arguments, credentials redacted.
 	Args   []string `json:"args,omitempty"`
 	Target string   `json:"target"`
+	// InProcess is set when the target ran inside stampede's process
+	// (SQLite, the embedded Kafka cluster).
+	InProcess bool `json:"inProcess,omitempty"`
 	// Scenarios in run order with their executor configuration.
 	Scenarios  []ScenarioOptions `json:"scenarios"`
 	Concurrent bool              `json:"concurrent,omitempty"`

@@ -63,6 +63,10 @@ type Opened struct {
 	TargetVersion string
 	// Notes are shown in the summary (e.g. "in-memory test cluster").
 	Notes []string
+	// InProcess is set when the target runs inside stampede's own process
+	// (SQLite, the embedded Kafka cluster): generator and target then share
+	// one CPU budget, which the saturation checks must know.
+	InProcess bool
 	// Close releases the target (embedded servers, pools). May be nil.
 	Close func() error
 }

@@ -12,7 +12,6 @@ package sweep
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -107,7 +106,7 @@ func FromResult(r *resultdir.Result, check *selfcheck.Report) []Point {
 		cfg, _ := scenarioConfig(r.Options, sc.Name)
 		p := Point{Step: step, Dir: r.Dir, Dimension: dim, Value: value, Load: load, Nodes: nodes,
 			Scenario: sc.Name, Executor: sc.Executor, GeneratorCPU: -1, GeneratorMax: -1,
-			InProcess: inProcess(r.Options.Target, sc.Notes)}
+			InProcess: r.Options.InProcess}
 		measure(&p, sc, cfg)
 		if check != nil {
 			st := check.Window(sc.Start, sc.End)
@@ -118,20 +117,6 @@ func FromResult(r *resultdir.Result, check *selfcheck.Report) []Point {
 		out = append(out, p)
 	}
 	return out
-}
-
-// inProcess tells whether a run's target lived in stampede's own process:
-// an sqlite:// file or an embedded cluster (its summary note says so).
-func inProcess(target string, notes []string) bool {
-	if strings.HasPrefix(target, "sqlite:") {
-		return true
-	}
-	for _, n := range notes {
-		if strings.Contains(n, "embedded") {
-			return true
-		}
-	}
-	return false
 }
 
 // measure fills the statistics of p from one scenario snapshot.

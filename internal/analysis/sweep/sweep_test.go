@@ -259,20 +259,3 @@ func TestFromResult(t *testing.T) {
 		t.Errorf("verdict %+v", v)
 	}
 }
-
-func TestInProcess(t *testing.T) {
-	for _, tc := range []struct {
-		target string
-		notes  []string
-		want   bool
-	}{
-		{"sqlite://stampede-data/ldbc-sf0.1.db", nil, true},
-		{"postgres://db/ldbc", nil, false},
-		{"kafka://127.0.0.1:1", []string{"embedded in-memory kfake cluster (3 brokers): ..."}, true},
-		{"http://127.0.0.1:8080/", []string{"other note"}, false},
-	} {
-		if got := inProcess(tc.target, tc.notes); got != tc.want {
-			t.Errorf("inProcess(%q, %v) = %v", tc.target, tc.notes, got)
-		}
-	}
-}

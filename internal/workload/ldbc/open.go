@@ -91,6 +91,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		return nil, err
 	}
 	opened.Target = driver.Redact(target)
+	opened.InProcess = u.Scheme == "sqlite" // SQLite runs inside stampede
 	if v, ok := drv.(driver.Versioner); ok {
 		if ver, err := v.Version(ctx); err == nil {
 			opened.TargetVersion = ver

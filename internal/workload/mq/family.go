@@ -175,7 +175,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}
 	r.ids = registerMetrics(env.Metrics, r.topics, needsOf(names, &o))
 	needPayload := false
-	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: version}
+	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: version, InProcess: cluster != nil}
 	for _, n := range names {
 		switch n {
 		case ScenarioProduce:
