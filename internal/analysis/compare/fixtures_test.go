@@ -5,27 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/output/outputtest"
+
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
 )
 
 // base0 is the wall time of offset zero of every synthetic run.
 var base0 = time.Date(2021, 8, 6, 3, 50, 0, 0, time.UTC)
-
-// rng is a SplitMix64 generator: tiny, stable and integer-only, so the
-// synthetic runs and the golden files never change.
-type rng uint64
-
-func (r *rng) next() uint64 {
-	*r += 0x9e3779b97f4a7c15
-	z := uint64(*r)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
-// between returns a value in [lo, hi).
-func (r *rng) between(lo, hi int64) int64 { return lo + int64(r.next()%uint64(hi-lo)) }
 
 // scen describes one scenario of a synthetic run.
 type scen struct {
@@ -56,7 +43,7 @@ func run(t testing.TB, dir string, seed uint64, env envinfo.Fingerprint, scs ...
 	}
 	agg := metrics.NewAggregator(reg, clock, names)
 	go agg.Run()
-	r := rng(seed)
+	r := outputtest.Rand(seed)
 	warm := map[string]time.Duration{}
 	var start time.Duration
 	for i, s := range scs {
@@ -72,9 +59,9 @@ func run(t testing.TB, dir string, seed uint64, env envinfo.Fingerprint, scs ...
 		agg.SetGauge(i, metrics.IDVUs, 4)
 		for k := range s.n {
 			at := start + time.Duration(k)*dur/time.Duration(s.n)
-			rt := r.between(s.rt-s.spread, s.rt+s.spread)
+			rt := r.Between(s.rt-s.spread, s.rt+s.spread)
 			if k%50 == 0 {
-				rt = r.between(s.rt, 5*s.rt)
+				rt = r.Between(s.rt, 5*s.rt)
 			}
 			lat := int64(-1)
 			if s.latency {

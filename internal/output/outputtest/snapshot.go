@@ -24,10 +24,12 @@ const (
 // Retries is a custom counter the write scenario records.
 const Retries = "retries"
 
-// rng is a SplitMix64 generator: tiny, stable and integer-only.
-type rng uint64
+// Rand is a SplitMix64 generator for synthetic runs: tiny, stable across
+// Go versions and integer-only, so golden files never change.
+type Rand uint64
 
-func (r *rng) next() uint64 {
+// Next returns the next 64 random bits.
+func (r *Rand) Next() uint64 {
 	*r += 0x9e3779b97f4a7c15
 	z := uint64(*r)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
@@ -35,8 +37,8 @@ func (r *rng) next() uint64 {
 	return z ^ (z >> 31)
 }
 
-// between returns a value in [lo, hi).
-func (r *rng) between(lo, hi int64) int64 { return lo + int64(r.next()%uint64(hi-lo)) }
+// Between returns a value in [lo, hi).
+func (r *Rand) Between(lo, hi int64) int64 { return lo + int64(r.Next()%uint64(hi-lo)) }
 
 // Snapshot returns a two-scenario run in the spirit of the NebulaGraph seed:
 //
@@ -52,7 +54,7 @@ func Snapshot(t testing.TB) *metrics.Snapshot {
 	clock := metrics.ClockAt(Base)
 	agg := metrics.NewAggregator(reg, clock, []string{Read, Write})
 	go agg.Run()
-	r := rng(42)
+	r := Rand(42)
 
 	// Scenario 0: reads, 0s–30s, recorded by 5 VUs' recorders.
 	const readN = 3000
@@ -66,11 +68,11 @@ func Snapshot(t testing.TB) *metrics.Snapshot {
 	for i := range readN {
 		rec := recs[i%len(recs)]
 		at := time.Duration(i) * 30 * time.Second / readN
-		rt := r.between(600, 16_000)
+		rt := r.Between(600, 16_000)
 		if i%50 == 0 {
-			rt = r.between(20_000, 230_000)
+			rt = r.Between(20_000, 230_000)
 		}
-		svc := rt - r.between(0, 200)
+		svc := rt - r.Between(0, 200)
 		rec.Trend(metrics.IDResponseTime, at, rt)
 		rec.Trend(metrics.IDServiceTime, at, svc)
 		rec.Add(metrics.IDRequests, at, 1)
@@ -79,10 +81,10 @@ func Snapshot(t testing.TB) *metrics.Snapshot {
 			rec.Rate(metrics.IDChecks, at, false)
 		} else {
 			rec.Trend(metrics.IDLatency, at, rt*7/10)
-			rec.Trend(metrics.IDRows, at, r.between(0, 160))
+			rec.Trend(metrics.IDRows, at, r.Between(0, 160))
 			rec.Rate(metrics.IDChecks, at, true)
 		}
-		rec.Iteration(at, time.Duration(rt+r.between(50, 150))*time.Microsecond)
+		rec.Iteration(at, time.Duration(rt+r.Between(50, 150))*time.Microsecond)
 	}
 	for _, rec := range recs {
 		rec.Flush()
@@ -117,12 +119,12 @@ func Snapshot(t testing.TB) *metrics.Snapshot {
 	for i := range writeN {
 		rec := recs[i%len(recs)]
 		at := start + time.Duration(i)*(end-start)/writeN
-		rt := r.between(120_000, 420_000)
+		rt := r.Between(120_000, 420_000)
 		if i%40 == 0 {
-			rt = r.between(600_000, 1_500_000)
+			rt = r.Between(600_000, 1_500_000)
 		}
 		rec.Trend(metrics.IDResponseTime, at, rt)
-		rec.Trend(metrics.IDServiceTime, at, rt-r.between(0, 5_000))
+		rec.Trend(metrics.IDServiceTime, at, rt-r.Between(0, 5_000))
 		rec.Add(metrics.IDRequests, at, 1)
 		switch {
 		case i%30 == 7: // 40 of 1200: the seed's E_CONSENSUS_ERROR
@@ -137,7 +139,7 @@ func Snapshot(t testing.TB) *metrics.Snapshot {
 			rec.Trend(metrics.IDRows, at, 300)
 			rec.Rate(metrics.IDChecks, at, true)
 		}
-		rec.Iteration(at, time.Duration(rt+r.between(100, 900))*time.Microsecond)
+		rec.Iteration(at, time.Duration(rt+r.Between(100, 900))*time.Microsecond)
 	}
 	for _, rec := range recs {
 		rec.Flush()

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/output/outputtest"
+
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -15,19 +17,6 @@ import (
 
 // fixtureBase is run second 0 of every fixture run.
 var fixtureBase = time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
-
-// rng is SplitMix64: small, stable, integer-only.
-type rng uint64
-
-func (r *rng) next() uint64 {
-	*r += 0x9e3779b97f4a7c15
-	z := uint64(*r)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
-
-func (r *rng) between(lo, hi int64) int64 { return lo + int64(r.next()%uint64(hi-lo)) }
 
 // fixtureScenario describes a synthetic scenario, second by second.
 type fixtureScenario struct {
@@ -56,7 +45,7 @@ func writeFixture(t testing.TB, dir string, fr fixtureRun) *resultdir.Result {
 	if err := resultdir.Prepare(dir); err != nil {
 		t.Fatal(err)
 	}
-	r := rng(fr.seed)
+	r := outputtest.Rand(fr.seed)
 	sw, err := resultdir.NewSeriesWriter(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -90,9 +79,9 @@ func writeFixture(t testing.TB, dir string, fr fixtureRun) *resultdir.Result {
 				n = 0
 			}
 			for range n {
-				v := fs.latency/2 + r.between(0, fs.latency)
-				if r.next()%100 == 0 {
-					v *= r.between(3, 20) // a tail
+				v := fs.latency/2 + r.Between(0, fs.latency)
+				if r.Next()%100 == 0 {
+					v *= r.Between(3, 20) // a tail
 				}
 				if s == fs.stall[1] && fs.stall[1] > 0 {
 					v += int64(fs.stall[1]-fs.stall[0]) * 1_000_000 // the stall shows in the next second

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output/outputtest"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 )
 
@@ -36,7 +37,7 @@ func hourRun(t testing.TB, dir string) *resultdir.Result {
 	clock := metrics.ClockAt(time.Now().Add(-2 * time.Hour).Truncate(time.Second))
 	agg := metrics.NewAggregator(reg, clock, names, sw.Observe)
 	go agg.Run()
-	r := rng(7)
+	r := outputtest.Rand(7)
 	opts := resultdir.Options{Args: []string{"run", "-d", "1h", "--concurrent"}, Target: "sqlite://big.db", Concurrent: true}
 	for i, name := range names {
 		rec := agg.Recorder(i, 0)
@@ -46,7 +47,7 @@ func hourRun(t testing.TB, dir string) *resultdir.Result {
 		for s := range seconds {
 			at := time.Duration(s) * time.Second
 			for k := range perSecond {
-				v := base/2 + r.between(0, base)
+				v := base/2 + r.Between(0, base)
 				if k == 0 && s%97 == 0 {
 					v *= 40
 				}
