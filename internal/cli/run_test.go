@@ -55,6 +55,7 @@ func TestRunBadInput(t *testing.T) {
 		{"http without target", []string{"run", "http.Request", "-d", "1s", "--out", filepath.Join(dir, "h")}, "needs --target"},
 		{"http target unreachable", []string{"run", "http.Request", "-d", "1s", "--target", "http://127.0.0.1:1/", "--out", filepath.Join(dir, "u")}, "unreachable"},
 		{"unknown command", []string{"rum"}, `unknown command "rum"`},
+		{"bad profile spec", []string{"run", "builtin.Noop", "--profile", "bogus"}, "bad profile spec"},
 		{"missing scenario file", []string{"run", "custom.X", "--scenario-file", filepath.Join(dir, "nope.yaml")}, "scenario file: open"},
 		{"broken scenario file", []string{"run", "custom.X", "--scenario-file", bad}, "scenario file"},
 	}

@@ -21,17 +21,37 @@ type targetInfo struct {
 
 func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics.Registry, specs []engine.Spec, target targetInfo, startAt time.Time) (err error) {
 	f := p.flags
+	// Outputs open one after the other; when one fails, the ones already
+	// open are closed again.
+	var undo []func()
+	fail := func(err error) error {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+		return err
+	}
+	deps := engine.Deps{}
+	var csv requestLog
+	if !f.noCSV {
+		path := f.csvFile
+		if path == "" {
+			path = filepath.Join(dir, resultdir.RequestsFile)
+		}
+		if csv, err = openRequestLog(path); err != nil {
+			return err
+		}
+		deps.Log = csv
+		undo = append(undo, func() { csv.Close() })
+	}
 	series, err := resultdir.NewSeriesWriter(dir)
 	if err != nil {
-		return err
+		return fail(err)
 	}
-	observers := []metrics.Observer{series.Observe}
+	undo = append(undo, func() { series.Close() })
 	live, err := startLiveOutputs(ctx, env, p, reg, target.inProcess)
 	if err != nil {
-		series.Close()
-		return err
+		return fail(err)
 	}
-	observers = append(observers, live.observers...)
 
 	names := make([]string, len(specs))
 	for i, s := range specs {
@@ -41,47 +61,19 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 	if !startAt.IsZero() {
 		clock = metrics.ClockAt(startAt) // segments share one time base
 	}
-	agg := metrics.NewAggregator(reg, clock, names, observers...)
+	agg := metrics.NewAggregator(reg, clock, names, append([]metrics.Observer{series.Observe}, live.observers...)...)
 	go agg.Run()
 	for i := range specs {
 		for _, n := range target.notes {
 			agg.Note(i, n)
 		}
 	}
-
-	deps := engine.Deps{Agg: agg, Clock: clock}
-	var csv requestLog
-	if !f.noCSV {
-		path := f.csvFile
-		if path == "" {
-			path = filepath.Join(dir, resultdir.RequestsFile)
-		}
-		csv, err = openRequestLog(path)
-		if err != nil {
-			agg.Close()
-			series.Close()
-			live.close()
-			return err
-		}
-		deps.Log = csv
-	}
+	deps.Agg, deps.Clock = agg, clock
 	prog := newProgress(env.Stderr, agg, specs, clock, f.quiet || f.json)
 	deps.Hooks = append(deps.Hooks, prog)
 	deps.Hooks = append(deps.Hooks, live.hooks...)
-	if ph, perr := newProfileHook(f.profiles, dir, env.Getenv); perr != nil {
-		err = perr
-	} else if ph != nil {
-		deps.Hooks = append(deps.Hooks, ph)
-	}
-	if err != nil {
-		prog.stop()
-		agg.Close()
-		series.Close()
-		live.close()
-		if csv != nil {
-			csv.Close()
-		}
-		return err
+	if len(p.profilers) > 0 {
+		deps.Hooks = append(deps.Hooks, &profileHook{collectors: p.profilers, dir: filepath.Join(dir, "profiles")})
 	}
 
 	interrupted, runErr := engine.Run(ctx, engine.Plan{Scenarios: specs, Concurrent: f.concurrent}, deps)

@@ -16,6 +16,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/prom"
+	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -32,6 +33,7 @@ type runPlan struct {
 	parentOut string
 	outputs   []outputSpec
 	fileCfg   *fileConfig
+	profilers []profile.Collector // --profile, around each scenario
 }
 
 // runRun is `stampede run`: plan, then run once or --repeat times.
@@ -184,6 +186,9 @@ func makePlan(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSe
 		if _, err := parseThreshold(t); err != nil {
 			return nil, err
 		}
+	}
+	if p.profilers, err = parseProfilers(f.profiles, env.Getenv); err != nil {
+		return nil, err
 	}
 	if f.prometheus != "" {
 		if _, err := prom.ResolveAddr(f.prometheus); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/profile"
@@ -15,23 +14,20 @@ import (
 type profileHook struct {
 	collectors []profile.Collector
 	dir        string
-	files      []string
 }
 
-// newProfileHook parses --profile values; nil when there are none.
-func newProfileHook(specs []string, dir string, getenv func(string) string) (*profileHook, error) {
-	if len(specs) == 0 {
-		return nil, nil
-	}
-	h := &profileHook{dir: filepath.Join(dir, "profiles")}
+// parseProfilers parses the --profile values while planning, so a bad one
+// stops the run before any target is touched.
+func parseProfilers(specs []string, getenv func(string) string) ([]profile.Collector, error) {
+	var out []profile.Collector
 	for _, s := range specs {
 		c, err := profile.ParseSpecEnv(s, getenv)
 		if err != nil {
 			return nil, asUsage(err)
 		}
-		h.collectors = append(h.collectors, c)
+		out = append(out, c)
 	}
-	return h, nil
+	return out, nil
 }
 
 func (h *profileHook) BeforeScenario(ctx context.Context, _ int, spec engine.Spec) error {
@@ -47,9 +43,7 @@ func (h *profileHook) BeforeScenario(ctx context.Context, _ int, spec engine.Spe
 func (h *profileHook) AfterScenario(ctx context.Context, _ int, spec engine.Spec) error {
 	var errs []error
 	for _, c := range h.collectors {
-		files, err := c.Stop(ctx)
-		h.files = append(h.files, files...)
-		if err != nil {
+		if _, err := c.Stop(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("profiler for %s: %w", spec.Name, err))
 		}
 	}
