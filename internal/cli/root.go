@@ -67,7 +67,25 @@ summaries and HTML reports.`,
 	for _, add := range commands {
 		root.AddCommand(add(env))
 	}
+	refuseUnknownSubcommands(root)
 	return root
+}
+
+// refuseUnknownSubcommands makes every command that only groups
+// subcommands (gen, k8s, kafka, ...) fail with a usage error on an unknown
+// one, as the root does, instead of printing its help and exiting 0.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		refuseUnknownSubcommands(sub)
+	}
+	if c.HasParent() && c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q for %q (see %s --help)", args[0], cmd.CommandPath(), cmd.CommandPath())
+			}
+			return cmd.Help()
+		}
+	}
 }
 
 // commands lists the constructors of every subcommand, one file each.
@@ -92,7 +110,7 @@ var commands = []func(*Env) *cobra.Command{
 func oneLine(err error) string {
 	msg := err.Error()
 	var ue *UsageError
-	if errors.As(err, &ue) && strings.HasPrefix(msg, "unknown command") {
+	if errors.As(err, &ue) && strings.HasPrefix(msg, "unknown command") && !strings.Contains(msg, "--help") {
 		msg += " (see stampede --help)"
 	}
 	var parts []string

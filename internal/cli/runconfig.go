@@ -96,6 +96,9 @@ func parseStage(s string) (engine.Stage, error) {
 // executorFromFlags builds the executor configuration the flags describe.
 // changed tells which flags the user set.
 func executorFromFlags(f *runFlags, changed func(string) bool) (engine.Config, error) {
+	if err := checkExecutorFlags(f, changed); err != nil {
+		return engine.Config{}, err
+	}
 	var stages []engine.Stage
 	for _, s := range f.stages {
 		st, err := parseStage(s)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -19,7 +20,11 @@ type targetInfo struct {
 	inProcess bool     // a target runs inside stampede's process
 }
 
-func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics.Registry, specs []engine.Spec, target targetInfo, startAt time.Time) (err error) {
+//
+// track is told every file execute creates before the engine starts, and
+// called without arguments when the engine starts: until then, a failed
+// command removes what it created.
+func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics.Registry, specs []engine.Spec, target targetInfo, startAt time.Time, track func(files ...string)) (err error) {
 	f := p.flags
 	// Outputs open one after the other; when one fails, the ones already
 	// open are closed again.
@@ -37,12 +42,16 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		if path == "" {
 			path = filepath.Join(dir, resultdir.RequestsFile)
 		}
+		if _, serr := os.Stat(path); serr != nil {
+			track(path) // ours: removed when the command fails before the run
+		}
 		if csv, err = openRequestLog(path); err != nil {
 			return err
 		}
 		deps.Log = csv
 		undo = append(undo, func() { csv.Close() })
 	}
+	track(filepath.Join(dir, resultdir.SeriesFile))
 	series, err := resultdir.NewSeriesWriter(dir)
 	if err != nil {
 		return fail(err)
@@ -76,6 +85,7 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		deps.Hooks = append(deps.Hooks, &profileHook{collectors: p.profilers, dir: filepath.Join(dir, "profiles")})
 	}
 
+	track()
 	interrupted, runErr := engine.Run(ctx, engine.Plan{Scenarios: specs, Concurrent: f.concurrent}, deps)
 	prog.stop()
 	agg.Close()

@@ -42,6 +42,9 @@ func runRun(ctx context.Context, env *Env, f *runFlags, catalog *workload.Catalo
 	if err != nil {
 		return err
 	}
+	if err := preflight(ctx, env, plan); err != nil {
+		return err
+	}
 	if f.selfProf != "" {
 		stop, err := startSelfProfile(f.selfProf)
 		if err != nil {
@@ -151,6 +154,9 @@ func makePlan(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSe
 	if err := applySegment(p); err != nil {
 		return nil, err
 	}
+	if err := checkMemory(p.configs, f.concurrent, !f.noCSV, availableMemory()); err != nil {
+		return nil, err
+	}
 	if f.repeat < 1 {
 		return nil, usagef("--repeat must be ≥ 1")
 	}
@@ -207,19 +213,9 @@ func containsFamily(list []workload.Family, f workload.Family) bool {
 	return false
 }
 
-// runOnce opens the targets, runs the plan once into dir and writes every
-// output. run numbers repeated runs (0: single run).
-func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (err error) {
+// workloadEnv is what families get for this plan, recording into reg.
+func (p *runPlan) workloadEnv(env *Env, reg *metrics.Registry) *workload.Env {
 	f := p.flags
-	if err := resultdir.Prepare(dir); err != nil {
-		return asUsage(err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(dir) // removes it only when nothing was written
-		}
-	}()
-	reg := metrics.NewRegistry()
 	wenv := &workload.Env{
 		Target: p.target, Drivers: newDrivers(), DataDir: f.dataDir, Metrics: reg,
 		MaxVUs: int(maxVUs(p.configs)), Seed: f.seed, Timeout: f.timeout,
@@ -228,6 +224,18 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	if isTTY(env.Stderr) && !f.quiet && !f.json {
 		wenv.Stderr = env.Stderr // progress bars only on a terminal
 	}
+	return wenv
+}
+
+// runOnce opens the targets, runs the plan once into dir and writes every
+// output. run numbers repeated runs (0: single run). The result directory
+// is created only once the targets are open and the thresholds checked;
+// when the command fails before the engine starts, what it created there
+// is removed again.
+func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (err error) {
+	f := p.flags
+	reg := metrics.NewRegistry()
+	wenv := p.workloadEnv(env, reg)
 	scenarios := map[string]engine.Scenario{}
 	var notes []string
 	inProcess := false // some target runs inside this process
@@ -266,6 +274,26 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 			targetVersion = opened.TargetVersion
 		}
 	}
+	if err := checkThresholds(f.thresholds, reg, p.names); err != nil {
+		return err
+	}
+	if err := checkResultDir(dir); err != nil {
+		return err
+	}
+	created, err := createdDirs(dir)
+	if err != nil {
+		return usagef("create result directory: %v", err)
+	}
+	started := false
+	var written []string
+	defer func() {
+		if err != nil && !started {
+			for _, w := range written {
+				os.Remove(w)
+			}
+			removeCreated(created)
+		}
+	}()
 
 	fp := envinfo.Collect()
 	fp.Target, fp.TargetVersion = targetDesc, targetVersion
@@ -274,17 +302,16 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 		Run: run, Flags: f.familyFlags(p.fs), Thresholds: f.thresholds,
 		Segment: f.segment, Sweep: sweepInfoMap(f.sweepInfo),
 	}
-	if err := checkThresholds(f.thresholds, reg, p.names); err != nil {
-		return err
-	}
 	var specs []engine.Spec
 	for _, n := range p.names {
 		specs = append(specs, engine.Spec{Name: n, Scenario: scenarios[n], Config: p.configs[n]})
 		opts.Scenarios = append(opts.Scenarios, resultdir.ScenarioOptions{Name: n, Config: p.configs[n]})
 	}
+	written = append(written, filepath.Join(dir, resultdir.OptionsFile))
 	if err := resultdir.WriteJSON(dir, resultdir.OptionsFile, opts); err != nil {
 		return err
 	}
+	written = append(written, filepath.Join(dir, resultdir.EnvFile))
 	if err := resultdir.WriteJSON(dir, resultdir.EnvFile, fp); err != nil {
 		return err
 	}
@@ -292,7 +319,12 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	if err != nil {
 		return err
 	}
-	return execute(ctx, env, p, dir, reg, specs, targetInfo{notes: notes, inProcess: inProcess}, startAt)
+	return execute(ctx, env, p, dir, reg, specs, targetInfo{notes: notes, inProcess: inProcess}, startAt, func(files ...string) {
+		if files == nil {
+			started = true
+		}
+		written = append(written, files...)
+	})
 }
 
 func maxVUs(configs map[string]engine.Config) int64 {

@@ -85,7 +85,7 @@ func (c Config) Defaults() Config {
 		if c.PreAllocatedVUs == 0 {
 			c.PreAllocatedVUs = 1
 		}
-		if c.MaxVUs < c.PreAllocatedVUs {
+		if c.MaxVUs == 0 {
 			c.MaxVUs = c.PreAllocatedVUs
 		}
 	}
@@ -148,6 +148,9 @@ func (c Config) Validate() error {
 	if c.TimeUnit <= 0 {
 		bad("timeUnit must be > 0")
 	}
+	if total := c.TotalDuration(); c.Warmup > 0 && total > 0 && c.Warmup >= total {
+		bad("warmup (%s) must be shorter than the duration (%s): nothing would be measured", c.Warmup, total)
+	}
 	return errors.Join(errs...)
 }
 
@@ -162,6 +165,9 @@ func checkStages(stages []Stage, bad func(string, ...any)) {
 func checkVUBounds(c Config, bad func(string, ...any)) {
 	if c.PreAllocatedVUs < 0 || c.MaxVUs < 1 {
 		bad("%s needs preAllocatedVUs ≥ 0 and maxVUs ≥ 1", c.Executor)
+	}
+	if c.MaxVUs < c.PreAllocatedVUs {
+		bad("%s: maxVUs (%d) must be ≥ preAllocatedVUs (%d)", c.Executor, c.MaxVUs, c.PreAllocatedVUs)
 	}
 }
 

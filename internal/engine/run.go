@@ -141,6 +141,9 @@ func runScenario(ctx context.Context, idx int, spec Spec, deps Deps) (err error)
 	stopGauges()
 	r.closeVUs()
 	deps.Agg.Mark(idx, time.Time{}, deps.Clock.Wall(deps.Clock.Now()), ctx.Err() != nil, "")
+	if errors.Is(err, ErrInterrupted) {
+		err = nil // Ctrl+C during VU allocation: an interrupted run, not a failure
+	}
 	if err != nil {
 		return fmt.Errorf("scenario %s: %w", spec.Name, err)
 	}

@@ -78,37 +78,61 @@ func (r *runner) newVU(ctx context.Context) (*vuState, error) {
 	return v, nil
 }
 
-// newVUs allocates n VUs concurrently (connections open in parallel).
+// newVUs allocates n VUs concurrently (connections open in parallel, at
+// most 64 at a time). It stops at the first error, and when ctx is
+// cancelled (Ctrl+C while a million VUs are being set up) it returns
+// ErrInterrupted at once: the VUs made so far are closed by closeVUs.
 func (r *runner) newVUs(ctx context.Context, n int64) ([]*vuState, error) {
 	out := make([]*vuState, n)
-	errs := make([]error, n)
-	var wg sync.WaitGroup
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	failed := func() bool { mu.Lock(); defer mu.Unlock(); return firstErr != nil }
 	sem := make(chan struct{}, 64)
 	for i := range out {
+		if ctx.Err() != nil || failed() {
+			break
+		}
 		wg.Add(1)
-		sem <- struct{}{}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			wg.Done()
+			continue
+		}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			out[i], errs[i] = r.newVU(ctx)
+			v, err := r.newVU(ctx)
+			if err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+				return
+			}
+			out[i] = v
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, firstError(errs)
+	if firstErr != nil && ctx.Err() == nil {
+		return nil, firstErr
+	}
+	if ctx.Err() != nil {
+		return nil, ErrInterrupted
 	}
 	r.ready.Store(true)
 	return out, nil
 }
 
-func firstError(errs []error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
-}
+// ErrInterrupted is returned by executors stopped (ctx cancelled) before
+// their VUs were all allocated; Run reports it as an interruption, not as
+// a failure.
+var ErrInterrupted = errors.New("interrupted while allocating VUs")
+
 
 // iterate runs one iteration of v intended to start at intended and
 // records it. A negative intended means the closed model: the iteration

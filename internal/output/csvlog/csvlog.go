@@ -20,10 +20,13 @@ import (
 const (
 	DefaultBufferSize = 64 << 10
 	DefaultQueue      = 16
+	// DefaultBudget bounds the bytes all VU buffers hold together.
+	DefaultBudget = 32 << 20
 	// firstBufSize is the capacity a new VU buffer starts with; it grows to
-	// BufferSize only for VUs that log enough to fill it, so thousands of
-	// slow VUs do not pin BufferSize each.
+	// the writer's hand-off size only for VUs that log enough to fill it.
 	firstBufSize = 4 << 10
+	// minHandoff is the smallest hand-off size, however many VUs there are.
+	minHandoff = 512
 )
 
 // Options tune a Log. Zero values mean the defaults.
@@ -35,14 +38,22 @@ type Options struct {
 	// Queue is the number of full buffers (default 16) that may wait for the
 	// writer goroutine before VUs block.
 	Queue int
+	// Budget is the number of bytes (default 32 MiB) that the buffers of all
+	// VUs may hold together: with many VUs, each hands its buffer over once
+	// it holds Budget/VUs bytes (at least 512, at most BufferSize), so the
+	// memory of the log stays flat however many slow VUs a run has. A VU
+	// holds no buffer at all between a hand-off and its next request.
+	Budget int
 }
 
 // Log is a per-request CSV log over an io.Writer. It implements
 // engine.RequestLog. Writer may be called concurrently; each returned
 // Writer belongs to one goroutine. Close flushes everything.
 type Log struct {
-	size  int
-	queue chan chunk
+	size    int
+	budget  int
+	handoff atomic.Int64 // bytes a VU buffers before handing over
+	queue   chan chunk
 	free  chan []byte
 	done  chan struct{}
 
@@ -78,13 +89,18 @@ func New(w io.Writer, opts Options) *Log {
 	if opts.Queue <= 0 {
 		opts.Queue = DefaultQueue
 	}
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultBudget
+	}
 	l := &Log{
 		size:    opts.BufferSize,
+		budget:  opts.Budget,
 		queue:   make(chan chunk, opts.Queue),
 		free:    make(chan []byte, 2*opts.Queue+1),
 		done:    make(chan struct{}),
 		writers: map[*Writer]struct{}{},
 	}
+	l.handoff.Store(int64(opts.BufferSize))
 	l.queue <- chunk{b: []byte(Header)}
 	go l.run(w)
 	return l
@@ -94,10 +110,11 @@ func New(w io.Writer, opts Options) *Log {
 // the whole run and no scenario column (nebula-bench's columns), so
 // scenario is ignored.
 func (l *Log) Writer(scenario string) engine.RequestWriter {
-	w := &Writer{log: l, buf: make([]byte, 0, min(firstBufSize, l.size))}
+	w := &Writer{log: l}
 	l.mu.Lock()
 	if !l.closed {
 		l.writers[w] = struct{}{}
+		l.handoff.Store(int64(min(l.size, max(minHandoff, l.budget/len(l.writers)))))
 	}
 	l.mu.Unlock()
 	return w
@@ -182,14 +199,19 @@ func (l *Log) run(w io.Writer) {
 	}
 }
 
-// getBuf returns a recycled buffer, or a new one.
+// getBuf returns a recycled buffer, or a new one sized for the current
+// hand-off size.
 func (l *Log) getBuf() []byte {
-	select {
-	case b := <-l.free:
-		return b
-	default:
-		return make([]byte, 0, l.size+l.size/4)
+	h := int(l.handoff.Load())
+	if h >= l.size {
+		select {
+		case b := <-l.free:
+			return b
+		default:
+			return make([]byte, 0, l.size+l.size/4)
+		}
 	}
+	return make([]byte, 0, min(firstBufSize, h+h/2))
 }
 
 // Writer buffers the records of one VU. Its methods must not be called
@@ -204,9 +226,12 @@ type Writer struct {
 // Write appends r to the VU's buffer and hands the buffer to the writer
 // goroutine when it is full, blocking while the writer lags.
 func (w *Writer) Write(r engine.RequestRecord) {
+	if w.buf == nil {
+		w.buf = w.log.getBuf()
+	}
 	w.buf = w.enc.append(w.buf, &r)
 	w.n++
-	if len(w.buf) >= w.log.size {
+	if int64(len(w.buf)) >= w.log.handoff.Load() {
 		w.handoff()
 	}
 }
@@ -218,6 +243,7 @@ func (w *Writer) Close() error {
 	if w.n > 0 {
 		w.handoff()
 	}
+	w.buf = nil
 	l.mu.Lock()
 	delete(l.writers, w)
 	l.mu.Unlock()
@@ -234,10 +260,10 @@ func (w *Writer) handoff() {
 		w.buf = nil
 	}
 	l.mu.RUnlock()
-	if w.buf == nil {
-		w.buf = l.getBuf()
-	} else {
-		w.buf = w.buf[:0]
+	if w.buf != nil {
+		w.buf = w.buf[:0] // lost after Close: reuse
 	}
+	// Otherwise the VU holds no buffer until its next request, so idle VUs
+	// and VUs being closed at the end of a run cost nothing.
 	w.n = 0
 }

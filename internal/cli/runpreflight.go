@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output/prom"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/workload"
+)
+
+// preflight checks, before any data is generated or loaded and before the
+// result directory exists, everything about a plan that can be checked
+// without running it: threshold metrics, that every output path can be
+// written, that the Prometheus port is free, and each family's own
+// checks (target kind, a connect + authentication round trip, data
+// directories). Every failure is a UsageError.
+func preflight(ctx context.Context, env *Env, p *runPlan) error {
+	f := p.flags
+	if err := precheckThresholds(f.thresholds, p); err != nil {
+		return err
+	}
+	if err := checkResultDir(p.parentOut); err != nil {
+		return err
+	}
+	for _, o := range []struct{ flag, path string }{
+		{"--csv", f.csvFile}, {"--summary-export", f.summaryOut}, {"--self-profile", f.selfProf},
+	} {
+		if o.path == "" || (o.flag == "--csv" && f.noCSV) {
+			continue
+		}
+		if err := checkWritableFile(o.path); err != nil {
+			return usagef("%s %s: %v", o.flag, o.path, err)
+		}
+	}
+	if f.prometheus != "" {
+		addr, err := prom.ResolveAddr(f.prometheus)
+		if err != nil {
+			return usagef("--prometheus: %v", err)
+		}
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			return usagef("--prometheus %s: %v", f.prometheus, err)
+		}
+		l.Close()
+	}
+	wenv := p.workloadEnv(env, metrics.NewRegistry())
+	for _, fam := range p.families {
+		pf, ok := fam.(workload.Preflighter)
+		if !ok {
+			continue
+		}
+		if err := pf.Preflight(ctx, wenv, p.byFamily[fam]); err != nil {
+			if ctx.Err() != nil {
+				return &ExitError{Code: ExitInterrupted, Msg: "interrupted while checking the target"}
+			}
+			if errors.Is(err, workload.ErrUsage) {
+				return &UsageError{Err: err}
+			}
+			return fmt.Errorf("check %s target: %w", fam.Name(), err)
+		}
+	}
+	return nil
+}
+
+// precheckThresholds refuses thresholds on metrics that no selected
+// scenario can record. Families that register metrics while opening say
+// which through workload.MetricLister; when one does not, metrics it might
+// add are checked again once it is open.
+func precheckThresholds(specs []string, p *runPlan) error {
+	ts, err := threshold.ParseAll(specs)
+	if err != nil || len(ts) == 0 {
+		return asUsage(err)
+	}
+	reg := metrics.NewRegistry()
+	for _, fam := range p.families {
+		ml, ok := fam.(workload.MetricLister)
+		if !ok {
+			// Unknown metrics may be the family's: keep the checks that
+			// need no metric list (statistics of known metrics, scenarios).
+			var known []threshold.Threshold
+			for _, t := range ts {
+				if _, ok := reg.Lookup(t.Metric); ok {
+					known = append(known, t)
+				}
+			}
+			ts = known
+			continue
+		}
+		for _, d := range ml.MetricDefs(p.byFamily[fam]) {
+			if _, ok := reg.Lookup(d.Name); !ok {
+				reg.MustAdd(d)
+			}
+		}
+	}
+	return asUsage(threshold.Check(ts, reg, p.names))
+}
+
+// checkResultDir refuses a result directory that holds a run already or
+// that cannot be created.
+func checkResultDir(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, resultdir.SnapshotFile)); err == nil {
+		return usagef("result directory %s already holds a run; choose another --out", dir)
+	}
+	if st, err := os.Stat(dir); err == nil {
+		if !st.IsDir() {
+			return usagef("--out %s: not a directory", dir)
+		}
+		return nil
+	}
+	if err := checkCreatable(dir); err != nil {
+		return usagef("--out %s: %v", dir, err)
+	}
+	return nil
+}
+
+// checkWritableFile reports whether path can be created (or overwritten)
+// as a regular file, without creating it or its directories.
+func checkWritableFile(path string) error {
+	if st, err := os.Stat(path); err == nil {
+		if st.IsDir() {
+			return errors.New("is a directory")
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	}
+	return checkCreatable(path)
+}
+
+// checkCreatable reports whether path (which does not exist) can be
+// created: its nearest existing ancestor must be a writable directory. It
+// tries with a temporary file there, which it removes again.
+func checkCreatable(path string) error {
+	dir := filepath.Dir(filepath.Clean(path))
+	for {
+		st, err := os.Stat(dir)
+		if err == nil {
+			if !st.IsDir() {
+				return fmt.Errorf("%s is not a directory", dir)
+			}
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return err
+		}
+		dir = parent
+	}
+	f, err := os.CreateTemp(dir, ".stampede-check-*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("cannot write into %s: %v", dir, pe.Err)
+		}
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// createdDirs creates dir and its missing parents and returns those it
+// created, deepest first, so that a failed command can remove them again.
+func createdDirs(dir string) ([]string, error) {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return missing, nil
+}
+
+// removeCreated removes the directories createdDirs made, with what the
+// failed command wrote into them; directories that existed stay.
+func removeCreated(dirs []string) {
+	if len(dirs) > 0 {
+		os.RemoveAll(dirs[0])
+	}
+	for _, d := range dirs[1:] {
+		os.Remove(d) // only when empty: another run may share the parent
+	}
+}
