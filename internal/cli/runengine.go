@@ -20,7 +20,6 @@ type targetInfo struct {
 	inProcess bool     // a target runs inside stampede's process
 }
 
-//
 // track is told every file execute creates before the engine starts, and
 // called without arguments when the engine starts: until then, a failed
 // command removes what it created.

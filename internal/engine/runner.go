@@ -133,7 +133,6 @@ func (r *runner) newVUs(ctx context.Context, n int64) ([]*vuState, error) {
 // a failure.
 var ErrInterrupted = errors.New("interrupted while allocating VUs")
 
-
 // iterate runs one iteration of v intended to start at intended and
 // records it. A negative intended means the closed model: the iteration
 // starts now, and now is -intended-1 when the caller knows it (the previous

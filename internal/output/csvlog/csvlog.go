@@ -54,8 +54,8 @@ type Log struct {
 	budget  int
 	handoff atomic.Int64 // bytes a VU buffers before handing over
 	queue   chan chunk
-	free  chan []byte
-	done  chan struct{}
+	free    chan []byte
+	done    chan struct{}
 
 	mu      sync.RWMutex // guards writers and closed; read-held while sending on queue
 	writers map[*Writer]struct{}
