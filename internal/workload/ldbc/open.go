@@ -55,6 +55,9 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
+	if err := f.checkUserData(); err != nil {
+		return nil, err
+	}
 	target, embedded := env.Target, env.Target == ""
 	dir := f.DataDir(env)
 	if !embedded && f.data == "" {
@@ -67,6 +70,9 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		return nil, err
 	}
 	if embedded {
+		if err := os.MkdirAll(env.DataDir, 0o755); err != nil {
+			return nil, workload.Usagef("--data-dir: %v", err)
+		}
 		target = sqlite.URL(filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".db"))
 	}
 	u, err := env.Drivers.ParseTarget(target)

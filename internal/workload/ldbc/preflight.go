@@ -1,0 +1,67 @@
+package ldbc
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+)
+
+var (
+	_ workload.Preflighter  = (*Family)(nil)
+	_ workload.MetricLister = (*Family)(nil)
+)
+
+// Preflight implements workload.Preflighter: before any data is generated
+// it checks the options, that the target is one graph scenarios can run
+// on, that it accepts a connection with the given credentials, and that a
+// --data directory holds a data set (stampede never generates into a
+// directory the user named).
+func (f *Family) Preflight(ctx context.Context, env *workload.Env, _ []string) error {
+	f.Scenarios()
+	if err := f.validate(); err != nil {
+		return err
+	}
+	if err := f.checkUserData(); err != nil {
+		return err
+	}
+	if env.Target == "" {
+		return nil
+	}
+	u, err := env.Drivers.ParseTarget(env.Target)
+	if err != nil {
+		return workload.Usagef("%v", err)
+	}
+	if dialectFor(u.Scheme) == nil {
+		return workload.Usagef("graph scenarios need a sqlite:// or postgres:// target, not %s (name a scenario of that target's family; see stampede scenarios)", u.Scheme)
+	}
+	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: 1, Timeout: env.Timeout, Getenv: env.Getenv})
+	if err != nil {
+		return workload.Usagef("cannot open target %s: %v", driver.Redact(env.Target), err)
+	}
+	return drv.Close()
+}
+
+// checkUserData refuses a --data directory without a data set in it.
+func (f *Family) checkUserData() error {
+	if f.data == "" {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(f.data, ldbcfile.PersonPath)); err != nil {
+		return workload.Usagef("--data %s holds no LDBC data set (no %s); generate one with stampede gen ldbc --out %s, or leave --data out to use one generated under --data-dir", f.data, ldbcfile.PersonPath, f.data)
+	}
+	return nil
+}
+
+// MetricDefs implements workload.MetricLister: the answer and write checks
+// when --check-sample is on.
+func (f *Family) MetricDefs([]string) []metrics.Def {
+	if f.checkSample <= 0 {
+		return nil
+	}
+	return []metrics.Def{metrics.CheckMetric(CheckAnswer), metrics.CheckMetric(CheckWrite)}
+}
