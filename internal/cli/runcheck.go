@@ -14,7 +14,7 @@ func checkExecutorFlags(f *runFlags, changed func(string) bool) error {
 	ramping := f.executor == engine.RampingVUs || (f.executor == "" && len(f.stages) > 0 && !changed("rate"))
 	switch {
 	case f.vus < 0 || (f.vus == 0 && !ramping):
-		return usagef("-u/--vus %d: need at least 1 VU", f.vus)
+		return usagef("-u/--vus %d: need vus ≥ 1", f.vus)
 	case f.iterations < 0:
 		return usagef("-i/--iterations %d must not be negative", f.iterations)
 	case changed("iterations") && f.iterations == 0:
@@ -32,7 +32,7 @@ func checkExecutorFlags(f *runFlags, changed func(string) bool) error {
 	case changed("warmup") && f.warmup < 0:
 		return usagef("--warmup %s must not be negative", f.warmup)
 	case changed("executor") && !knownExecutor(f.executor):
-		return usagef("--executor %q: unknown (known: %s)", f.executor, strings.Join(engine.ExecutorNames, ", "))
+		return usagef("unknown executor %q (known: %s)", f.executor, strings.Join(engine.ExecutorNames, ", "))
 	}
 	return nil
 }

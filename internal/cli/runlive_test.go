@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -205,7 +206,7 @@ func TestRunLiveBadSpecs(t *testing.T) {
 		{"influx v2 without bucket", []string{"--out", "influxdb=http://127.0.0.1:8086/api/v2/write?org=o"}, ExitUsage, "needs ?bucket="},
 		{"influx credentials in query", []string{"--out", "influxdb=http://127.0.0.1:8086/k6?p=secret"}, ExitUsage, "STAMPEDE_INFLUX_TOKEN"},
 		{"prometheus address", []string{"--prometheus", "127.0.0.1"}, ExitUsage, "want HOST:PORT"},
-		{"prometheus port busy", []string{"--prometheus", busy.Addr().String()}, ExitRunError, "address already in use"},
+		{"prometheus port busy", []string{"--prometheus", busy.Addr().String()}, ExitUsage, "address already in use"},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -219,6 +220,9 @@ func TestRunLiveBadSpecs(t *testing.T) {
 			}
 			if strings.Contains(stderr, "secret") {
 				t.Errorf("credentials in the message: %s", stderr)
+			}
+			if _, err := os.Stat(filepath.Join(dir, strconv.Itoa(i))); err == nil {
+				t.Errorf("a rejected command left its result directory")
 			}
 		})
 	}
