@@ -41,6 +41,8 @@ func newK8sManifestCmd(env *Env) *cobra.Command {
 		startDelay time.Duration
 		output     string
 		pull       string
+		secretFile string
+		creds      []credential
 	)
 	cmd := &cobra.Command{
 		Use:   "manifest --parallelism N --image IMAGE [flags] -- [SCENARIO...] [RUN FLAGS...]",
@@ -91,10 +93,17 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 				spec.StartAt = now.Add(startDelay).Truncate(time.Second)
 			}
 			spec.ImagePullPolicy = corev1.PullPolicy(pull)
-			spec.RunArgs = args
+			spec.RunArgs, creds = moveCredentials(args)
+			spec.CredentialSecret = spec.Name + "-credentials"
+			for _, c := range creds {
+				spec.Credentials = append(spec.Credentials, c.key)
+			}
 			b, err := k8s.Manifest(spec)
 			if err != nil {
 				return asUsage(err)
+			}
+			if err := writeCredentials(env, spec, creds, secretFile); err != nil {
+				return err
 			}
 			head := fmt.Sprintf("# stampede k8s manifest: %d segments of `stampede run %s`\n# all start at %s: apply before then (kubectl apply -f FILE)\n",
 				spec.Parallelism, strings.Join(redactArgs(args), " "), spec.StartAt.UTC().Format(time.RFC3339))
@@ -123,6 +132,7 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 	fs.StringVar(&spec.Memory, "memory", "", "memory request and limit per pod, e.g. 2Gi")
 	fs.StringVar(&spec.SecretEnv, "env-from-secret", "", "Secret whose keys become environment variables (e.g. STAMPEDE_TARGET)")
 	fs.StringVar(&pull, "pull-policy", "IfNotPresent", "imagePullPolicy: Always, IfNotPresent or Never")
+	fs.StringVar(&secretFile, "secret-file", "", "write the Secret holding the run arguments' credentials to FILE (mode 0600; kubectl apply it before the Job)")
 	fs.StringVarP(&output, "output", "o", "-", "write the manifest to FILE instead of stdout")
 	return cmd
 }
@@ -138,9 +148,16 @@ func checkRunArgs(env *Env, args []string) error {
 			}
 		}
 	}
-	run := newRunCmd(env)
+	check := *env
+	check.planOnly = true
+	check.Stdout, check.Stderr = io.Discard, io.Discard
+	run := newRunCmd(&check)
 	run.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
-	if err := run.ParseFlags(args); err != nil {
+	run.SetArgs(args)
+	run.SetOut(io.Discard)
+	run.SetErr(io.Discard)
+	run.SilenceErrors, run.SilenceUsage = true, true
+	if err := run.Execute(); err != nil {
 		return usagef("run arguments: %v", err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,7 @@ import (
 
 // mergeFlags are the options of `stampede merge`.
 type mergeFlags struct {
+	force      bool
 	out        string
 	thresholds []string
 	noCSV      bool
@@ -58,6 +60,7 @@ otherwise those the instances ran with. Exit code 99 when one fails.`,
 	fs.StringVarP(&f.out, "out", "o", "", "merged result directory (required; must not hold a run)")
 	fs.StringArrayVar(&f.thresholds, "threshold", nil, "k6 threshold evaluated on the merged result (repeatable; default: the instances' own)")
 	fs.BoolVar(&f.noCSV, "no-csv", false, "do not concatenate the instances' requests.csv")
+	fs.BoolVar(&f.force, "force", false, "merge result directories with different scenario sets or targets")
 	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.html into OUT")
 	fs.BoolVar(&f.json, "json", false, "print the summary JSON on stdout instead of the console summary")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors and failed thresholds")
@@ -75,7 +78,10 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	res, err := merge.Merge(dirs, f.out, merge.Options{Requests: !f.noCSV})
+	res, err := merge.Merge(dirs, f.out, merge.Options{Requests: !f.noCSV, Force: f.force})
+	if errors.Is(err, merge.ErrMismatch) {
+		return usagef("merge: %v", err)
+	}
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

@@ -20,6 +20,9 @@ type Env struct {
 	Stderr io.Writer
 	// Getenv reads an environment variable; defaults to os.Getenv.
 	Getenv func(string) string
+	// planOnly makes `run` stop once its plan is made and validated
+	// (k8s manifest checks its run arguments with it).
+	planOnly bool
 }
 
 // Main runs the stampede command line with args (without the program name)

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/stampede-bench/stampede/internal/driver"
 )
 
 // runFlags are the options of `stampede run`, k6's names where k6 has one.
@@ -45,6 +48,9 @@ type runFlags struct {
 	startAt    string
 	sweepInfo  []string // KEY=VALUE from stampede sweep, into options.json
 	selfProf   string
+	// secretHeaders are header names whose values are never written out,
+	// besides those driver.IsSecretHeader knows.
+	secretHeaders []string
 
 	// familyFlagNames are the workload options, recorded in options.json.
 	familyFlagNames map[string]bool
@@ -114,6 +120,7 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.StringVar(&f.segment, "segment", "", "run only segment i/N of every executor (distributed runs; see stampede merge)")
 	fs.StringVar(&f.selfProf, "self-profile", "", "write stampede's own CPU profile to FILE (where the generator's time goes)")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this time (RFC 3339, or now+30s) before starting, so segments begin together")
+	fs.StringArrayVar(&f.secretHeaders, "secret-header", nil, "header NAME whose value is a credential, never written to any file (Authorization, Cookie, X-Api-Key and the like always are)")
 	fs.StringArrayVar(&f.sweepInfo, "sweep-info", nil, "KEY=VALUE describing the sweep step (set by stampede sweep)")
 	_ = fs.MarkHidden("sweep-info")
 	f.familyFlagNames = map[string]bool{}
@@ -139,6 +146,13 @@ func (f *runFlags) familyFlags(fs *pflag.FlagSet) map[string]string {
 	fs.Visit(func(fl *pflag.Flag) {
 		if f.familyFlagNames[fl.Name] && !isSecretFlag(fl.Name) {
 			out[fl.Name] = fl.Value.String()
+			if sv, ok := fl.Value.(pflag.SliceValue); ok && fl.Name == "header" {
+				var hs []string
+				for _, h := range sv.GetSlice() {
+					hs = append(hs, driver.RedactHeader(h, f.secretHeaders...))
+				}
+				out[fl.Name] = "[" + strings.Join(hs, ",") + "]"
+			}
 		}
 	})
 	return out

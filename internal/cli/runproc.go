@@ -10,8 +10,11 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 )
 
-// redactArgs hides credentials in target URLs and secret flags.
+// redactArgs hides credentials in target URLs, secret flags and the
+// values of secret headers (--header 'Authorization: ...', and names
+// marked with --secret-header).
 func redactArgs(args []string) []string {
+	marked := markedHeaders(args)
 	out := make([]string, len(args))
 	for i, a := range args {
 		out[i] = a
@@ -27,6 +30,26 @@ func redactArgs(args []string) []string {
 		}
 		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") && isSecretFlag(k) {
 			out[i] = k + "=xxxxx"
+		}
+		if i > 0 && args[i-1] == "--header" {
+			out[i] = driver.RedactHeader(a, marked...)
+		}
+		if v, ok := strings.CutPrefix(a, "--header="); ok {
+			out[i] = "--header=" + driver.RedactHeader(v, marked...)
+		}
+	}
+	return out
+}
+
+// markedHeaders returns the header names given with --secret-header.
+func markedHeaders(args []string) []string {
+	var out []string
+	for i, a := range args {
+		if a == "--secret-header" && i+1 < len(args) {
+			out = append(out, args[i+1])
+		}
+		if v, ok := strings.CutPrefix(a, "--secret-header="); ok {
+			out = append(out, v)
 		}
 	}
 	return out

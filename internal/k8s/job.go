@@ -63,6 +63,13 @@ type Spec struct {
 	SecretEnv string
 	// ImagePullPolicy of the container (default IfNotPresent).
 	ImagePullPolicy corev1.PullPolicy
+	// Credentials are the keys of the Secret CredentialSecret that hold
+	// credentials taken out of RunArgs: each becomes an environment
+	// variable of the same name (valueFrom.secretKeyRef), and RunArgs
+	// refer to it as $(KEY), which Kubernetes expands. The values never
+	// appear in the Job.
+	CredentialSecret string
+	Credentials      []string
 }
 
 var dnsLabel = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
@@ -82,6 +89,14 @@ func (s Spec) Validate() error {
 	}
 	if s.StartAt.IsZero() {
 		errs = append(errs, errors.New("a common start time is needed"))
+	}
+	switch s.ImagePullPolicy {
+	case "", corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
+	default:
+		errs = append(errs, fmt.Errorf("--pull-policy %q: want Always, IfNotPresent or Never", s.ImagePullPolicy))
+	}
+	if len(s.Credentials) > 0 && !dnsLabel.MatchString(s.CredentialSecret) {
+		errs = append(errs, fmt.Errorf("credential Secret name %q must be a DNS label", s.CredentialSecret))
 	}
 	for _, q := range []struct{ flag, v string }{{"cpu", s.CPU}, {"memory", s.Memory}} {
 		if q.v != "" {
@@ -153,6 +168,10 @@ func Job(s Spec) (*batchv1.Job, error) {
 			c.Resources.Requests[corev1.ResourceMemory] = m
 			c.Resources.Limits = corev1.ResourceList{corev1.ResourceMemory: m}
 		}
+	}
+	for _, k := range s.Credentials {
+		c.Env = append(c.Env, corev1.EnvVar{Name: k, ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{
+			LocalObjectReference: corev1.LocalObjectReference{Name: s.CredentialSecret}, Key: k}}})
 	}
 	if s.SecretEnv != "" {
 		c.EnvFrom = []corev1.EnvFromSource{{SecretRef: &corev1.SecretEnvSource{LocalObjectReference: corev1.LocalObjectReference{Name: s.SecretEnv}}}}

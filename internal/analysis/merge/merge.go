@@ -32,6 +32,9 @@ type Options struct {
 	// Workers bounds how many parts are decoded at once (default
 	// GOMAXPROCS).
 	Workers int
+	// Force merges parts with different scenario sets or targets, which
+	// Merge otherwise refuses with ErrMismatch.
+	Force bool
 }
 
 // Result describes a merged directory.
@@ -101,6 +104,11 @@ func Merge(dirs []string, out string, opts Options) (*Result, error) {
 	parts, err := loadAll(dirs, workers)
 	if err != nil {
 		return nil, err
+	}
+	if !opts.Force {
+		if err := checkParts(dirs, parts); err != nil {
+			return nil, err
+		}
 	}
 	snaps := make([]*metrics.Snapshot, len(parts))
 	for i, p := range parts {
