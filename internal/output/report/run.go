@@ -67,6 +67,9 @@ func buildScenario(s *metrics.ScenarioSnapshot, sc *selfcheck.Report) *Scenario 
 		sum.Max, sum.Avg = usToMs(st.Max), usToMs(st.Avg)
 		out.Distribution = distribution(t)
 	}
+	if f := s.Failure(); f != nil {
+		out.Warnings = append(out.Warnings, "FAILED: "+f.String()+" — throughput and latency below include the failed requests")
+	}
 	sum.Checks = -1
 	if c := s.Rates[metrics.Checks]; c != nil {
 		sum.Checks = round(c.Value(), 6)

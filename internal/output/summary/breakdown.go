@@ -33,7 +33,7 @@ func (c *console) errors(sc *metrics.ScenarioSnapshot) {
 		count := padLeft(fmt.Sprint(e.N), countW)
 		pct := padLeft(fmtPct(float64(e.N)/float64(sum)), 7)
 		lead := subIndent + "  " + count + "  " + pct + "  "
-		c.line(lead + c.st.paint(clip(e.Msg, c.opts.Width-width(lead)), red))
+		c.wrapped(lead, e.Msg, red) // the whole cause: it is why the run failed
 	}
 	if rest := errs[len(shown):]; len(rest) > 0 {
 		var n int64

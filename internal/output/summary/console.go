@@ -57,6 +57,7 @@ func WriteConsole(w io.Writer, snap *metrics.Snapshot, opts ConsoleOptions) erro
 	c.w = bw
 	c.line("")
 	c.interrupted()
+	c.failures()
 	c.thresholds()
 	for _, sc := range snap.Scenarios {
 		c.scenario(sc)

@@ -33,6 +33,18 @@ func (c *console) overview() {
 		}
 		rows = append(rows, append(r, e))
 	}
+	failing := false
+	for _, sc := range c.snap.Scenarios {
+		failing = failing || sc.Failure() != nil
+	}
+	if failing {
+		// Errors first: QPS and percentiles of failed requests are not
+		// the headline of a failed run.
+		for i, r := range rows {
+			rows[i] = append([]string{r[0], r[len(r)-1]}, r[1:len(r)-1]...)
+		}
+		head = rows[0]
+	}
 	widths := make([]int, len(head))
 	for i, r := range rows {
 		for j, v := range r {
@@ -68,6 +80,11 @@ func (c *console) overview() {
 	}
 	if interrupted {
 		c.line(subIndent + c.st.paint("* interrupted: measured until the stop", faint))
+	}
+	if failing {
+		for _, l := range wrap(fmt.Sprintf("more than %s of the requests failed in some scenarios: QPS and percentiles include the failed requests", fmtPct(metrics.FailureThreshold)), c.opts.Width-width(subIndent)) {
+			c.line(subIndent + c.st.paint(l, bold, red))
+		}
 	}
 	c.line("")
 }

@@ -104,7 +104,10 @@ func TestConsoleContent(t *testing.T) {
 		"40   62.50%  error: E_CONSENSUS_ERROR(-16). \"", // the seed's uniq -c, with shares
 		"… 3 more messages (6 errors, 9.37%)",
 		"note: batchSize 300 vertices per INSERT",
-		"insert.InsertPersonScenario*   96  268.03ms",
+		"insert.InsertPersonScenario*  64 (5.33%)   96  268.03ms", // failing: errors first
+		"✗ FAILED insert.InsertPersonScenario: 5.33% of 1200 requests failed",
+		"top error (40×): error: E_CONSENSUS_ERROR(-16).",
+		"percentiles include the failed requests",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q", want)
