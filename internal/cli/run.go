@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/engine"
 )
 
 // runFlags are the options of `stampede run`, k6's names where k6 has one.
@@ -34,6 +35,8 @@ type runFlags struct {
 	config     string
 	seed       int64
 	timeout    time.Duration
+	backoff    time.Duration
+	backoffMax time.Duration
 	repeat     int
 	cooldown   time.Duration
 
@@ -109,6 +112,8 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.StringVar(&f.config, "config", "", "YAML config file (flags override it)")
 	fs.Int64Var(&f.seed, "seed", 1, "seed for parameter choices")
 	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "timeout of each operation")
+	fs.DurationVar(&f.backoff, "backoff", engine.DefaultBackoffMin, "a VU waits this long after an iteration that could not reach the target, doubling per failure up to --backoff-max (closed-model executors; 0 disables)")
+	fs.DurationVar(&f.backoffMax, "backoff-max", engine.DefaultBackoffMax, "longest wait of a VU between connection failures")
 	fs.IntVar(&f.repeat, "repeat", 1, "run the whole scenario set N times, each in its own result directory")
 	fs.DurationVar(&f.cooldown, "cooldown", 0, "pause between repeated runs")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress line and no preparation messages")

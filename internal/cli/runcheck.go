@@ -29,6 +29,10 @@ func checkExecutorFlags(f *runFlags, changed func(string) bool) error {
 		return usagef("--max-vus %d: need at least 1", f.maxVUs)
 	case changed("max-vus") && f.maxVUs < f.vus:
 		return usagef("--max-vus %d is below -u/--vus %d (the VUs allocated up front); raise --max-vus or lower -u", f.maxVUs, f.vus)
+	case f.backoff < 0 || f.backoffMax < 0:
+		return usagef("--backoff and --backoff-max must not be negative")
+	case f.backoff > 0 && f.backoffMax < f.backoff:
+		return usagef("--backoff-max %s is below --backoff %s", f.backoffMax, f.backoff)
 	case changed("warmup") && f.warmup < 0:
 		return usagef("--warmup %s must not be negative", f.warmup)
 	case changed("executor") && !knownExecutor(f.executor):

@@ -34,7 +34,10 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		}
 		return err
 	}
-	deps := engine.Deps{}
+	deps := engine.Deps{Backoff: engine.Backoff{Min: f.backoff, Max: f.backoffMax}}
+	if f.backoff == 0 {
+		deps.Backoff.Min = -1 // --backoff 0: no waiting
+	}
 	var csv requestLog
 	if !f.noCSV {
 		path := f.csvFile

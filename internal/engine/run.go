@@ -41,6 +41,8 @@ type Deps struct {
 	// FakeTime tells that the clock is testing/synctest's: waits must use
 	// Go timers, which the fake clock advances.
 	FakeTime bool
+	// Backoff is the per-VU wait after connection failures (closed model).
+	Backoff Backoff
 }
 
 // Validate checks every scenario's configuration.
@@ -139,6 +141,9 @@ func runScenario(ctx context.Context, idx int, spec Spec, deps Deps) (err error)
 	stopGauges := r.sampleGauges()
 	err = r.execute(ctx, start)
 	stopGauges()
+	if note := r.backoffNote(deps.Clock.Now() - start); note != "" {
+		deps.Agg.Note(idx, note)
+	}
 	r.closeVUs()
 	deps.Agg.Mark(idx, time.Time{}, deps.Clock.Wall(deps.Clock.Now()), ctx.Err() != nil, "")
 	if errors.Is(err, ErrInterrupted) {

@@ -24,13 +24,17 @@ type runner struct {
 	allocated atomic.Int64
 	ready     atomic.Bool // the initial VUs exist: gauges may be sampled
 	warmEnd   time.Duration
+
+	backoffs    atomic.Int64 // connection-failure waits of all VUs
+	backoffTime atomic.Int64 // their total, ns
 }
 
 type vuState struct {
-	id  int
-	vu  VU
-	rec *metrics.Recorder
-	it  Iter
+	id   int
+	vu   VU
+	rec  *metrics.Recorder
+	it   Iter
+	wait time.Duration // current connection-error backoff
 }
 
 func newRunner(idx int, spec Spec, deps Deps) *runner {
@@ -151,7 +155,7 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 			intended = start
 		}
 	}
-	it.Start, it.Intended, it.ctx, it.corrected = start, intended, ctx, false
+	it.Start, it.Intended, it.ctx, it.corrected, it.connErr = start, intended, ctx, false, false
 	v.rec.Tick(start)
 	err := v.vu.Iterate(ctx, it)
 	end := it.Clock.Now()
@@ -167,6 +171,10 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 		// A slow VU may now block for long (think time, a stalled
 		// target): hand its samples over rather than hold them.
 		v.rec.Flush()
+	}
+	if !it.scheduled && (v.wait > 0 || connFailed(it, err)) {
+		v.rec.Flush() // about to wait: hand the samples over first
+		end = r.backOff(ctx, v, connFailed(it, err), end)
 	}
 	return end
 }

@@ -60,6 +60,7 @@ type Iter struct {
 	ctx       context.Context
 	corrected bool
 	scheduled bool // open model: the iteration has an intended start
+	connErr   bool // an operation could not reach the target (closed model only)
 }
 
 // Now reads the run clock.
@@ -96,6 +97,7 @@ func (it *Iter) Request(query string, start time.Duration, res driver.Result) ti
 	errMsg := ""
 	if res.Err != nil {
 		errMsg = res.Err.Error()
+		it.connErr = it.connErr || (!it.scheduled && driver.IsConnError(res.Err))
 	}
 	it.Rec.Op(end, int64(rt/time.Microsecond), svc, lat, res.Rows, errMsg)
 	if it.log != nil {

@@ -23,6 +23,9 @@ func (c *console) failures() {
 			}
 			c.line(indent + c.st.paint(l, bold, red))
 		}
+		if f.Unreachable != "" {
+			c.wrapped(subIndent, f.Unreachable, red)
+		}
 		if f.Top.Msg != "" {
 			lead := subIndent + fmt.Sprintf("top error (%d×): ", f.Top.N)
 			c.wrapped(lead, f.Top.Msg, red)

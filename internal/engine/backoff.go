@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/metrics"
+)
+
+// Defaults of Backoff.
+const (
+	DefaultBackoffMin = 50 * time.Millisecond
+	DefaultBackoffMax = time.Second
+)
+
+// Backoff is how long a VU of a closed-model executor waits after an
+// iteration that failed to reach the target (connection refused, reset,
+// unreachable): Min after the first such failure, doubling after each
+// further one up to Max, and none again once an iteration gets through.
+// A dead target is then retried a few times a second per VU instead of in
+// a tight loop. Arrival-rate executors do not back off: their iterations
+// keep their schedule. Min < 0 disables backing off; zero values mean the
+// defaults.
+type Backoff struct {
+	Min, Max time.Duration
+}
+
+func (b Backoff) withDefaults() Backoff {
+	if b.Min == 0 {
+		b.Min = DefaultBackoffMin
+	}
+	if b.Max == 0 {
+		b.Max = DefaultBackoffMax
+	}
+	b.Max = max(b.Max, b.Min)
+	return b
+}
+
+// backOff waits after a connection failure of v (interrupted by ctx) and
+// returns the time after the wait; after a success it resets v's wait.
+func (r *runner) backOff(ctx context.Context, v *vuState, failed bool, now time.Duration) time.Duration {
+	b := r.deps.Backoff.withDefaults()
+	if !failed || b.Min < 0 {
+		v.wait = 0
+		return now
+	}
+	if v.wait == 0 {
+		v.wait = b.Min
+	} else {
+		v.wait = min(2*v.wait, b.Max)
+	}
+	t := time.NewTimer(v.wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	after := r.deps.Clock.Now()
+	r.backoffs.Add(1)
+	r.backoffTime.Add(int64(after - now))
+	return after
+}
+
+// backoffNote is the scenario's UnreachableNote when its VUs spent more
+// than metrics.FailureThreshold of their time (allocated VUs × elapsed)
+// backing off; "" otherwise.
+func (r *runner) backoffNote(elapsed time.Duration) string {
+	n, waited := r.backoffs.Load(), time.Duration(r.backoffTime.Load())
+	vuTime := float64(r.allocated.Load()) * elapsed.Seconds()
+	if n == 0 || vuTime <= 0 {
+		return ""
+	}
+	share := waited.Seconds() / vuTime
+	if share <= metrics.FailureThreshold {
+		return ""
+	}
+	return fmt.Sprintf("%s VUs spent %.0f%% of their time (%.1f VU-seconds) waiting to retry after %d connection failures (--backoff)",
+		metrics.UnreachableNote, 100*min(share, 1), waited.Seconds(), n)
+}
+
+// connFailed tells whether an iteration failed to reach the target: its
+// error, or an operation it recorded, was a connection error.
+func connFailed(it *Iter, err error) bool {
+	return it.connErr || (err != nil && driver.IsConnError(err))
+}
