@@ -15,7 +15,9 @@ func (r *runner) constantVUs(ctx context.Context, start time.Duration) error {
 	}
 	loop, hard, cancel := r.stopContexts(ctx, r.cfg.Duration)
 	defer cancel()
-	end := start + r.cfg.Duration
+	// The duration counts from when the VUs exist, as the stop contexts
+	// do: allocating a million VUs must not eat the measured time.
+	end := max(start, r.deps.Clock.Now()) + r.cfg.Duration
 	r.runEach(vus, func(v *vuState) {
 		now := r.deps.Clock.Now()
 		for now < end && running(loop, hard) {
