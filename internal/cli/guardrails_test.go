@@ -232,3 +232,89 @@ func TestGuardRailsInterruptDuringAllocation(t *testing.T) {
 		t.Errorf("stopped after %s", d)
 	}
 }
+
+// TestGuardRailsSecrets plants credentials in a target URL, secret headers
+// (Authorization, Cookie, X-Api-Key, one marked with --secret-header), a
+// secret flag and the environment, then greps every byte that run, merge,
+// sweep, compare, report and k8s manifest wrote.
+func TestGuardRailsSecrets(t *testing.T) {
+	const (
+		pw     = "PLANTED-url-pw-1"
+		bearer = "PLANTED-bearer-2"
+		cookie = "PLANTED-cookie-3"
+		apiKey = "PLANTED-apikey-4"
+		marked = "PLANTED-marked-5"
+		token  = "PLANTED-token-6"
+	)
+	secrets := []string{pw, bearer, cookie, apiKey, marked, token}
+	var seenAuth bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seenAuth = seenAuth || r.Header.Get("Authorization") == "Bearer "+bearer
+	}))
+	defer srv.Close()
+	t.Setenv("STAMPEDE_INFLUX_TOKEN", token)
+	target := strings.Replace(srv.URL, "http://", "http://admin:"+pw+"@", 1) + "/?token=" + token
+	headers := []string{
+		"--header", "Authorization: Bearer " + bearer,
+		"--header=Cookie: session=" + cookie,
+		"--header", "X-Api-Key: " + apiKey,
+		"--header", "X-Custom: " + marked, "--secret-header", "X-Custom",
+	}
+	root := t.TempDir()
+	var console strings.Builder
+	run := func(args ...string) {
+		t.Helper()
+		code, stdout, stderr := runMain(t, context.Background(), args...)
+		console.WriteString(stdout + stderr)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args[0], code, stderr)
+		}
+	}
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, dir := range []string{a, b} {
+		run(append([]string{"run", "http.Request", "--target", target, "-i", "20", "-u", "2", "--out", dir}, headers...)...)
+	}
+	if !seenAuth {
+		t.Error("the Authorization header did not reach the target")
+	}
+	run("merge", a, b, "-o", filepath.Join(root, "merged"))
+	run(append([]string{"sweep", "http.Request", "--target", target, "--vus", "1,2", "-i", "10", "--out", filepath.Join(root, "sweep")}, headers...)...)
+	run("compare", a, b)
+	run("report", a, b, "-o", filepath.Join(root, "report.html"))
+	run(append([]string{"k8s", "manifest", "-n", "2", "--image", "x", "-o", filepath.Join(root, "job.yaml"), "--",
+		"http.Request", "--target", target}, headers...)...)
+
+	for _, s := range secrets {
+		if strings.Contains(console.String(), s) {
+			t.Errorf("console output holds %s", s)
+		}
+	}
+	files := listFiles(t, root)
+	if len(files) < 20 {
+		t.Fatalf("only %d files written: %v", len(files), files)
+	}
+	for _, f := range files {
+		p := filepath.Join(root, f)
+		if st, err := os.Stat(p); err != nil || st.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range secrets {
+			if strings.Contains(string(data), s) {
+				t.Errorf("%s holds %s", f, s)
+			}
+		}
+	}
+	job, err := os.ReadFile(filepath.Join(root, "job.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"$(STAMPEDE_CRED_1)", "secretKeyRef", "stampede-credentials"} {
+		if !strings.Contains(string(job), want) {
+			t.Errorf("manifest lacks %s:\n%s", want, job)
+		}
+	}
+}
