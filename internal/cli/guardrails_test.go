@@ -318,3 +318,32 @@ func TestGuardRailsSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardRailsSecretFile: --secret-file writes the credentials the
+// manifest refers to, readable by the user only.
+func TestGuardRailsSecretFile(t *testing.T) {
+	dir := t.TempDir()
+	job, sec := filepath.Join(dir, "job.yaml"), filepath.Join(dir, "secret.yaml")
+	code, _, stderr := runMain(t, context.Background(), "k8s", "manifest", "-n", "2", "--image", "x", "--name", "bench", "-o", job, "--secret-file", sec,
+		"--", "go.Go1Step", "--target=postgres://u:PLANTED-pw@db:5432/ldbc")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	j, _ := os.ReadFile(job)
+	s, err := os.ReadFile(sec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(j), "PLANTED") || !strings.Contains(string(j), "--target=$(STAMPEDE_CRED_1)") || !strings.Contains(string(j), "name: bench-credentials") {
+		t.Errorf("job:\n%s", j)
+	}
+	if !strings.Contains(string(s), "STAMPEDE_CRED_1: postgres://u:PLANTED-pw@db:5432/ldbc") || !strings.Contains(string(s), "kind: Secret") {
+		t.Errorf("secret:\n%s", s)
+	}
+	if st, _ := os.Stat(sec); st.Mode().Perm() != 0o600 {
+		t.Errorf("secret file mode %v", st.Mode().Perm())
+	}
+	if strings.Contains(stderr, "PLANTED") {
+		t.Errorf("stderr: %s", stderr)
+	}
+}
