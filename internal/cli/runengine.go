@@ -45,7 +45,16 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 			path = filepath.Join(dir, resultdir.RequestsFile)
 		}
 		if _, serr := os.Stat(path); serr != nil {
-			track(path) // ours: removed when the command fails before the run
+			// Ours, with the directories made for it: removed when the
+			// command fails before the run.
+			dirs, derr := createdDirs(filepath.Dir(path))
+			if derr != nil {
+				return usagef("--csv: %v", derr)
+			}
+			track(path)
+			if len(dirs) > 0 {
+				track(dirs...) // (no arguments would mean: the run started)
+			}
 		}
 		if csv, err = openRequestLog(path); err != nil {
 			return err
