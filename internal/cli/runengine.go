@@ -20,10 +20,10 @@ type targetInfo struct {
 	inProcess bool     // a target runs inside stampede's process
 }
 
-// track is told every file execute creates before the engine starts, and
-// called without arguments when the engine starts: until then, a failed
-// command removes what it created.
-func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics.Registry, specs []engine.Spec, target targetInfo, startAt time.Time, track func(files ...string)) (err error) {
+// cleanup is told every file execute creates before the engine starts, and
+// disarmed when the engine starts: until then, a failed command removes
+// what it created.
+func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics.Registry, specs []engine.Spec, target targetInfo, startAt time.Time, cleanup *undoFiles) (err error) {
 	f := p.flags
 	// Outputs open one after the other; when one fails, the ones already
 	// open are closed again.
@@ -51,10 +51,8 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 			if derr != nil {
 				return usagef("--csv: %v", derr)
 			}
-			track(path)
-			if len(dirs) > 0 {
-				track(dirs...) // (no arguments would mean: the run started)
-			}
+			cleanup.add(path)
+			cleanup.add(dirs...)
 		}
 		if csv, err = openRequestLog(path); err != nil {
 			return err
@@ -62,7 +60,7 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		deps.Log = csv
 		undo = append(undo, func() { csv.Close() })
 	}
-	track(filepath.Join(dir, resultdir.SeriesFile))
+	cleanup.add(filepath.Join(dir, resultdir.SeriesFile))
 	series, err := resultdir.NewSeriesWriter(dir)
 	if err != nil {
 		return fail(err)
@@ -96,7 +94,7 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		deps.Hooks = append(deps.Hooks, &profileHook{collectors: p.profilers, dir: filepath.Join(dir, "profiles")})
 	}
 
-	track()
+	cleanup.disarm() // from here on, what was measured is kept
 	interrupted, runErr := engine.Run(ctx, engine.Plan{Scenarios: specs, Concurrent: f.concurrent}, deps)
 	prog.stop()
 	agg.Close()

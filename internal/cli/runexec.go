@@ -286,13 +286,10 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	if err != nil {
 		return usagef("create result directory: %v", err)
 	}
-	started := false
-	var written []string
+	undo := &undoFiles{}
 	defer func() {
-		if err != nil && !started {
-			for _, w := range written {
-				os.Remove(w)
-			}
+		if err != nil && !undo.disarmed {
+			undo.run()
 			removeCreated(created)
 		}
 	}()
@@ -309,11 +306,11 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 		specs = append(specs, engine.Spec{Name: n, Scenario: scenarios[n], Config: p.configs[n]})
 		opts.Scenarios = append(opts.Scenarios, resultdir.ScenarioOptions{Name: n, Config: p.configs[n]})
 	}
-	written = append(written, filepath.Join(dir, resultdir.OptionsFile))
+	undo.add(filepath.Join(dir, resultdir.OptionsFile))
 	if err := resultdir.WriteJSON(dir, resultdir.OptionsFile, opts); err != nil {
 		return err
 	}
-	written = append(written, filepath.Join(dir, resultdir.EnvFile))
+	undo.add(filepath.Join(dir, resultdir.EnvFile))
 	if err := resultdir.WriteJSON(dir, resultdir.EnvFile, fp); err != nil {
 		return err
 	}
@@ -321,12 +318,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	if err != nil {
 		return err
 	}
-	return execute(ctx, env, p, dir, reg, specs, targetInfo{notes: notes, inProcess: inProcess}, startAt, func(files ...string) {
-		if files == nil {
-			started = true
-		}
-		written = append(written, files...)
-	})
+	return execute(ctx, env, p, dir, reg, specs, targetInfo{notes: notes, inProcess: inProcess}, startAt, undo)
 }
 
 func maxVUs(configs map[string]engine.Config) int64 {

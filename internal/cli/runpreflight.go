@@ -196,3 +196,23 @@ func removeCreated(dirs []string) {
 		os.Remove(d) // only when empty: another run may share the parent
 	}
 }
+
+// undoFiles removes, when a command fails before its run starts, the
+// files and directories it created, in the order they were added (a file
+// before the directories made for it). disarm keeps everything.
+type undoFiles struct {
+	paths    []string
+	disarmed bool
+}
+
+func (u *undoFiles) add(paths ...string) { u.paths = append(u.paths, paths...) }
+func (u *undoFiles) disarm()             { u.disarmed = true }
+
+func (u *undoFiles) run() {
+	if u.disarmed {
+		return
+	}
+	for _, p := range u.paths {
+		os.Remove(p) // directories only when empty
+	}
+}
