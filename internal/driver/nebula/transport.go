@@ -22,12 +22,12 @@ func newNetTransport(c net.Conn) *netTransport {
 	return &netTransport{c: c, w: bufio.NewWriterSize(c, 16<<10)}
 }
 
-func (t *netTransport) Read(p []byte) (int, error)        { return t.c.Read(p) }
-func (t *netTransport) Write(p []byte) (int, error)       { return t.w.Write(p) }
-func (t *netTransport) Flush(context.Context) error       { return t.w.Flush() }
-func (t *netTransport) Close() error                      { return t.c.Close() }
-func (t *netTransport) Open() error                       { return nil }
-func (t *netTransport) IsOpen() bool                      { return true }
+func (t *netTransport) Read(p []byte) (int, error)         { return t.c.Read(p) }
+func (t *netTransport) Write(p []byte) (int, error)        { return t.w.Write(p) }
+func (t *netTransport) Flush(context.Context) error        { return t.w.Flush() }
+func (t *netTransport) Close() error                       { return t.c.Close() }
+func (t *netTransport) Open() error                        { return nil }
+func (t *netTransport) IsOpen() bool                       { return true }
 func (t *netTransport) RemainingBytes() (num_bytes uint64) { return ^uint64(0) }
 
 // headerConfig is the THeader configuration of every connection: the
