@@ -53,6 +53,10 @@ const (
 	DefaultPassword = "nebula"
 )
 
+// StandInVersion is the version stampede's in-test stand-in graphd
+// (package nebulatest) answers, so that runs against it say so.
+const StandInVersion = "stampede-nebulatest stand-in (not a NebulaGraph server)"
+
 // Config is a parsed nebula:// target.
 type Config struct {
 	// Addrs are the graphd addresses, host:port.

@@ -113,6 +113,9 @@ func (d *Driver) Version(ctx context.Context) (string, error) {
 	if v.SVal == nil {
 		return "", errors.New("SHOW HOSTS GRAPH: Version is not a string")
 	}
+	if string(v.SVal) == StandInVersion {
+		return StandInVersion, nil
+	}
 	return "NebulaGraph " + string(v.SVal), nil
 }
 

@@ -75,7 +75,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	d := dialectFor(u.Scheme)
 	if d == nil {
-		return nil, workload.Usagef("graph scenarios need a sqlite:// or postgres:// target, not %s", u.Scheme)
+		return nil, workload.Usagef("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s", u.Scheme)
 	}
 	meta, err := f.ensureLoaded(ctx, env, dir, target, embedded)
 	if err != nil {
@@ -98,6 +98,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		}
 	}
 	opened.Notes = append([]string{fmt.Sprintf("graph data %s: %d persons, %d knows", dir, meta.Persons, meta.Knows)}, opened.Notes...)
+	opened.Notes = append(opened.Notes, nebulaNotes(u.Scheme, opened.TargetVersion)...)
 	if embedded {
 		opened.Notes = append(opened.Notes, "embedded SQLite target (one writer: inserts queue on its write lock)")
 	}
@@ -112,7 +113,7 @@ func loadedFrom(ctx context.Context, env *workload.Env, target string) string {
 	if _, err := env.Drivers.ParseTarget(target); err != nil {
 		return ""
 	}
-	meta, err := loader.Inspect(ctx, target, env.Getenv)
+	meta, err := inspect(ctx, target, env.Getenv)
 	if err != nil || meta == nil || meta.Data == "" {
 		return ""
 	}
@@ -157,7 +158,7 @@ func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, targe
 	if err != nil {
 		return nil, workload.Usagef("data set %s: %v", dir, err)
 	}
-	meta, err := loader.Inspect(ctx, target, env.Getenv)
+	meta, err := inspect(ctx, target, env.Getenv)
 	if err != nil && !errors.Is(err, loader.ErrIncomplete) {
 		return nil, err
 	}
@@ -237,7 +238,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 		case FindShortestPath:
 			c := base(n, len(p.pairs))
 			c.labels = pairLabels(n, p.pairs)
-			out[n] = &shortestPath{common: c, maxDepth: f.maxDepth, pairs: p.pairs}
+			out[n] = newShortestPath(c, f.maxDepth, p.pairs)
 		case InsertPerson:
 			c := base(n, len(p.insert))
 			c.labels = []string{n + " batch=" + strconv.Itoa(f.batch)}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
 )
 
@@ -22,7 +23,7 @@ func errf(code graphsvc.ErrorCode, format string, a ...any) *stmtError {
 
 // Version is what the stand-in answers as its version (SHOW HOSTS GRAPH):
 // it says plainly that it is no NebulaGraph server.
-const Version = "stampede-nebulatest stand-in (not a NebulaGraph server)"
+const Version = nebula.StandInVersion
 
 // exec runs one statement for a session whose current space is *spaceName.
 func (s *Store) exec(spaceName *string, stmt string) (*graphsvc.DataSet, *stmtError) {
