@@ -123,6 +123,9 @@ func (s *personQuery) rendered() *personQuery {
 		rows[i] = []any{id}
 	}
 	s.stmts, _ = renderAll(s.dialect, s.query, rows) // ids always render
+	if s.stmts != nil {
+		s.labels = s.stmts // the per-request log shows the statement sent
+	}
 	return s
 }
 
@@ -169,6 +172,9 @@ func newShortestPath(c common, maxDepth int, pairs [][2]int64) *shortestPath {
 		rows[i] = []any{p[0], p[1]}
 	}
 	s.stmts, _ = renderAll(c.dialect, c.dialect.ShortestPath(maxDepth), rows) // ids always render
+	if s.stmts != nil {
+		s.labels = s.stmts // the per-request log shows the statement sent
+	}
 	return s
 }
 
@@ -274,17 +280,17 @@ func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		args = v.s.dialect.PersonArgs(args, p)
 	}
 	v.op.Args = args
-	op := &v.op
+	op, label := &v.op, v.s.label(0)
 	if r, ok := v.s.dialect.(renderer); ok {
 		q, err := r.render(v.op.Query, args...)
 		if err != nil {
 			return err
 		}
-		op = &driver.Op{Query: q}
+		op, label = &driver.Op{Query: q}, q
 	}
 	t0 := it.Now()
 	res := v.conn.Do(ctx, op)
-	it.Request(v.s.label(0), t0, res)
+	it.Request(label, t0, res)
 	_, uncounted := v.s.dialect.(interface{ writesUncounted() })
 	if res.Err == nil && !uncounted && v.s.every > 0 && it.N%v.s.every == 0 {
 		ok := res.Rows == int64(v.s.batch)
