@@ -69,14 +69,14 @@ func New() *Family {
 func (f *Family) Name() string { return "graph" }
 
 func builtinInfos() []workload.Info {
-	return []workload.Info{
+	return append([]workload.Info{
 		{Name: Go1Step, Description: "distinct persons at the end of 1-step KNOWS walks from a person", Default: true},
 		{Name: Go2Step, Description: "distinct persons at the end of 2-step KNOWS walks from a person", Default: true},
 		{Name: Go3Step, Description: "distinct persons at the end of 3-step KNOWS walks from a person", Default: true},
 		{Name: FindShortestPath, Description: "length of a shortest KNOWS path between two persons (-1: none within --max-depth)", Default: true},
 		{Name: InsertPerson, Description: "insert a batch of --batch-size new persons", Default: true},
 		{Name: FetchTag, Description: "a person's properties by id"},
-	}
+	}, benchInfos()...)
 }
 
 // Scenarios lists the built-in scenarios, then those of --scenario-file

@@ -228,7 +228,17 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			feed: newFeeder(n, f.order, env.Seed^int64(nameHash(name)))}
 	}
 	out := map[string]engine.Scenario{}
+	bench, err := f.benchScenarios(names, dir, base, p.khop)
+	if err != nil {
+		return nil, err
+	}
+	for n, sc := range bench {
+		out[n] = sc
+	}
 	for _, n := range names {
+		if out[n] != nil {
+			continue
+		}
 		switch n {
 		case Go1Step, Go2Step, Go3Step:
 			steps := map[string]int{Go1Step: 1, Go2Step: 2, Go3Step: 3}[n]
