@@ -83,3 +83,20 @@ func TestNebulaEndToEnd(t *testing.T) {
 		return nil
 	})
 }
+
+func TestGenWritesNebulaImporterConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "importer.yaml")
+	code, stdout, stderr := runMain(t, t.Context(), "gen", "ldbc", "--sf", "0.002", "--out", filepath.Join(dir, "d"), "--quiet", "--nebula-importer", cfg, "--nebula-space", "sf0")
+	if code != ExitOK || !strings.Contains(stdout, "nebula-importer configuration written to") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, _ := os.ReadFile(cfg)
+	if !strings.Contains(string(b), "space: sf0") || !strings.Contains(string(b), filepath.Join(dir, "d", "social_network")) {
+		t.Fatalf("config:\n%s", b)
+	}
+	code, _, stderr = runMain(t, t.Context(), "gen", "ldbc", "--sf", "0.002", "--out", filepath.Join(dir, "e"), "--nebula-importer", cfg)
+	if code != ExitUsage || !strings.Contains(stderr, "not overwriting") {
+		t.Fatalf("existing file: exit %d %s", code, stderr)
+	}
+}

@@ -119,3 +119,11 @@ func TestDryRunPrintsTheStatements(t *testing.T) {
 }
 
 var _ = loader.ErrIncomplete
+
+func TestImporterConfig(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteImporterConfig(&b, "/data/sf1", "sf1"); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "importer.yaml", b.Bytes())
+}
