@@ -26,6 +26,7 @@ const (
 	Go3StepDst            = "go.Go3StepDst"
 	FetchEdge             = "fetch.FetchEdge"
 	FindShortestNoVidPath = "find_path.FindShortestNoVidPath"
+	LookUp                = "lookup.LookUp"
 )
 
 func benchInfos() []workload.Info {
@@ -38,6 +39,7 @@ func benchInfos() []workload.Info {
 		{Name: Go3StepDst, Description: "… of every edge out of the persons 2 steps away"},
 		{Name: FetchEdge, Description: "a KNOWS edge's creationDate by its two persons"},
 		{Name: FindShortestNoVidPath, Description: "shortest path from a person to a vertex that does not exist (-1)"},
+		{Name: LookUp, Description: "persons with a given first name, by index (first names of the k-hop persons)"},
 	}
 }
 
@@ -49,6 +51,8 @@ type benchDialect interface {
 	GoStepOut(n int, dst bool) string
 	// FetchKnows returns the creation date of the edge $1 -> $2.
 	FetchKnows() string
+	// LookUpFirstName returns the ids of the persons whose first name is $1.
+	LookUpFirstName() string
 }
 
 // benchScenarios builds the named scenarios of this file; others are
@@ -64,7 +68,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 			steps = map[string]int{Go1StepEdge: 1, Go2StepEdge: 2, Go3StepEdge: 3}[n]
 		case Go1StepDst, Go2StepDst, Go3StepDst:
 			steps, dst = map[string]int{Go1StepDst: 1, Go2StepDst: 2, Go3StepDst: 3}[n], true
-		case FetchEdge, FindShortestNoVidPath:
+		case FetchEdge, FindShortestNoVidPath, LookUp:
 		default:
 			continue
 		}
@@ -74,7 +78,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 				return nil, err
 			}
 		}
-		if dg == nil && (f.checkSample > 0 || n == FetchEdge) {
+		if dg == nil && (f.checkSample > 0 || n == FetchEdge || n == LookUp) {
 			var err error
 			if dg, pairs, err = loadDirGraph(dir); err != nil {
 				return nil, err
@@ -104,6 +108,13 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 			c = base(n, len(pairs))
 			c.labels = pairLabels(n, pairs)
 			out[n] = newFetchEdge(c, bd, pairs, dg)
+		case n == LookUp:
+			names := make([]string, len(khop))
+			for i, id := range khop {
+				names[i] = dg.firstName[id]
+			}
+			c = base(n, len(names))
+			out[n] = newLookUp(c, bd, names, dg)
 		default: // FindShortestNoVidPath
 			np := make([][2]int64, len(khop))
 			for i, id := range khop {
@@ -125,10 +136,11 @@ func readKHop(dir string) ([]int64, error) {
 	return p.khop, nil
 }
 
-// fetchEdge is fetch.FetchEdge: 1 row when the edge exists.
+// fetchEdge is fetch.FetchEdge (1 row when the edge exists), and
+// lookup.LookUp: a query per parameter row whose answer is a row count.
 type fetchEdge struct {
 	personQuery
-	pairs [][2]int64
+	args [][]any // parameters of each row
 }
 
 func newFetchEdge(c common, d benchDialect, pairs [][2]int64, dg *dirGraph) *fetchEdge {
@@ -137,7 +149,7 @@ func newFetchEdge(c common, d benchDialect, pairs [][2]int64, dg *dirGraph) *fet
 	for i := range idx {
 		idx[i] = int64(i)
 	}
-	s := &fetchEdge{pairs: pairs}
+	s := &fetchEdge{}
 	s.personQuery = personQuery{common: c, query: d.FetchKnows(), ids: idx,
 		want: func(_ *refGraph, i int64) int64 { return dg.hasEdge(pairs[i][0], pairs[i][1]) }}
 	rows := make([][]any, len(pairs))
@@ -148,6 +160,7 @@ func newFetchEdge(c common, d benchDialect, pairs [][2]int64, dg *dirGraph) *fet
 	if s.stmts != nil {
 		s.labels = s.stmts
 	}
+	s.args = rows
 	if c.ref != nil {
 		s.ref = &refGraph{}
 	}
@@ -172,7 +185,7 @@ func (v *fetchEdgeVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	if v.e.stmts != nil {
 		v.op.Query = v.e.stmts[i]
 	} else {
-		v.op.Args = append(v.op.Args[:0], v.e.pairs[i][0], v.e.pairs[i][1])
+		v.op.Args = append(v.op.Args[:0], v.e.args[i]...)
 	}
 	start := it.Now()
 	res := v.conn.Do(ctx, &v.op)
@@ -192,7 +205,9 @@ func (v *fetchEdgeVU) Iterate(ctx context.Context, it *engine.Iter) error {
 // rules (malformed, self, dangling and repeated friendships skipped; the
 // first direction listed is the one stored), built independently of them.
 type dirGraph struct {
-	out map[int64][]int64
+	out       map[int64][]int64
+	firstName map[int64]string // of each person
+	named     map[string]int64 // persons per first name
 }
 
 // loadDirGraph reads the person and knows files; it also returns the
@@ -200,11 +215,19 @@ type dirGraph struct {
 func loadDirGraph(dir string) (*dirGraph, [][2]int64, error) {
 	lenient := ldbcfile.Reader{OnBadLine: func(*ldbcfile.LineError) error { return nil }}
 	persons := map[int64]bool{}
+	g := &dirGraph{out: map[int64][]int64{}, firstName: map[int64]string{}, named: map[string]int64{}}
 	pf, err := os.Open(filepath.Join(dir, ldbcfile.PersonPath))
 	if err != nil {
 		return nil, nil, err
 	}
-	err = lenient.ReadPersons(pf, func(p ldbcfile.Person) error { persons[p.ID] = true; return nil })
+	err = lenient.ReadPersons(pf, func(p ldbcfile.Person) error {
+		if !persons[p.ID] {
+			persons[p.ID] = true
+			g.firstName[p.ID] = p.FirstName
+			g.named[p.FirstName]++
+		}
+		return nil
+	})
 	pf.Close()
 	if err != nil {
 		return nil, nil, fmt.Errorf("reference: %w", err)
@@ -214,7 +237,6 @@ func loadDirGraph(dir string) (*dirGraph, [][2]int64, error) {
 		return nil, nil, err
 	}
 	defer kf.Close()
-	g := &dirGraph{out: map[int64][]int64{}}
 	seen := map[[2]int64]bool{}
 	var pairs [][2]int64
 	err = lenient.ReadKnows(kf, func(a, b int64, _ time.Time) error {
@@ -257,4 +279,29 @@ func (g *dirGraph) hasEdge(a, b int64) int64 {
 		return 1
 	}
 	return 0
+}
+
+// newLookUp returns lookup.LookUp: the persons named names[i].
+func newLookUp(c common, d benchDialect, names []string, dg *dirGraph) *fetchEdge {
+	idx := make([]int64, len(names))
+	labels := make([]string, len(names))
+	rows := make([][]any, len(names))
+	for i, nm := range names {
+		idx[i] = int64(i)
+		labels[i] = c.name + " firstName=" + nm
+		rows[i] = []any{nm}
+	}
+	c.labels = labels
+	s := &fetchEdge{}
+	s.personQuery = personQuery{common: c, query: d.LookUpFirstName(), ids: idx,
+		want: func(_ *refGraph, i int64) int64 { return dg.named[names[i]] }}
+	s.stmts, _ = renderAll(c.dialect, s.query, rows)
+	if s.stmts != nil {
+		s.labels = s.stmts
+	}
+	s.args = rows
+	if c.ref != nil {
+		s.ref = &refGraph{}
+	}
+	return s
 }

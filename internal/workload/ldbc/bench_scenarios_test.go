@@ -46,6 +46,12 @@ func TestDirectedQueriesAnswerOnEveryTarget(t *testing.T) {
 					}
 				}
 			}
+			for name, want := range map[string]int64{"First3": 1, "Nobody": 0} {
+				res := c.Do(t.Context(), &driver.Op{Query: bd.LookUpFirstName(), Args: []any{name}})
+				if res.Err != nil || res.Rows != want {
+					t.Errorf("LookUpFirstName(%s) = %d rows, %v; want %d", name, res.Rows, res.Err, want)
+				}
+			}
 			for pair, want := range map[[2]int64]int64{{1, 2}: 1, {2, 1}: 0, {1, 3}: 1, {1, 4}: 0} {
 				res := c.Do(t.Context(), &driver.Op{Query: bd.FetchKnows(), Args: []any{pair[0], pair[1]}})
 				if res.Err != nil || res.Rows != want {
@@ -63,7 +69,7 @@ func TestBenchScenariosThroughEngine(t *testing.T) {
 	ldbctest.Write(t, data, ldbctest.Tiny)
 	targets := loadedTargets(t, data)
 	targets["nebula"], _ = standIn(t, data)
-	names := []string{Go1StepEdge, Go2StepEdge, Go3StepEdge, Go1StepDst, Go2StepDst, Go3StepDst, FetchEdge, FindShortestNoVidPath}
+	names := []string{Go1StepEdge, Go2StepEdge, Go3StepEdge, Go1StepDst, Go2StepDst, Go3StepDst, FetchEdge, FindShortestNoVidPath, LookUp}
 	for name, tgt := range targets {
 		t.Run(name, func(t *testing.T) {
 			env, _ := testEnv(t, tgt)

@@ -27,6 +27,15 @@ func (sqlDialect) GoStepOut(n int, dst bool) string {
 	return b.String()
 }
 
+func (sqlDialect) LookUpFirstName() string {
+	return "SELECT id FROM person WHERE firstname = $1"
+}
+
+// LookUpFirstName needs the tag index package ngqlload creates.
+func (ngqlDialect) LookUpFirstName() string {
+	return "LOOKUP ON Person WHERE Person.firstName == $1 YIELD id(vertex)"
+}
+
 func (sqlDialect) FetchKnows() string {
 	return "SELECT creationdate FROM person_knows_person WHERE person1id = $1 AND person2id = $2"
 }

@@ -34,6 +34,7 @@ func WriteImporterConfig(w io.Writer, dir, space string) error {
 	for _, q := range SchemaStatements() {
 		fmt.Fprintf(&b, "      %s;\n", q)
 	}
+	fmt.Fprintf(&b, "      %s;\n", CreateIndex)
 	b.WriteString("    afterPeriod: 20s\n")
 	b.WriteString("logPath: ./err/stampede-ldbc.log\nfiles:\n")
 	csv := func(path, name string) {

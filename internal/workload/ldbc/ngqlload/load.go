@@ -206,6 +206,9 @@ func (l *load) run(ctx context.Context) (Stats, error) {
 	if err := l.waitSchema(ctx); err != nil {
 		return st, err
 	}
+	if err := l.exec(ctx, CreateIndex); err != nil {
+		return st, err
+	}
 	stop := l.progress()
 	persons, err := l.loadPersons(ctx, &st)
 	if err == nil {
@@ -216,6 +219,11 @@ func (l *load) run(ctx context.Context) (Stats, error) {
 		return st, err
 	}
 	st.Failed = l.failed.n.Load()
+	// Rows written before the index reached every storaged may be
+	// missing from it: rebuild it once the data is in.
+	if err := l.job(ctx, "REBUILD TAG INDEX "+PersonNameIndex); err != nil {
+		return st, err
+	}
 	return st, l.verify(ctx, &st)
 }
 

@@ -314,17 +314,40 @@ func (l *load) readFile(rel string, fn func(*os.File) error) error {
 // verify runs SUBMIT JOB STATS, waits for the job, and compares SHOW
 // STATS with the rows written.
 func (l *load) verify(ctx context.Context, st *Stats) error {
-	ds, err := l.query(ctx, "SUBMIT JOB STATS")
+	if err := l.job(ctx, "SUBMIT JOB STATS"); err != nil {
+		return err
+	}
+	ds, err := l.query(ctx, "SHOW STATS")
+	if err != nil || l.cfg.DryRun != nil {
+		return err
+	}
+	got := map[string]int64{}
+	for _, r := range ds.Rows {
+		if len(r.Values) >= 3 && r.Values[2].IVal != nil {
+			got[string(r.Values[0].SVal)+" "+string(r.Values[1].SVal)] = *r.Values[2].IVal
+		}
+	}
+	if n := got["Tag "+PersonTag]; n != st.Persons {
+		return fmt.Errorf("verify: SHOW STATS counts %d %s vertices, %d were written", n, PersonTag, st.Persons)
+	}
+	if n := got["Edge "+KnowsEdge]; n != st.Knows {
+		return fmt.Errorf("verify: SHOW STATS counts %d %s edges, %d were written", n, KnowsEdge, st.Knows)
+	}
+	return nil
+}
+
+// job submits a job statement and waits until SHOW JOB says FINISHED.
+func (l *load) job(ctx context.Context, stmt string) error {
+	ds, err := l.query(ctx, stmt)
 	if err != nil {
 		return err
 	}
 	if l.cfg.DryRun != nil {
-		fmt.Fprintln(l.cfg.DryRun, "-- wait until SHOW JOB <id> says FINISHED, then:")
-		_, err := l.query(ctx, "SHOW STATS")
-		return err
+		fmt.Fprintln(l.cfg.DryRun, "-- wait until SHOW JOB <id> says FINISHED")
+		return nil
 	}
 	if len(ds.Rows) == 0 || len(ds.Rows[0].Values) == 0 || ds.Rows[0].Values[0].IVal == nil {
-		return errors.New("SUBMIT JOB STATS: no job id")
+		return fmt.Errorf("%s: no job id", stmt)
 	}
 	job := *ds.Rows[0].Values[0].IVal
 	deadline := time.Now().Add(10 * time.Minute)
@@ -343,29 +366,13 @@ func (l *load) verify(ctx context.Context, st *Stats) error {
 			break
 		}
 		if status == "FAILED" || status == "STOPPED" || time.Now().After(deadline) {
-			return fmt.Errorf("stats job %d: %s", job, status)
+			return fmt.Errorf("%s: job %d %s", stmt, job, status)
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(500 * time.Millisecond):
 		}
-	}
-	ds, err = l.query(ctx, "SHOW STATS")
-	if err != nil {
-		return err
-	}
-	got := map[string]int64{}
-	for _, r := range ds.Rows {
-		if len(r.Values) >= 3 && r.Values[2].IVal != nil {
-			got[string(r.Values[0].SVal)+" "+string(r.Values[1].SVal)] = *r.Values[2].IVal
-		}
-	}
-	if n := got["Tag "+PersonTag]; n != st.Persons {
-		return fmt.Errorf("verify: SHOW STATS counts %d %s vertices, %d were written", n, PersonTag, st.Persons)
-	}
-	if n := got["Edge "+KnowsEdge]; n != st.Knows {
-		return fmt.Errorf("verify: SHOW STATS counts %d %s edges, %d were written", n, KnowsEdge, st.Knows)
 	}
 	return nil
 }

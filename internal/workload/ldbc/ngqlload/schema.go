@@ -44,6 +44,12 @@ const (
 	MetaVID int64 = -4242424242
 )
 
+// PersonNameIndex is the tag index lookup.LookUp needs.
+const PersonNameIndex = "person_first_name"
+
+// CreateIndex creates PersonNameIndex (after the schema is visible).
+const CreateIndex = "CREATE TAG INDEX IF NOT EXISTS " + PersonNameIndex + " ON " + PersonTag + "(firstName(32))"
+
 // PersonProps are the Person properties in ldbcfile.Person order after
 // the id, as nebula-bench names them.
 const PersonProps = "firstName, lastName, gender, birthday, creationDate, locationIP, browserUsed"
