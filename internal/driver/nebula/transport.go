@@ -36,8 +36,15 @@ func headerConfig() *thrift.TConfiguration {
 	return &thrift.TConfiguration{THeaderProtocolID: thrift.THeaderProtocolIDPtrMust(thrift.THeaderProtocolCompact)}
 }
 
-// newClient wraps a connection in THeader and returns its protocol pair.
+// newProtocol wraps a connection in THeader framing with the compact
+// protocol inside (see headerFramer).
 func newProtocol(c net.Conn) thrift.TProtocol {
+	return thrift.NewTCompactProtocolConf(newHeaderFramer(c), &thrift.TConfiguration{})
+}
+
+// newApacheProtocol is the same with Apache Thrift's THeader transport,
+// which allocates per frame; the tests check both send the same bytes.
+func newApacheProtocol(c net.Conn) thrift.TProtocol {
 	ht := thrift.NewTHeaderTransportConf(newNetTransport(c), headerConfig())
 	return thrift.NewTHeaderProtocolConf(ht, headerConfig())
 }
