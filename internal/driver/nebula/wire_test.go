@@ -21,9 +21,18 @@ import (
 // message "execute" with sessionId (field 1, i64) and stmt (field 2,
 // binary), as graphd reads it.
 func TestExecuteWireBytes(t *testing.T) {
+	wire := executeBytes(t, newProtocol)
+	if apache := executeBytes(t, newApacheProtocol); !bytes.Equal(wire, apache) {
+		t.Fatalf("headerFramer and Apache's THeaderTransport differ:\n% x\n% x", wire, apache)
+	}
+	golden.Check(t, "execute.hex", []byte(hex.Dump(wire)))
+}
+
+// executeBytes captures the bytes of one execute call sent with proto.
+func executeBytes(t *testing.T, proto func(net.Conn) thrift.TProtocol) []byte {
 	client, server := net.Pipe()
 	defer client.Close()
-	p := newProtocol(client)
+	p := proto(client)
 	s := &Session{nc: client, id: 42, client: graphsvc.NewGraphServiceClient(thrift.NewTStandardClient(p, p))}
 	go func() {
 		// The call fails once the frame is read and the pipe closes.
@@ -60,5 +69,5 @@ func TestExecuteWireBytes(t *testing.T) {
 	if !bytes.Contains(msg, []byte{0x16, 0x54, 0x18}) {
 		t.Fatalf("session id field not found: % x", msg)
 	}
-	golden.Check(t, "execute.hex", []byte(hex.Dump(wire)))
+	return wire
 }
