@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 
 	"time"
 
@@ -43,6 +44,9 @@ func benchInfos() []workload.Info {
 	}
 }
 
+// benchInfos lists this file's and insert_edges.go's scenarios.
+func allBenchInfos() []workload.Info { return append(benchInfos(), insertEdgeInfos()...) }
+
 // benchDialect is what a dialect needs for these scenarios.
 type benchDialect interface {
 	// GoStepOut returns one row per KNOWS edge leaving the distinct persons
@@ -69,6 +73,23 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 		case Go1StepDst, Go2StepDst, Go3StepDst:
 			steps, dst = map[string]int{Go1StepDst: 1, Go2StepDst: 2, Go3StepDst: 3}[n], true
 		case FetchEdge, FindShortestNoVidPath, LookUp:
+		case InsertEdge, BatchInsertEdge:
+			p, err := loadParams(dir, false, false, true)
+			if err != nil {
+				return nil, workload.Usagef("substitution parameters: %v", err)
+			}
+			batch := 1
+			if n == BatchInsertEdge {
+				batch = f.batch
+			}
+			c := base(n, len(p.insert))
+			c.labels = []string{n + " batch=" + strconv.Itoa(batch)}
+			s, err := newInsertEdges(c, batch, p.insert)
+			if err != nil {
+				return nil, workload.Usagef("%v", err)
+			}
+			out[n] = s
+			continue
 		default:
 			continue
 		}

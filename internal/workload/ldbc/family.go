@@ -76,7 +76,7 @@ func builtinInfos() []workload.Info {
 		{Name: FindShortestPath, Description: "length of a shortest KNOWS path between two persons (-1: none within --max-depth)", Default: true},
 		{Name: InsertPerson, Description: "insert a batch of --batch-size new persons", Default: true},
 		{Name: FetchTag, Description: "a person's properties by id"},
-	}, benchInfos()...)
+	}, allBenchInfos()...)
 }
 
 // Scenarios lists the built-in scenarios, then those of --scenario-file
@@ -108,7 +108,7 @@ func (f *Family) CheckFlags() error {
 func (f *Family) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.data, "data", "", "LDBC data set directory (default DATA_DIR/ldbc-sfSF, generated when missing)")
 	fs.Float64Var(&f.sf, "sf", DefaultSF, "scale factor of the default data set when it is generated")
-	fs.IntVar(&f.batch, "batch-size", DefaultBatchSize, "persons per statement of insert.InsertPersonScenario")
+	fs.IntVar(&f.batch, "batch-size", DefaultBatchSize, "persons (edges) per statement of insert.InsertPersonScenario (insert.BatchInsertEdgeScenario)")
 	fs.StringVar(&f.order, "param-order", OrderRoundRobin, "order of substitution parameters: roundrobin (shared by the VUs) or random (seeded by --seed and the VU)")
 	fs.IntVar(&f.checkSample, "check-sample", DefaultCheckSample, "verify every Nth iteration of each VU (the first included) against the in-memory reference; 0 disables")
 	fs.IntVar(&f.maxDepth, "max-depth", DefaultMaxDepth, "most hops find_path.FindShortestPath looks for (1-"+strconv.Itoa(maxMaxDepth)+")")

@@ -221,7 +221,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 	}
 	base := func(name string, n int) common {
 		check := answerCheck
-		if name == InsertPerson {
+		if name == InsertPerson || name == InsertEdge || name == BatchInsertEdge {
 			check = writeCheck
 		}
 		return common{name: name, drv: drv, ref: ref, every: int64(f.checkSample), dialect: d, checkID: check,
