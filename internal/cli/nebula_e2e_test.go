@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,23 @@ func TestNebulaEndToEnd(t *testing.T) {
 	code, stdout, stderr = runMain(t, t.Context(), "compare", outs[0], outs[1])
 	if code != ExitOK && code != 1 {
 		t.Fatalf("compare: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	sw := filepath.Join(t.TempDir(), "sw")
+	code, stdout, stderr = runMain(t, t.Context(), "sweep", "go.Go1Step", "--target", target, "--vus", "1,2", "-i", "40", "--out", sw, "--no-csv", "-q")
+	if code != ExitOK || !strings.Contains(stdout, "VU sweep") {
+		t.Fatalf("sweep: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	parts := filepath.Join(t.TempDir(), "parts")
+	for i := 1; i <= 2; i++ {
+		code, _, stderr = runMain(t, t.Context(), "run", "go.Go2Step", "--target", target, "-i", "30", "-u", "2", "--segment", fmt.Sprintf("%d/2", i),
+			"--out", filepath.Join(parts, fmt.Sprint(i)), "--no-csv", "--no-report", "-q")
+		if code != ExitOK {
+			t.Fatalf("segment %d: exit %d %s", i, code, stderr)
+		}
+	}
+	code, stdout, stderr = runMain(t, t.Context(), "merge", parts, "-o", filepath.Join(t.TempDir(), "merged"))
+	if code != ExitOK {
+		t.Fatalf("merge: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 	var csv []byte
 	filepath.Walk(outs[0], func(p string, info os.FileInfo, err error) error {
