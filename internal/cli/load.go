@@ -47,7 +47,7 @@ Credentials may come from the URL or from PGUSER/PGPASSWORD/... (also in
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.target, "target", "", "database URL: sqlite://PATH or postgres://... (required)")
+	f.StringVar(&o.target, "target", "", "database URL: sqlite://PATH, postgres://... or nebula://user:pass@host:9669/SPACE (required)")
 	f.StringVar(&o.data, "data", "", "LDBC data set directory, as written by stampede gen ldbc (required)")
 	f.BoolVar(&o.drop, "drop", false, "drop the graph tables first (reload)")
 	f.IntVar(&o.workers, "workers", loader.DefaultWorkers, "concurrent COPY streams (PostgreSQL; SQLite has one writer)")
