@@ -4,6 +4,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
+	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/driver/postgres"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -32,5 +33,6 @@ func newDrivers() *driver.Registry {
 	postgres.Register(r)
 	httpdrv.Register(r)
 	kafkadrv.Register(r)
+	nebula.Register(r)
 	return r
 }

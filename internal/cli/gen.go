@@ -37,6 +37,7 @@ type genLDBCOptions struct {
 	workers int
 	force   bool
 	quiet   bool
+	nebula  genNebulaOptions
 }
 
 func newGenLDBCCmd(env *Env) *cobra.Command {
@@ -64,6 +65,7 @@ bytes, whatever --workers is. See docs/datagen.md.`,
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "goroutines generating rows (changes speed, never output)")
 	f.BoolVar(&o.force, "force", false, "write into a non-empty --out (its social_network and substitution_parameters are replaced)")
 	f.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	addGenNebulaFlags(f, &o.nebula)
 	return cmd
 }
 
@@ -73,6 +75,9 @@ func runGenLDBC(ctx context.Context, env *Env, o genLDBCOptions) error {
 	}
 	if o.workers < 1 {
 		return usagef("gen ldbc: --workers %d must be at least 1", o.workers)
+	}
+	if err := o.nebula.check(); err != nil {
+		return err
 	}
 	cfg := datagen.Config{SF: o.sf, Out: o.out, Seed: o.seed, Workers: o.workers, Force: o.force}
 	var bar *progressbar.ProgressBar
@@ -105,7 +110,10 @@ func runGenLDBC(ctx context.Context, env *Env, o genLDBCOptions) error {
 		fmt.Fprintf(env.Stderr, "gen ldbc: %d rows in %.2fs (%.0f rows/s)\n",
 			totalRows(st), st.Elapsed.Seconds(), float64(totalRows(st))/st.Elapsed.Seconds())
 	}
-	return writeGenSummary(env.Stdout, o, st)
+	if err := writeGenSummary(env.Stdout, o, st); err != nil {
+		return err
+	}
+	return o.nebula.write(env, o.out)
 }
 
 // writeGenSummary prints the counts table: one line per file in

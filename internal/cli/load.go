@@ -22,6 +22,7 @@ type loadOptions struct {
 	workers    int
 	failedRows string
 	quiet      bool
+	nebula     nebulaLoadOptions
 }
 
 func newLoadCmd(env *Env) *cobra.Command {
@@ -38,19 +39,21 @@ the end. A target that is already loaded is refused unless --drop.
 Credentials may come from the URL or from PGUSER/PGPASSWORD/... (also in
 .env); they are never printed. See docs/graph.md.`,
 		Example: `  stampede load --target sqlite://ldbc.db --data data/sf1
-  stampede load --target postgres://bench@127.0.0.1/ldbc --data data/sf1 --drop --workers 8`,
+  stampede load --target postgres://bench@127.0.0.1/ldbc --data data/sf1 --drop --workers 8
+  stampede load --target nebula://root:nebula@127.0.0.1:9669/sf1 --data data/sf1 --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runLoad(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.target, "target", "", "database URL: sqlite://PATH or postgres://... (required)")
+	f.StringVar(&o.target, "target", "", "database URL: sqlite://PATH, postgres://... or nebula://user:pass@host:9669/SPACE (required)")
 	f.StringVar(&o.data, "data", "", "LDBC data set directory, as written by stampede gen ldbc (required)")
 	f.BoolVar(&o.drop, "drop", false, "drop the graph tables first (reload)")
 	f.IntVar(&o.workers, "workers", loader.DefaultWorkers, "concurrent COPY streams (PostgreSQL; SQLite has one writer)")
 	f.StringVar(&o.failedRows, "failed-rows", "", "file for rejected rows (default DATA/failed_rows.csv)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar (there is none either when stderr is not a terminal)")
+	addNebulaLoadFlags(f, &o.nebula)
 	return cmd
 }
 
@@ -60,6 +63,12 @@ func runLoad(ctx context.Context, env *Env, o loadOptions) error {
 	}
 	if o.workers < 1 {
 		return usagef("load: --workers %d must be at least 1", o.workers)
+	}
+	if isNebulaTarget(o.target) {
+		return runLoadNebula(ctx, env, o)
+	}
+	if err := o.nebula.checkUnused(); err != nil {
+		return err
 	}
 	cfg := loader.Config{
 		Target: o.target, Data: o.data, Drop: o.drop, Workers: o.workers,

@@ -102,7 +102,7 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.DurationVar(&f.warmup, "warmup", 0, "exclude the first part of each scenario from statistics")
 	fs.DurationVar(&f.gracefulStp, "graceful-stop", 30*time.Second, "time iterations in progress get to finish at the end")
 	fs.BoolVar(&f.concurrent, "concurrent", false, "run the scenarios at the same time instead of one after another")
-	fs.StringVar(&f.target, "target", "", "target URL: sqlite://PATH, postgres://..., kafka://h1:9092,h2:9092, http://... (default: embedded)")
+	fs.StringVar(&f.target, "target", "", "target URL: sqlite://PATH, postgres://..., nebula://user:pass@h1:9669,h2:9669/SPACE, kafka://h1:9092,h2:9092, http://... (default: embedded)")
 	fs.StringVar(&f.dataDir, "data-dir", "stampede-data", "where generated data and embedded databases live")
 	fs.StringArrayVar(&f.out, "out", nil, "result directory (default stampede-results/TIMESTAMP), or an output spec like influxdb=http://127.0.0.1:8086/k6")
 	fs.StringVar(&f.summaryOut, "summary-export", "", "also write the k6-style summary JSON to FILE")

@@ -36,6 +36,8 @@ func dialectFor(scheme string) dialect {
 		return sqlDialect{}
 	case "postgres", "postgresql":
 		return sqlDialect{postgres: true}
+	case "nebula":
+		return ngqlDialect{}
 	}
 	return nil
 }

@@ -69,14 +69,14 @@ func New() *Family {
 func (f *Family) Name() string { return "graph" }
 
 func builtinInfos() []workload.Info {
-	return []workload.Info{
+	return append([]workload.Info{
 		{Name: Go1Step, Description: "distinct persons at the end of 1-step KNOWS walks from a person", Default: true},
 		{Name: Go2Step, Description: "distinct persons at the end of 2-step KNOWS walks from a person", Default: true},
 		{Name: Go3Step, Description: "distinct persons at the end of 3-step KNOWS walks from a person", Default: true},
 		{Name: FindShortestPath, Description: "length of a shortest KNOWS path between two persons (-1: none within --max-depth)", Default: true},
 		{Name: InsertPerson, Description: "insert a batch of --batch-size new persons", Default: true},
 		{Name: FetchTag, Description: "a person's properties by id"},
-	}
+	}, allBenchInfos()...)
 }
 
 // Scenarios lists the built-in scenarios, then those of --scenario-file
@@ -108,7 +108,7 @@ func (f *Family) CheckFlags() error {
 func (f *Family) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&f.data, "data", "", "LDBC data set directory (default DATA_DIR/ldbc-sfSF, generated when missing)")
 	fs.Float64Var(&f.sf, "sf", DefaultSF, "scale factor of the default data set when it is generated")
-	fs.IntVar(&f.batch, "batch-size", DefaultBatchSize, "persons per statement of insert.InsertPersonScenario")
+	fs.IntVar(&f.batch, "batch-size", DefaultBatchSize, "persons (edges) per statement of insert.InsertPersonScenario (insert.BatchInsertEdgeScenario)")
 	fs.StringVar(&f.order, "param-order", OrderRoundRobin, "order of substitution parameters: roundrobin (shared by the VUs) or random (seeded by --seed and the VU)")
 	fs.IntVar(&f.checkSample, "check-sample", DefaultCheckSample, "verify every Nth iteration of each VU (the first included) against the in-memory reference; 0 disables")
 	fs.IntVar(&f.maxDepth, "max-depth", DefaultMaxDepth, "most hops find_path.FindShortestPath looks for (1-"+strconv.Itoa(maxMaxDepth)+")")

@@ -357,7 +357,7 @@ func TestOpenErrors(t *testing.T) {
 		{"bad depth", "", []string{"--max-depth", "40"}, "--max-depth"},
 		{"bad sf", "", []string{"--sf", "0.5"}, "--sf"},
 		{"unknown scheme", "mysql://x", nil, "unknown target scheme"},
-		{"not graph", "http://127.0.0.1:1/", nil, "need a sqlite:// or postgres:// target"},
+		{"not graph", "http://127.0.0.1:1/", nil, "need a sqlite://, postgres:// or nebula:// target"},
 		{"unloaded", empty, nil, "stampede load"},
 		{"unreachable", "postgres://u:hunter2@127.0.0.1:1/db?connect_timeout=2", nil, "127.0.0.1:1"},
 		{"data lacks params", "", []string{"--data", "MISSING_PARAMS"}, "lacks substitution_parameters"},

@@ -81,7 +81,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	d := dialectFor(u.Scheme)
 	if d == nil {
-		return nil, workload.Usagef("graph scenarios need a sqlite:// or postgres:// target, not %s", u.Scheme)
+		return nil, workload.Usagef("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s", u.Scheme)
 	}
 	meta, err := f.ensureLoaded(ctx, env, dir, target, embedded)
 	if err != nil {
@@ -104,6 +104,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		}
 	}
 	opened.Notes = append([]string{fmt.Sprintf("graph data %s: %d persons, %d knows", dir, meta.Persons, meta.Knows)}, opened.Notes...)
+	opened.Notes = append(opened.Notes, nebulaNotes(u.Scheme, opened.TargetVersion)...)
 	if embedded {
 		opened.Notes = append(opened.Notes, "embedded SQLite target (one writer: inserts queue on its write lock)")
 	}
@@ -118,7 +119,7 @@ func loadedFrom(ctx context.Context, env *workload.Env, target string) string {
 	if _, err := env.Drivers.ParseTarget(target); err != nil {
 		return ""
 	}
-	meta, err := loader.Inspect(ctx, target, env.Getenv)
+	meta, err := inspect(ctx, target, env.Getenv)
 	if err != nil || meta == nil || meta.Data == "" {
 		return ""
 	}
@@ -163,7 +164,7 @@ func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, targe
 	if err != nil {
 		return nil, workload.Usagef("data set %s: %v", dir, err)
 	}
-	meta, err := loader.Inspect(ctx, target, env.Getenv)
+	meta, err := inspect(ctx, target, env.Getenv)
 	if err != nil && !errors.Is(err, loader.ErrIncomplete) {
 		return nil, err
 	}
@@ -226,14 +227,24 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 	}
 	base := func(name string, n int) common {
 		check := answerCheck
-		if name == InsertPerson {
+		if name == InsertPerson || name == InsertEdge || name == BatchInsertEdge {
 			check = writeCheck
 		}
 		return common{name: name, drv: drv, ref: ref, every: int64(f.checkSample), dialect: d, checkID: check,
 			feed: newFeeder(n, f.order, env.Seed^int64(nameHash(name)))}
 	}
 	out := map[string]engine.Scenario{}
+	bench, err := f.benchScenarios(names, dir, base, p.khop)
+	if err != nil {
+		return nil, err
+	}
+	for n, sc := range bench {
+		out[n] = sc
+	}
 	for _, n := range names {
+		if out[n] != nil {
+			continue
+		}
 		switch n {
 		case Go1Step, Go2Step, Go3Step:
 			steps := map[string]int{Go1Step: 1, Go2Step: 2, Go3Step: 3}[n]
@@ -243,7 +254,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 		case FindShortestPath:
 			c := base(n, len(p.pairs))
 			c.labels = pairLabels(n, p.pairs)
-			out[n] = &shortestPath{common: c, maxDepth: f.maxDepth, pairs: p.pairs}
+			out[n] = newShortestPath(c, f.maxDepth, p.pairs)
 		case InsertPerson:
 			c := base(n, len(p.insert))
 			c.labels = []string{n + " batch=" + strconv.Itoa(f.batch)}

@@ -72,6 +72,9 @@ func (d sqlDialect) ShortestPath(maxDepth int) string {
 		}
 	}
 	b.WriteString(" SELECT CASE WHEN CAST($1 AS BIGINT) = CAST($2 AS BIGINT) THEN 0")
+	// A missing person has no path (find_path.FindShortestNoVidPath):
+	// answer before any layer is expanded.
+	b.WriteString(" WHEN NOT EXISTS (SELECT 1 FROM person WHERE id = CAST($2 AS BIGINT)) OR NOT EXISTS (SELECT 1 FROM person WHERE id = CAST($1 AS BIGINT)) THEN -1")
 	for s := 1; s <= maxDepth; s++ {
 		fmt.Fprintf(&b, " WHEN EXISTS (SELECT 1 FROM a%d x CROSS JOIN b%d y WHERE x.id = y.id) THEN %d", (s+1)/2, s/2, s)
 	}

@@ -94,25 +94,39 @@ type personQuery struct {
 	common
 	query string
 	ids   []int64
+	stmts []string // per id, for dialects that render parameters (nGQL)
 	// want is the reference answer for person.
 	want func(ref *refGraph, person int64) int64
 }
 
 // newGoStep returns go.Go<steps>Step.
 func newGoStep(c common, steps int, ids []int64) *personQuery {
-	return &personQuery{common: c, query: c.dialect.GoStep(steps), ids: ids,
-		want: func(ref *refGraph, person int64) int64 { return ref.goStep(person, steps) }}
+	return (&personQuery{common: c, query: c.dialect.GoStep(steps), ids: ids,
+		want: func(ref *refGraph, person int64) int64 { return ref.goStep(person, steps) }}).rendered()
 }
 
 // newFetchPerson returns fetch.FetchTag: a person's properties by id.
 func newFetchPerson(c common, ids []int64) *personQuery {
-	return &personQuery{common: c, query: c.dialect.FetchPerson(), ids: ids,
+	return (&personQuery{common: c, query: c.dialect.FetchPerson(), ids: ids,
 		want: func(ref *refGraph, person int64) int64 {
 			if ref.hasPerson(person) {
 				return 1
 			}
 			return 0
-		}}
+		}}).rendered()
+}
+
+// rendered fills stmts when the dialect renders parameters into the text.
+func (s *personQuery) rendered() *personQuery {
+	rows := make([][]any, len(s.ids))
+	for i, id := range s.ids {
+		rows[i] = []any{id}
+	}
+	s.stmts, _ = renderAll(s.dialect, s.query, rows) // ids always render
+	if s.stmts != nil {
+		s.labels = s.stmts // the per-request log shows the statement sent
+	}
+	return s
 }
 
 func (s *personQuery) NewVU(ctx context.Context, id int) (engine.VU, error) {
@@ -131,7 +145,11 @@ type personVU struct {
 func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	i := v.feed.pick()
 	person := v.s.ids[i]
-	v.op.Args = append(v.op.Args[:0], person)
+	if v.s.stmts != nil {
+		v.op.Query = v.s.stmts[i]
+	} else {
+		v.op.Args = append(v.op.Args[:0], person)
+	}
 	start := it.Now()
 	res := v.conn.Do(ctx, &v.op)
 	it.Request(v.s.label(i), start, res)
@@ -146,11 +164,26 @@ func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	return nil
 }
 
+// newShortestPath returns find_path.FindShortestPath.
+func newShortestPath(c common, maxDepth int, pairs [][2]int64) *shortestPath {
+	s := &shortestPath{common: c, maxDepth: maxDepth, pairs: pairs}
+	rows := make([][]any, len(pairs))
+	for i, p := range pairs {
+		rows[i] = []any{p[0], p[1]}
+	}
+	s.stmts, _ = renderAll(c.dialect, c.dialect.ShortestPath(maxDepth), rows) // ids always render
+	if s.stmts != nil {
+		s.labels = s.stmts // the per-request log shows the statement sent
+	}
+	return s
+}
+
 // shortestPath is find_path.FindShortestPath.
 type shortestPath struct {
 	common
 	maxDepth int
 	pairs    [][2]int64
+	stmts    []string // per pair, for dialects that render parameters
 }
 
 func (s *shortestPath) NewVU(ctx context.Context, id int) (engine.VU, error) {
@@ -158,6 +191,7 @@ func (s *shortestPath) NewVU(ctx context.Context, id int) (engine.VU, error) {
 	if err != nil {
 		return nil, err
 	}
+
 	sc, ok := b.conn.(scanner)
 	if !ok {
 		b.Close()
@@ -175,7 +209,11 @@ type shortestPathVU struct {
 func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	i := v.feed.pick()
 	pair := v.s.pairs[i]
-	v.op.Args = append(v.op.Args[:0], pair[0], pair[1])
+	if v.s.stmts != nil {
+		v.op.Query = v.s.stmts[i]
+	} else {
+		v.op.Args = append(v.op.Args[:0], pair[0], pair[1])
+	}
 	var length int64
 	start := it.Now()
 	res := v.sc.DoScan(ctx, &v.op, &length)
@@ -184,6 +222,13 @@ func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		return nil
 	}
 	want := v.s.ref.shortestPath(pair[0], pair[1], v.s.maxDepth)
+	if _, perPath := v.s.dialect.(interface{ pathRows() }); perPath {
+		// A row per shortest path, none when there is no path.
+		if res.Rows == 0 {
+			length = -1
+		}
+		res.Rows = 1
+	}
 	ok := res.Rows == 1 && length == want
 	v.s.check(it, ok)
 	if !ok {
@@ -235,10 +280,19 @@ func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		args = v.s.dialect.PersonArgs(args, p)
 	}
 	v.op.Args = args
+	op, label := &v.op, v.s.label(0)
+	if r, ok := v.s.dialect.(renderer); ok {
+		q, err := r.render(v.op.Query, args...)
+		if err != nil {
+			return err
+		}
+		op, label = &driver.Op{Query: q}, q
+	}
 	t0 := it.Now()
-	res := v.conn.Do(ctx, &v.op)
-	it.Request(v.s.label(0), t0, res)
-	if res.Err == nil && v.s.every > 0 && it.N%v.s.every == 0 {
+	res := v.conn.Do(ctx, op)
+	it.Request(label, t0, res)
+	_, uncounted := v.s.dialect.(interface{ writesUncounted() })
+	if res.Err == nil && !uncounted && v.s.every > 0 && it.N%v.s.every == 0 {
 		ok := res.Rows == int64(v.s.batch)
 		v.s.check(it, ok)
 		if !ok {

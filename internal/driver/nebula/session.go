@@ -1,0 +1,169 @@
+package nebula
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"time"
+
+	"github.com/apache/thrift/lib/go/thrift"
+
+	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
+)
+
+// Session is one connection to one graphd with one authenticated session:
+// what a VU, the loader or a version probe uses. Not safe for concurrent
+// use.
+type Session struct {
+	addr   string
+	nc     net.Conn
+	client *graphsvc.GraphServiceClient
+	id     int64
+}
+
+// Addr is the graphd address of the session.
+func (s *Session) Addr() string { return s.addr }
+
+// ID is the session id graphd assigned.
+func (s *Session) ID() int64 { return s.id }
+
+// Dial connects to addr and opens a session: verifyClientVersion,
+// authenticate, then USE cfg.Space when it is set. ctx and
+// cfg.ConnectTimeout bound the whole handshake. Errors name the step that
+// failed and never contain the password.
+func Dial(ctx context.Context, addr string, cfg *Config) (*Session, error) {
+	ctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
+	defer cancel()
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("connect %s: %w", addr, err)
+	}
+	s := &Session{addr: addr, nc: nc}
+	p := newProtocol(nc)
+	s.client = graphsvc.NewGraphServiceClient(thrift.NewTStandardClient(p, p))
+	fail := func(step string, err error) (*Session, error) {
+		nc.Close()
+		return nil, fmt.Errorf("%s %s: %w", step, addr, err)
+	}
+	stop := s.bound(ctx)
+	req := &graphsvc.VerifyClientVersionReq{Version: []byte(cfg.ClientVersion)}
+	vr, err := s.client.VerifyClientVersion(ctx, req)
+	stop()
+	if err != nil {
+		return fail("client version handshake with", transportError(ctx, err))
+	}
+	if vr.ErrorCode != graphsvc.ErrorCode_SUCCEEDED {
+		return fail("client version handshake with", &ServerError{Code: vr.ErrorCode, Msg: string(vr.ErrorMsg)})
+	}
+	stop = s.bound(ctx)
+	ar, err := s.client.Authenticate(ctx, []byte(cfg.User), []byte(cfg.Password))
+	stop()
+	if err != nil {
+		return fail("authenticate at", transportError(ctx, err))
+	}
+	if ar.ErrorCode != graphsvc.ErrorCode_SUCCEEDED {
+		return fail("authenticate as "+cfg.User+" at", &ServerError{Code: ar.ErrorCode, Msg: string(ar.ErrorMsg)})
+	}
+	if ar.SessionID == nil {
+		return fail("authenticate at", errors.New("no session id in the answer"))
+	}
+	s.id = *ar.SessionID
+	if cfg.Space != "" {
+		r, err := s.Execute(ctx, "USE "+QuoteName(cfg.Space))
+		if err == nil && r.ErrorCode != graphsvc.ErrorCode_SUCCEEDED {
+			err = &ServerError{Code: r.ErrorCode, Msg: string(r.ErrorMsg)}
+		}
+		if err != nil {
+			s.Close()
+			return nil, fmt.Errorf("use space %s at %s: %w", cfg.Space, addr, err)
+		}
+	}
+	return s, nil
+}
+
+// bound makes ctx's deadline and cancellation apply to the socket until
+// the returned stop is called.
+func (s *Session) bound(ctx context.Context) (stop func() bool) {
+	dl, _ := ctx.Deadline()
+	s.nc.SetDeadline(dl) // zero: none
+	if ctx.Done() == nil {
+		return func() bool { return true }
+	}
+	return context.AfterFunc(ctx, func() { s.nc.SetDeadline(time.Unix(1, 0)) })
+}
+
+// Execute runs one statement. A non-nil error means the connection failed
+// (or ctx ended) and the session must be discarded; a statement the
+// server rejected is a response with a non-zero ErrorCode.
+func (s *Session) Execute(ctx context.Context, stmt string) (*graphsvc.ExecutionResponse, error) {
+	stop := s.bound(ctx)
+	r, err := s.client.Execute(ctx, s.id, []byte(stmt))
+	stop()
+	if err != nil {
+		return nil, transportError(ctx, err)
+	}
+	return r, nil
+}
+
+// Close signs the session out (a oneway call, best effort) and closes the
+// connection.
+func (s *Session) Close() error {
+	s.nc.SetDeadline(time.Now().Add(time.Second))
+	_ = s.client.Signout(context.Background(), s.id)
+	return s.nc.Close()
+}
+
+// Abandon closes the connection without signing out (it is broken).
+func (s *Session) Abandon() { s.nc.Close() }
+
+// Signout ends another session (one a broken connection left behind) on
+// this connection: a oneway call, best effort.
+func (s *Session) Signout(ctx context.Context, id int64) {
+	stop := s.bound(ctx)
+	_ = s.client.Signout(ctx, id)
+	stop()
+}
+
+// ErrTimeout is wrapped by errors of calls whose deadline passed.
+var ErrTimeout = errors.New("deadline exceeded")
+
+// transportError turns a failed call into a short, stable error: the
+// context's end when it ended, else the socket's failure.
+func transportError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return ErrTimeout
+		}
+		return ctx.Err()
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return ErrTimeout
+	}
+	var te thrift.TTransportException
+	if errors.As(err, &te) && te.Err() != nil {
+		err = te.Err()
+	}
+	return &BrokenError{Err: err}
+}
+
+// BrokenError is a connection that failed mid-call.
+type BrokenError struct{ Err error }
+
+func (e *BrokenError) Error() string { return "connection broken: " + stableNetError(e.Err) }
+func (e *BrokenError) Unwrap() error { return e.Err }
+
+// stableNetError drops addresses and ports from a network error so that
+// identical failures group together.
+func stableNetError(err error) string {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Op + ": " + op.Err.Error()
+	}
+	if errors.Is(err, errEOF) {
+		return "closed by the server (EOF)"
+	}
+	return err.Error()
+}
