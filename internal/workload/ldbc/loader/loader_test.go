@@ -62,7 +62,24 @@ func TestLoadFailedRows(t *testing.T) {
 			ldbctest.Write(t, dir, dirty)
 			tgt := target(t)
 			failed := filepath.Join(t.TempDir(), "failed.csv")
-			st, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, Workers: 2})
+			// By default any failed row fails the load, and the target
+			// is not touched.
+			_, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, Workers: 2})
+			if !errors.Is(err, ErrRejected) || !errors.Is(err, workload.ErrUsage) ||
+				!strings.Contains(err.Error(), "9 of 26 rows are not valid") || !strings.Contains(err.Error(), "nothing was loaded") {
+				t.Fatalf("default load of dirty data: %v, want ErrRejected", err)
+			}
+			if m, err := Inspect(t.Context(), tgt, nil); m != nil || err != nil {
+				t.Fatalf("target after a rejected load: %+v, %v", m, err)
+			}
+			for _, lim := range []string{"8", "34%"} { // 9 rows; 34% of 26 is 8
+				l, _ := ParseLimit(lim)
+				if _, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, MaxRejected: l}); !errors.Is(err, ErrRejected) {
+					t.Fatalf("--max-rejected %s: %v, want ErrRejected", lim, err)
+				}
+			}
+			lim, _ := ParseLimit("35%")
+			st, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, Workers: 2, MaxRejected: lim})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,8 +142,11 @@ func TestReload(t *testing.T) {
 			dir := t.TempDir()
 			ldbctest.Write(t, dir, ldbctest.Tiny)
 			tgt := target(t)
-			stale := filepath.Join(dir, "failed_rows.csv")
-			os.WriteFile(stale, []byte("old"), 0o644)
+			stale := dir + ".failed_rows.csv"
+			if strings.HasPrefix(tgt, "sqlite://") {
+				stale = strings.TrimPrefix(tgt, "sqlite://") + ".failed_rows.csv"
+			}
+			os.WriteFile(stale, []byte(FailedRowsHeader+"\nold\n"), 0o644)
 			if _, err := Load(t.Context(), Config{Target: tgt, Data: dir}); err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +202,14 @@ func TestTargetRejectsRow(t *testing.T) {
 		ldbcfile.PersonSpeaksLanguagePath: {"3|bad\xffutf8", "4|it"},
 	}))
 	failed := filepath.Join(t.TempDir(), "f.csv")
-	st, err := Load(t.Context(), Config{Target: pgtest.Schema(t), Data: dir, FailedRows: failed})
+	tgt := pgtest.Schema(t)
+	if _, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed}); !errors.Is(err, ErrRejected) || errors.Is(err, workload.ErrUsage) {
+		t.Fatalf("a row the target rejects: %v, want ErrRejected (not a usage error)", err)
+	}
+	if m, err := Inspect(t.Context(), tgt, nil); m != nil || err != nil {
+		t.Fatalf("target after a failed load: %+v, %v", m, err)
+	}
+	st, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, MaxRejected: Limit{Rows: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
