@@ -31,7 +31,7 @@ type failedRows struct {
 	// reopen makes the next add append to the file (after close) instead
 	// of creating it.
 	reopen bool
-	err   error
+	err    error
 }
 
 func (fr *failedRows) add(t *table, file string, line int, reason, text string) error {
