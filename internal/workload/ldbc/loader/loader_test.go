@@ -1,11 +1,14 @@
 package loader
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -221,5 +224,125 @@ func TestTargetRejectsRow(t *testing.T) {
 	raw, _ := os.ReadFile(failed)
 	if !strings.Contains(string(raw), ldbcfile.PersonSpeaksLanguagePath+"|5|rejected by target: ") || !strings.Contains(string(raw), "UTF8") {
 		t.Errorf("failed rows:\n%s", raw)
+	}
+}
+
+// A reload with --drop whose data is bad, or whose load fails at the
+// target, leaves the previous load as it was, and no staging area behind.
+func TestFailedReloadKeepsPreviousLoad(t *testing.T) {
+	good := t.TempDir()
+	ldbctest.Write(t, good, ldbctest.Tiny)
+	bad := t.TempDir()
+	ldbctest.Write(t, bad, ldbctest.Tiny)
+	// Every row of the new person file is bad (dates of another format).
+	os.WriteFile(filepath.Join(bad, ldbcfile.PersonPath), []byte(ldbcfile.PersonHeader+"\n1|A|B|male|1985-01-02|yesterday|1.2.3.4|Chrome\n"), 0o644)
+	wrongHeader := t.TempDir()
+	ldbctest.Write(t, wrongHeader, ldbctest.Tiny)
+	os.WriteFile(filepath.Join(wrongHeader, ldbcfile.PersonKnowsPersonPath), []byte("a|b\n1|2\n"), 0o644)
+	for name, target := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			tgt := target(t)
+			if _, err := Load(t.Context(), Config{Target: tgt, Data: good}); err != nil {
+				t.Fatal(err)
+			}
+			for _, dir := range []string{bad, wrongHeader} {
+				_, err := Load(t.Context(), Config{Target: tgt, Data: dir, Drop: true, FailedRows: filepath.Join(t.TempDir(), "f.csv")})
+				if err == nil {
+					t.Fatalf("reload from %s succeeded", dir)
+				}
+				m, err := Inspect(t.Context(), tgt, nil)
+				if err != nil || m == nil || m.Persons != 8 || m.Knows != 6 {
+					t.Fatalf("after a failed --drop reload: %+v, %v", m, err)
+				}
+			}
+			// A cancelled reload (Ctrl+C) also keeps it.
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			if _, err := Load(ctx, Config{Target: tgt, Data: good, Drop: true}); err == nil {
+				t.Fatal("cancelled reload succeeded")
+			}
+			if m, err := Inspect(t.Context(), tgt, nil); err != nil || m == nil || m.Persons != 8 {
+				t.Fatalf("after a cancelled reload: %+v, %v", m, err)
+			}
+			assertNoStaging(t, tgt)
+		})
+	}
+}
+
+// assertNoStaging fails when a load left a staging schema or file behind.
+func assertNoStaging(t *testing.T, tgt string) {
+	t.Helper()
+	if path, ok := strings.CutPrefix(tgt, "sqlite://"); ok {
+		left, _ := filepath.Glob(path + ".loading-*")
+		if len(left) > 0 {
+			t.Errorf("staging files left: %v", left)
+		}
+		return
+	}
+	c, err := pgx.Connect(t.Context(), tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(t.Context())
+	var n int
+	if err := c.QueryRow(t.Context(), "SELECT count(*) FROM pg_namespace WHERE nspname LIKE '"+StagingPrefix+"%'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("%d staging schemas left", n)
+	}
+}
+
+// A data set whose knows (or person) file has no valid rows fails to
+// load even when --max-rejected would allow the rejected rows.
+func TestLoadEmptyGraphFails(t *testing.T) {
+	noKnows := t.TempDir()
+	ldbctest.Write(t, noKnows, map[string][]string{ldbcfile.PersonPath: ldbctest.Tiny[ldbcfile.PersonPath]})
+	noPersons := t.TempDir()
+	ldbctest.Write(t, noPersons, map[string][]string{ldbcfile.PersonKnowsPersonPath: ldbctest.Tiny[ldbcfile.PersonKnowsPersonPath]})
+	for name, target := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			for dir, want := range map[string]string{noKnows: "person_knows_person_0_0.csv has no rows", noPersons: "has no valid rows"} {
+				tgt := target(t)
+				_, err := Load(t.Context(), Config{Target: tgt, Data: dir, MaxRejected: Limit{Pct: 100, Percent: true}, FailedRows: filepath.Join(t.TempDir(), "f.csv")})
+				if !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), want) {
+					t.Errorf("err = %v, want %q", err, want)
+				}
+				if m, err := Inspect(t.Context(), tgt, nil); m != nil || err != nil {
+					t.Errorf("target: %+v, %v", m, err)
+				}
+			}
+		})
+	}
+}
+
+// A line far over the cap is rejected with its line number; the
+// failed-rows file (by default next to the result, never in the data set)
+// quotes only a few hundred bytes of it.
+func TestLoadLongLine(t *testing.T) {
+	dir := t.TempDir()
+	ldbctest.Write(t, dir, ldbctest.With(ldbctest.Tiny, map[string][]string{
+		ldbcfile.PersonSpeaksLanguagePath: {"3|" + strings.Repeat("x", 3<<20)},
+	}))
+	db := filepath.Join(t.TempDir(), "g.db")
+	st, err := Load(t.Context(), Config{Target: "sqlite://" + db, Data: dir, MaxRejected: Limit{Rows: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.FailedRows != db+".failed_rows.csv" || st.Failed != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	raw, err := os.ReadFile(st.FailedRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) > 1000 || !strings.Contains(string(raw), ldbcfile.PersonSpeaksLanguagePath+"|5|line of 3145730 bytes is longer than") {
+		t.Errorf("failed rows (%d bytes):\n%.600s", len(raw), raw)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.IsDir() {
+			t.Errorf("load wrote %s into the data set", e.Name())
+		}
 	}
 }
