@@ -124,7 +124,7 @@ func TestEmbeddedRunRejectsBadRows(t *testing.T) {
 
 	dirty := t.TempDir()
 	ldbctest.Write(t, dirty, ldbctest.With(ldbctest.Tiny, map[string][]string{
-		ldbcfile.PersonPath: {"9|Bad|Date|male|1985-13-02|2011-02-03T04:05:06.789+0000|1.2.3.4|Chrome"},
+		ldbcfile.PersonPath:            {"9|Bad|Date|male|1985-13-02|2011-02-03T04:05:06.789+0000|1.2.3.4|Chrome"},
 		ldbcfile.PersonKnowsPersonPath: {"9|1|2012-01-01T00:00:00.000+0000"},
 	}))
 	env, _ = testEnv(t, "")
