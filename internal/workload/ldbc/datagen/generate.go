@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
 )
 
 // generator carries the state of one Generate call through its stages.

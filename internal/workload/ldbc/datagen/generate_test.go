@@ -361,7 +361,7 @@ func TestGenerateForceRemovesOnlyItsOwnFiles(t *testing.T) {
 
 	tests := []struct {
 		name, rel, want string
-		modify         func(path string)
+		modify          func(path string)
 	}{
 		{"foreign file", "social_network/dynamic/post_0_0.csv", "holds social_network/dynamic/post_0_0.csv, which stampede did not write",
 			func(p string) { os.WriteFile(p, []byte("id\n1\n"), 0o644) }},
