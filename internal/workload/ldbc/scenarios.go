@@ -129,7 +129,7 @@ func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	v.op.Args = append(v.op.Args[:0], person)
 	start := it.Now()
 	res := v.conn.Do(ctx, &v.op)
-	it.Request(v.s.label(i), start, res)
+	it.RequestAudit(engine.Audit{Label: v.s.label(i), Op: &v.op}, start, res)
 	if res.Err != nil || !v.s.checks(it.N) {
 		return nil
 	}
@@ -174,7 +174,7 @@ func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	var length int64
 	start := it.Now()
 	res := v.sc.DoScan(ctx, &v.op, &length)
-	it.Request(v.s.label(i), start, res)
+	it.RequestAudit(engine.Audit{Label: v.s.label(i), Op: &v.op, Answer: length, HasAnswer: res.Err == nil && res.Rows == 1}, start, res)
 	if res.Err != nil || !v.s.checks(it.N) {
 		return nil
 	}
@@ -274,7 +274,7 @@ func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	v.op.Args = args
 	t0 := it.Now()
 	res := v.conn.Do(ctx, &v.op)
-	it.Request(v.s.name+" ids="+strconv.FormatInt(v.rows[0].ID, 10)+".."+strconv.FormatInt(v.rows[len(v.rows)-1].ID, 10), t0, res)
+	it.RequestAudit(engine.Audit{Label: v.s.name + " ids=" + strconv.FormatInt(v.rows[0].ID, 10) + ".." + strconv.FormatInt(v.rows[len(v.rows)-1].ID, 10), Op: &v.op}, t0, res)
 	if res.Err == nil && v.s.every > 0 && it.N%v.s.every == 0 {
 		ok := res.Rows == int64(v.s.batch)
 		v.s.check(it, ok)
