@@ -86,7 +86,7 @@ func (rd Reader) ReadVariants(r io.Reader, headers []string, fn func(variant, li
 			if lineNo == 1 {
 				return fmt.Errorf("header line of %d bytes: not an LDBC file", n)
 			}
-			le := &LineError{Line: lineNo, Text: Cut(prefix) + "…",
+			le := &LineError{Line: lineNo, Text: cutPrefix(prefix),
 				Err: fmt.Errorf("%w: line of %d bytes is longer than the %d-byte limit", ErrMalformed, n, MaxLineBytes)}
 			if rd.OnBadLine == nil {
 				return le
@@ -149,6 +149,16 @@ func (rd Reader) ReadVariants(r io.Reader, headers []string, fn func(variant, li
 			return nil
 		}
 	}
+}
+
+// cutPrefix cuts the start of an over-long line to at most MaxValueBytes,
+// marked by a final "…" (the message says how long the line was).
+func cutPrefix(s string) string {
+	n := min(len(s), MaxValueBytes-len("…"))
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func trimEOL(b []byte) []byte {
