@@ -235,7 +235,7 @@ func (s *sqliteSink) swap(ctx context.Context) error {
 		return err
 	}
 	if _, err := os.Stat(s.path + "-wal"); err == nil {
-		return fmt.Errorf("sqlite target %s is in use (its -wal file exists): the new load is left in %s", s.path, s.tmp)
+		return fmt.Errorf("sqlite target %s is in use (its -wal file exists): stop its users and load again; the target is unchanged", s.path)
 	}
 	if err := os.Rename(s.tmp, s.path); err != nil {
 		return err
