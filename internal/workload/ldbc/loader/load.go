@@ -139,6 +139,11 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 		}
 		return Stats{}, fmt.Errorf("inspect %s: %w", redact(cfg.Target), err)
 	}
+	if f, ok := s.(interface{ foreign() error }); ok {
+		if err := f.foreign(); err != nil {
+			return Stats{}, err
+		}
+	}
 	if exists && !cfg.Drop {
 		what := "an incomplete or foreign load (no " + MetaTable + ")"
 		if kv != nil {

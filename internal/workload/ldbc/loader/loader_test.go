@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
+	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
@@ -344,5 +346,28 @@ func TestLoadLongLine(t *testing.T) {
 		if !e.IsDir() {
 			t.Errorf("load wrote %s into the data set", e.Name())
 		}
+	}
+}
+
+// A SQLite file holding tables stampede did not create is never replaced
+// (the load is refused), but can still be inspected.
+func TestSQLiteForeignTables(t *testing.T) {
+	dir := t.TempDir()
+	ldbctest.Write(t, dir, ldbctest.Tiny)
+	db := filepath.Join(t.TempDir(), "mine.db")
+	if _, err := Load(t.Context(), Config{Target: "sqlite://" + db, Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := sql.Open("sqlite", sqlite.DSN(db, false))
+	if _, err := c.Exec("CREATE TABLE notes (x TEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	_, err := Load(t.Context(), Config{Target: "sqlite://" + db, Data: dir, Drop: true})
+	if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "holds tables stampede did not create (notes)") {
+		t.Fatalf("err = %v", err)
+	}
+	if m, err := Inspect(t.Context(), "sqlite://"+db, nil); err != nil || m == nil || m.Persons != 8 {
+		t.Errorf("Inspect = %+v, %v", m, err)
 	}
 }

@@ -29,6 +29,9 @@ type sqliteSink struct {
 	db    *sql.DB
 	conn  *sql.Conn // the one connection; statements are prepared on it
 	stmts map[string]*sql.Stmt
+	// others are the target's tables that the loader did not create
+	// (found by inspect); Load refuses to replace such a file.
+	others []string
 }
 
 func openSQLite(_ context.Context, u *url.URL) (sink, error) {
@@ -50,8 +53,8 @@ func openSQLite(_ context.Context, u *url.URL) (sink, error) {
 func (s *sqliteSink) writers() int   { return 1 }
 func (s *sqliteSink) wantTime() bool { return false }
 
-// inspect reads the target file, if there is one. A file holding tables
-// other than the loader's is refused: replacing it would lose them.
+// inspect reads the target file, if there is one, and notes the tables in
+// it that the loader did not create (see foreign).
 func (s *sqliteSink) inspect(ctx context.Context) (map[string]string, bool, error) {
 	if _, err := os.Stat(s.path); os.IsNotExist(err) {
 		return nil, false, nil
@@ -75,9 +78,7 @@ func (s *sqliteSink) inspect(ctx context.Context) (map[string]string, bool, erro
 			foreign = append(foreign, n)
 		}
 	}
-	if len(foreign) > 0 {
-		return nil, found, workload.Usagef("sqlite target %s holds tables stampede did not create (%s): load into a new file", s.path, strings.Join(foreign, ", "))
-	}
+	s.others = foreign
 	if !slices.Contains(names, MetaTable) {
 		return nil, found, nil
 	}
@@ -100,6 +101,15 @@ func sqliteTables(ctx context.Context, db *sql.DB) ([]string, error) {
 		names = append(names, strings.ToLower(n))
 	}
 	return names, rows.Err()
+}
+
+// foreign refuses to replace a file holding tables the loader did not
+// create: the swap would lose them.
+func (s *sqliteSink) foreign() error {
+	if len(s.others) == 0 {
+		return nil
+	}
+	return workload.Usagef("sqlite target %s holds tables stampede did not create (%s): load into a new file", s.path, strings.Join(s.others, ", "))
 }
 
 // stage creates the new file and the tables in it.
