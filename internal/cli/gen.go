@@ -63,7 +63,7 @@ bytes, whatever --workers is. See docs/datagen.md.`,
 	f.StringVar(&o.out, "out", "", "output directory (required; must be empty unless --force)")
 	f.Int64Var(&o.seed, "seed", 42, "random seed; the same seed gives byte-identical output")
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "goroutines generating rows (changes speed, never output)")
-	f.BoolVar(&o.force, "force", false, "write into a non-empty --out (its social_network and substitution_parameters are replaced)")
+	f.BoolVar(&o.force, "force", false, "replace a data set stampede wrote into --out before (only the files its stampede-manifest.txt lists; any other file makes it refuse)")
 	f.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	addGenNebulaFlags(f, &o.nebula)
 	return cmd

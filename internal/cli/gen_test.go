@@ -28,7 +28,7 @@ func TestGenLDBCBadInput(t *testing.T) {
 		{"negative SF", []string{"--sf", "-1", "--out", t.TempDir()}, "must be positive"},
 		{"missing out", []string{"--sf", "0.1"}, "--out is required"},
 		{"unwritable out", []string{"--sf", "0.01", "--out", filepath.Join(file, "data")}, "cannot create output directory"},
-		{"non-empty out", []string{"--sf", "0.01", "--out", nonEmpty}, "not empty (use --force to overwrite)"},
+		{"non-empty out", []string{"--sf", "0.01", "--out", nonEmpty}, "not empty (--force replaces a data set stampede wrote there, and nothing else)"},
 		{"bad workers", []string{"--sf", "0.01", "--out", t.TempDir(), "--workers", "0"}, "--workers 0"},
 		{"stray argument", []string{"--sf", "0.01", "--out", t.TempDir(), "extra"}, "unknown command"},
 	}

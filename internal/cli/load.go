@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
 )
 
@@ -23,6 +24,9 @@ type loadOptions struct {
 	failedRows string
 	quiet      bool
 	nebula     nebulaLoadOptions
+	// maxRejected and dateFormat are parsed by runLoad.
+	maxRejected string
+	dateFormat  string
 }
 
 func newLoadCmd(env *Env) *cobra.Command {
@@ -31,11 +35,16 @@ func newLoadCmd(env *Env) *cobra.Command {
 		Use:   "load --target URL --data DIR",
 		Short: "Load an LDBC data set into a database (schema, rows, indexes, verified counts)",
 		Long: `load creates the graph schema in the target and imports an LDBC data set
-(stampede gen ldbc): persons, knows, the other person relations and the
-static files. PostgreSQL is loaded with concurrent COPY streams, SQLite with
-batched INSERTs. Malformed, duplicate or dangling rows go to the failed-rows
-file (file, line, reason, row) and loading goes on; counts are verified at
-the end. A target that is already loaded is refused unless --drop.
+(stampede gen ldbc, or LDBC's Hadoop datagen in its CsvBasic, CsvComposite,
+CsvMergeForeign or CsvCompositeMergeForeign layout, ISO or epoch-millisecond
+dates): persons, knows, the other person relations and the static files.
+Every row is validated before the target is touched: malformed, duplicate or
+dangling rows go to the failed-rows file (file, line, reason, row) and the
+load fails unless --max-rejected allows them. Rows go into a staging area
+(a new schema, a new SQLite file) that replaces the previous load only after
+every count verified. PostgreSQL is loaded with concurrent COPY streams,
+SQLite with batched INSERTs. A target that is already loaded is refused
+unless --drop.
 Credentials may come from the URL or from PGUSER/PGPASSWORD/... (also in
 .env); they are never printed. See docs/graph.md.`,
 		Example: `  stampede load --target sqlite://ldbc.db --data data/sf1
@@ -51,7 +60,9 @@ Credentials may come from the URL or from PGUSER/PGPASSWORD/... (also in
 	f.StringVar(&o.data, "data", "", "LDBC data set directory, as written by stampede gen ldbc (required)")
 	f.BoolVar(&o.drop, "drop", false, "drop the graph tables first (reload)")
 	f.IntVar(&o.workers, "workers", loader.DefaultWorkers, "concurrent COPY streams (PostgreSQL; SQLite has one writer)")
-	f.StringVar(&o.failedRows, "failed-rows", "", "file for rejected rows (default DATA/failed_rows.csv)")
+	f.StringVar(&o.failedRows, "failed-rows", "", "file for rejected rows, outside --data (default: SQLITE_PATH.failed_rows.csv, or DATA.failed_rows.csv next to the data set)")
+	f.StringVar(&o.maxRejected, "max-rejected", "0", "rows that may fail validation with the load still succeeding: a number, or a percentage of the rows read such as 0.1%")
+	f.StringVar(&o.dateFormat, "date-format", "auto", "dates of the data set: iso (yyyy-MM-dd...), millis (epoch milliseconds, LDBC's LongDateFormatter) or auto (either, per value)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar (there is none either when stderr is not a terminal)")
 	addNebulaLoadFlags(f, &o.nebula)
 	return cmd
@@ -64,6 +75,14 @@ func runLoad(ctx context.Context, env *Env, o loadOptions) error {
 	if o.workers < 1 {
 		return usagef("load: --workers %d must be at least 1", o.workers)
 	}
+	lim, err := loader.ParseLimit(o.maxRejected)
+	if err != nil {
+		return usagef("load: %v", err)
+	}
+	dates, err := ldbcfile.ParseDateFormat(o.dateFormat)
+	if err != nil {
+		return usagef("load: --date-format: %v", err)
+	}
 	if isNebulaTarget(o.target) {
 		return runLoadNebula(ctx, env, o)
 	}
@@ -72,7 +91,7 @@ func runLoad(ctx context.Context, env *Env, o loadOptions) error {
 	}
 	cfg := loader.Config{
 		Target: o.target, Data: o.data, Drop: o.drop, Workers: o.workers,
-		FailedRows: o.failedRows, Getenv: env.Getenv,
+		FailedRows: o.failedRows, Getenv: env.Getenv, MaxRejected: lim, Dates: dates,
 	}
 	if !o.quiet && isTerminal(env.Stderr) {
 		cfg.Progress = env.Stderr
@@ -97,10 +116,11 @@ func printLoadStats(w io.Writer, st loader.Stats) {
 	fmt.Fprintf(tw, "total\t%d\t%d\t\n", st.Loaded, st.Failed)
 	tw.Flush()
 	secs := st.Elapsed.Seconds()
-	fmt.Fprintf(w, "loaded %d rows in %s (%.0f rows/s); counts verified\n", st.Loaded, st.Elapsed.Round(time.Millisecond), float64(st.Loaded)/max(secs, 1e-9))
-	fmt.Fprintf(w, "phases: rows %s (%.0f rows/s), keys+indexes+analyze %s, verify %s\n",
-		st.Rows.Round(time.Millisecond), float64(st.Loaded)/max(st.Rows.Seconds(), 1e-9), st.Index.Round(time.Millisecond), st.Verify.Round(time.Millisecond))
+	fmt.Fprintf(w, "loaded %d rows (%d persons, %d knows; %s layout) in %s (%.0f rows/s); counts verified\n",
+		st.Loaded, st.Meta.Persons, st.Meta.Knows, st.Meta.Layout, st.Elapsed.Round(time.Millisecond), float64(st.Loaded)/max(secs, 1e-9))
+	fmt.Fprintf(w, "phases: validate %s, rows %s (%.0f rows/s), keys+indexes+analyze %s, verify+swap %s\n",
+		st.Validate.Round(time.Millisecond), st.Rows.Round(time.Millisecond), float64(st.Loaded)/max(st.Rows.Seconds(), 1e-9), st.Index.Round(time.Millisecond), st.Verify.Round(time.Millisecond))
 	if st.FailedRows != "" {
-		fmt.Fprintf(w, "%d rows failed: see %s\n", st.Failed, st.FailedRows)
+		fmt.Fprintf(w, "%d rows were not loaded (allowed by --max-rejected): see %s\n", st.Failed, st.FailedRows)
 	}
 }

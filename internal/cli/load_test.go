@@ -22,11 +22,16 @@ func TestLoadCommand(t *testing.T) {
 	for name, tgt := range targets {
 		t.Run(name, func(t *testing.T) {
 			failed := filepath.Join(t.TempDir(), "failed.csv")
-			code, stdout, stderr := runMain(t, t.Context(), "load", "--target", tgt, "--data", data, "--failed-rows", failed, "-q")
+			code, _, stderr := runMain(t, t.Context(), "load", "--target", tgt, "--data", data, "--failed-rows", failed, "-q")
+			if code != ExitUsage || !strings.Contains(stderr, "1 of 18 rows are not valid") || !strings.Contains(stderr, "nothing was loaded") ||
+				strings.Count(stderr, "\n") != 1 {
+				t.Fatalf("a rejected row without --max-rejected: exit %d, stderr %q; want 2 and one line", code, stderr)
+			}
+			code, stdout, stderr := runMain(t, t.Context(), "load", "--target", tgt, "--data", data, "--failed-rows", failed, "--max-rejected", "1", "-q")
 			if code != ExitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			for _, want := range []string{"person_knows_person", "counts verified", "1 rows failed: see " + failed} {
+			for _, want := range []string{"person_knows_person", "counts verified", "CsvBasic layout", "1 rows were not loaded (allowed by --max-rejected): see " + failed} {
 				if !strings.Contains(stdout, want) {
 					t.Errorf("stdout lacks %q:\n%s", want, stdout)
 				}
@@ -35,7 +40,7 @@ func TestLoadCommand(t *testing.T) {
 			if code != ExitUsage || !strings.Contains(stderr, "--drop") || strings.Count(stderr, "\n") != 1 {
 				t.Errorf("reload without --drop: exit %d, stderr %q; want 2 and one line naming --drop", code, stderr)
 			}
-			if code, _, stderr = runMain(t, t.Context(), "load", "--target", tgt, "--data", data, "--drop", "-q"); code != ExitOK {
+			if code, _, stderr = runMain(t, t.Context(), "load", "--target", tgt, "--data", data, "--drop", "--max-rejected", "10%", "-q"); code != ExitOK {
 				t.Errorf("--drop: exit %d: %s", code, stderr)
 			}
 		})
@@ -55,6 +60,10 @@ func TestLoadCommandBadInput(t *testing.T) {
 		{"no data", []string{"load", "--target", "sqlite://" + filepath.Join(t.TempDir(), "x.db"), "--data", t.TempDir()}, "no LDBC data"},
 		{"unreachable", []string{"load", "--target", "postgres://me:hunter2@127.0.0.1:1/db?connect_timeout=2", "--data", data}, "cannot connect"},
 		{"workers", []string{"load", "--target", "sqlite://x.db", "--data", data, "--workers", "0"}, "--workers"},
+		{"max-rejected", []string{"load", "--target", "sqlite://x.db", "--data", data, "--max-rejected", "-1"}, "--max-rejected"},
+		{"max-rejected pct", []string{"load", "--target", "sqlite://x.db", "--data", data, "--max-rejected", "101%"}, "--max-rejected"},
+		{"date-format", []string{"load", "--target", "sqlite://x.db", "--data", data, "--date-format", "unix"}, "--date-format"},
+		{"failed rows inside data", []string{"load", "--target", "sqlite://" + filepath.Join(t.TempDir(), "x.db"), "--data", data, "--failed-rows", filepath.Join(data, "f.csv")}, "inside the data set"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

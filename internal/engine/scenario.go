@@ -74,6 +74,28 @@ func (it *Iter) Now() time.Duration { return it.Clock.Now() }
 // the same, and only responseTime is recorded). Operations cut
 // short by the end of the run are not recorded. It returns the end time.
 func (it *Iter) Request(query string, start time.Duration, res driver.Result) time.Duration {
+	return it.RequestAudit(Audit{Label: query}, start, res)
+}
+
+// Audit is what the per-request log shows of one operation so that its
+// answer can be checked from the log alone.
+type Audit struct {
+	// Label is a short name of the request (scenario and parameters).
+	// Without Op it fills the query column, with Op the label column.
+	Label string
+	// Op, when set, is the operation as sent: the query column holds its
+	// statement with the arguments bound (driver.AppendStatement). It is
+	// read only during the call.
+	Op *driver.Op
+	// Answer is the answer where rows alone do not show it (the length of
+	// a shortest path, -1 for none), logged when HasAnswer.
+	Answer    int64
+	HasAnswer bool
+}
+
+// RequestAudit is Request with the statement as sent, a label and an
+// answer for the per-request log.
+func (it *Iter) RequestAudit(a Audit, start time.Duration, res driver.Result) time.Duration {
 	end := it.Clock.Now()
 	if res.Err != nil && stoppedBy(it.ctx, res.Err) {
 		return end // interrupted by the stop, not a target failure
@@ -106,8 +128,9 @@ func (it *Iter) Request(query string, start time.Duration, res driver.Result) ti
 			lat = res.ServerLatency
 		}
 		it.log.Write(RequestRecord{
-			Time: it.Clock.Wall(end), Query: query, Latency: lat, ResponseTime: rt,
+			Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
 			OK: res.Err == nil, Rows: res.Rows, Err: errMsg,
+			Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer,
 		})
 	}
 	return end
@@ -137,6 +160,13 @@ type RequestRecord struct {
 	OK           bool
 	Rows         int64
 	Err          string
+	// Op, when set, is the operation as sent (valid only during Write):
+	// the log shows its statement with the arguments bound as the query,
+	// and Query as the label.
+	Op *driver.Op
+	// Answer is the request's answer beyond Rows, when HasAnswer.
+	Answer    int64
+	HasAnswer bool
 }
 
 // RequestLog receives per-request records. Each VU gets its own writer so

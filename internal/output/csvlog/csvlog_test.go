@@ -15,6 +15,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/golden"
 
+	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 )
 
@@ -31,6 +32,10 @@ func TestGolden(t *testing.T) {
 		{Time: t0.Add(2 * time.Second), Query: `INSERT VERTEX Person(firstName) VALUES 1:("Jan"), 2:("Ana")`, Latency: 206162 * time.Microsecond, ResponseTime: 239297 * time.Microsecond, OK: false, Err: `error: E_CONSENSUS_ERROR(-16). "`},
 		{Time: t0.Add(3 * time.Second), Query: "MATCH (n)\nRETURN n", Latency: -1, ResponseTime: 10 * time.Second, OK: false, Err: "read tcp 10.0.0.1:9669: i/o timeout, retrying"},
 		{Time: t0.Add(4 * time.Second), Query: "", Latency: 0, ResponseTime: 0, OK: true},
+		{Time: t0.Add(5 * time.Second), Query: "find_path.FindShortestPath 933->1129", Latency: -1, ResponseTime: 512 * time.Microsecond, OK: true, Rows: 1,
+			Op: &driver.Op{Query: "SELECT path_length($1, $2, 'x')", Args: []any{int64(933), int64(1129)}}, Answer: -1, HasAnswer: true},
+		{Time: t0.Add(6 * time.Second), Query: "insert ids=9..10", Latency: -1, ResponseTime: 900 * time.Microsecond, OK: true, Rows: 2,
+			Op: &driver.Op{Query: "INSERT INTO person (id, name) VALUES ($1, $2), ($3, $4)", Args: []any{int64(9), "O'Hara", int64(10), "Ann"}}},
 	} {
 		w.Write(r)
 	}
@@ -56,8 +61,14 @@ func TestGolden(t *testing.T) {
 	if got := recs[5][1]; got != "MATCH (n)\nRETURN n" {
 		t.Errorf("multi-line query read back as %q", got)
 	}
-	if l.Rows() != 6 || l.Lost() != 0 {
-		t.Errorf("Rows, Lost = %d, %d; want 6, 0", l.Rows(), l.Lost())
+	if got := strings.Join(recs[7], "|"); got != "1628147827|SELECT path_length(933, 1129, 'x')||512|true|1||find_path.FindShortestPath 933->1129|-1" {
+		t.Errorf("statement as sent read back as %q", got)
+	}
+	if got := recs[8][1]; got != "INSERT INTO person (id, name) VALUES (9, 'O''Hara'), (10, 'Ann')" {
+		t.Errorf("insert read back as %q", got)
+	}
+	if l.Rows() != 8 || l.Lost() != 0 {
+		t.Errorf("Rows, Lost = %d, %d; want 8, 0", l.Rows(), l.Lost())
 	}
 }
 

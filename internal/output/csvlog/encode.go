@@ -4,29 +4,39 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
+	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 )
 
-// Header is the first line of every log: nebula-bench's columns, so that its
-// users' scripts (awk -F ',' '{print $NF}' | sort | uniq -c) keep working.
-const Header = "timestamp,query,latency,responseTime,isSucceed,rows,errorMsg\n"
+// Header is the first line of every log: nebula-bench's columns first and
+// in order, so that its users' scripts keep working, then two of
+// stampede's: label (a short name of the request when query holds the
+// statement as sent) and answer (the answer where rows alone does not
+// show it, such as the length of a shortest path, -1 for none).
+const Header = "timestamp,query,latency,responseTime,isSucceed,rows,errorMsg,label,answer\n"
 
 // AppendRecord appends r as one CSV line (with its newline) to b:
-// timestamp in Unix seconds, latency and responseTime in integer µs (latency
-// empty when negative, i.e. unknown), isSucceed true/false, rows, errorMsg.
-// query and errorMsg are quoted per RFC 4180 when they need it. It does not
-// allocate beyond growing b.
+// timestamp in Unix seconds; query: r.Op's statement with its arguments
+// bound (driver.AppendStatement) when r.Op is set, else r.Query; latency
+// and responseTime in integer µs (latency empty when negative, i.e.
+// unknown); isSucceed true/false; rows; errorMsg; label (r.Query when r.Op
+// is set, else empty); answer (empty unless r.HasAnswer). Text fields are
+// quoted per RFC 4180 when they need it.
 func AppendRecord(b []byte, r *engine.RequestRecord) []byte {
 	b = strconv.AppendInt(b, r.Time.Unix(), 10)
-	return appendRest(b, r)
+	var e encoder
+	return e.appendRest(b, r)
 }
 
 // encoder is AppendRecord with the formatted timestamp of the last record
-// cached: a VU logs many requests per second.
+// cached (a VU logs many requests per second) and a reused buffer for
+// rendering statements.
 type encoder struct {
 	sec   int64
 	stamp []byte
+	stmt  []byte
 }
 
 func (e *encoder) append(b []byte, r *engine.RequestRecord) []byte {
@@ -35,13 +45,18 @@ func (e *encoder) append(b []byte, r *engine.RequestRecord) []byte {
 		e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
 	}
 	b = append(b, e.stamp...)
-	return appendRest(b, r)
+	return e.appendRest(b, r)
 }
 
 // appendRest appends everything after the timestamp.
-func appendRest(b []byte, r *engine.RequestRecord) []byte {
+func (e *encoder) appendRest(b []byte, r *engine.RequestRecord) []byte {
 	b = append(b, ',')
-	b = appendField(b, r.Query)
+	if r.Op != nil {
+		e.stmt = driver.AppendStatement(e.stmt[:0], r.Op)
+		b = appendField(b, unsafe.String(unsafe.SliceData(e.stmt), len(e.stmt)))
+	} else {
+		b = appendField(b, r.Query)
+	}
 	b = append(b, ',')
 	if r.Latency >= 0 {
 		b = strconv.AppendInt(b, int64(r.Latency/time.Microsecond), 10)
@@ -56,6 +71,14 @@ func appendRest(b []byte, r *engine.RequestRecord) []byte {
 	b = strconv.AppendInt(b, r.Rows, 10)
 	b = append(b, ',')
 	b = appendField(b, r.Err)
+	b = append(b, ',')
+	if r.Op != nil {
+		b = appendField(b, r.Query)
+	}
+	b = append(b, ',')
+	if r.HasAnswer {
+		b = strconv.AppendInt(b, r.Answer, 10)
+	}
 	return append(b, '\n')
 }
 

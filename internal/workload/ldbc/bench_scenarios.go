@@ -74,7 +74,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 			steps, dst = map[string]int{Go1StepDst: 1, Go2StepDst: 2, Go3StepDst: 3}[n], true
 		case FetchEdge, FindShortestNoVidPath, LookUp:
 		case InsertEdge, BatchInsertEdge:
-			p, err := loadParams(dir, false, false, true)
+			p, err := loadParams(dir, f.dates, false, false, true)
 			if err != nil {
 				return nil, workload.Usagef("substitution parameters: %v", err)
 			}
@@ -95,7 +95,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 		}
 		if len(khop) == 0 && n != FetchEdge {
 			var err error
-			if khop, err = readKHop(dir); err != nil {
+			if khop, err = readKHop(dir, f.dates); err != nil {
 				return nil, err
 			}
 		}
@@ -149,8 +149,8 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 	return out, nil
 }
 
-func readKHop(dir string) ([]int64, error) {
-	p, err := loadParams(dir, true, false, false)
+func readKHop(dir string, dates ldbcfile.DateFormat) ([]int64, error) {
+	p, err := loadParams(dir, dates, true, false, false)
 	if err != nil {
 		return nil, workload.Usagef("substitution parameters: %v", err)
 	}

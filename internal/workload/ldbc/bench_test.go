@@ -37,7 +37,7 @@ func BenchmarkGo1StepIterate(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer drv.Close()
-	p, err := loadParams(dir, true, false, false)
+	p, err := loadParams(dir, 0, true, false, false)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -66,11 +66,11 @@ func BenchmarkGo1StepIterate(b *testing.B) {
 // SF0.1 (what a sampled check costs).
 func BenchmarkReferenceGoStep(b *testing.B) {
 	dir, _ := benchData(b, 0.1)
-	g, err := loadRefGraph(dir)
+	g, err := loadRefGraph(dir, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, _ := loadParams(dir, true, false, false)
+	p, _ := loadParams(dir, 0, true, false, false)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {

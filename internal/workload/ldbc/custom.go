@@ -242,6 +242,6 @@ func (v *customVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	v.op.Args = v.s.rows[v.feed.pick()]
 	start := it.Now()
 	res := v.conn.Do(ctx, &v.op)
-	it.Request(v.s.name, start, res)
+	it.RequestAudit(engine.Audit{Label: v.s.name, Op: &v.op}, start, res)
 	return nil
 }

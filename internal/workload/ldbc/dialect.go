@@ -20,8 +20,9 @@ type dialect interface {
 	// KNOWS hops on a shortest path from person $1 to person $2, 0 when
 	// they are the same, -1 when there is none of at most maxDepth hops.
 	ShortestPath(maxDepth int) string
-	// InsertPersons writes n persons (upsert on id, like NebulaGraph's
-	// INSERT VERTEX), with parameters in PersonArgs order per row.
+	// InsertPersons inserts n new persons (a plain insert: an id that
+	// exists fails the statement), with parameters in PersonArgs order
+	// per row; its row count is the number of persons inserted.
 	InsertPersons(n int) string
 	// PersonArgs appends the parameters of one person for InsertPersons.
 	PersonArgs(dst []any, p ldbcfile.Person) []any

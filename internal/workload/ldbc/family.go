@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
 )
 
 // Scenario names.
@@ -52,6 +54,10 @@ type Family struct {
 	checkSample   int
 	maxDepth      int
 	scenarioFiles []string
+	dateFormat    string
+	maxRejected   string
+	dates         ldbcfile.DateFormat // parsed dateFormat
+	limit         loader.Limit        // parsed maxRejected
 
 	customParsed bool
 	custom       []customSpec
@@ -62,7 +68,8 @@ var _ workload.Family = (*Family)(nil)
 
 // New returns the family with default options.
 func New() *Family {
-	return &Family{sf: DefaultSF, batch: DefaultBatchSize, order: OrderRoundRobin, checkSample: DefaultCheckSample, maxDepth: DefaultMaxDepth}
+	return &Family{sf: DefaultSF, batch: DefaultBatchSize, order: OrderRoundRobin, checkSample: DefaultCheckSample, maxDepth: DefaultMaxDepth,
+		dateFormat: "auto", maxRejected: "0"}
 }
 
 // Name is "graph".
@@ -113,4 +120,6 @@ func (f *Family) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&f.checkSample, "check-sample", DefaultCheckSample, "verify every Nth iteration of each VU (the first included) against the in-memory reference; 0 disables")
 	fs.IntVar(&f.maxDepth, "max-depth", DefaultMaxDepth, "most hops find_path.FindShortestPath looks for (1-"+strconv.Itoa(maxMaxDepth)+")")
 	fs.StringArrayVar(&f.scenarioFiles, "scenario-file", nil, "YAML file of custom graph scenarios (repeatable; see docs/graph.md)")
+	fs.StringVar(&f.dateFormat, "date-format", "auto", "dates of the LDBC data set: iso, millis (epoch milliseconds, LDBC's LongDateFormatter) or auto (either, per value)")
+	fs.StringVar(&f.maxRejected, "max-rejected", "0", "rows of the data set the embedded target's load may reject (a number, or a percentage such as 0.1%); see stampede load")
 }

@@ -113,6 +113,11 @@ func (s *insertEdges) NewVU(ctx context.Context, id int) (engine.VU, error) {
 	return &insertEdgesVU{baseVU: b, s: s, d: d, edges: make([][2]int64, s.batch)}, nil
 }
 
+// passShift moves the edges of pass p>0 over the insert persons to ids
+// shifted by p<<passShift (LDBC person ids stay below 2^50), so a long run
+// keeps writing new edges; the statements upsert, so a repeated run rewrites.
+const passShift = 52
+
 type insertEdgesVU struct {
 	*baseVU
 	s     *insertEdges

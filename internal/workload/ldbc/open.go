@@ -37,6 +37,13 @@ func (f *Family) validate() error {
 	if _, err := datagen.PersonsForSF(f.sf); err != nil {
 		return workload.Usagef("--sf: %v", err)
 	}
+	var err error
+	if f.dates, err = ldbcfile.ParseDateFormat(f.dateFormat); err != nil {
+		return workload.Usagef("--date-format: %v", err)
+	}
+	if f.limit, err = loader.ParseLimit(f.maxRejected); err != nil {
+		return workload.Usagef("%v", err)
+	}
 	return nil
 }
 
@@ -91,7 +98,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	if err != nil {
 		return nil, workload.Usagef("cannot open target %s: %v", driver.Redact(target), err)
 	}
-	opened, err := f.build(ctx, env, names, dir, d, drv)
+	opened, err := f.build(ctx, env, names, dir, d, drv, meta)
 	if err != nil {
 		drv.Close()
 		return nil, err
@@ -103,7 +110,11 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 			opened.TargetVersion = ver
 		}
 	}
-	opened.Notes = append([]string{fmt.Sprintf("graph data %s: %d persons, %d knows", dir, meta.Persons, meta.Knows)}, opened.Notes...)
+	layout := meta.Layout
+	if layout == "" {
+		layout = "CsvBasic"
+	}
+	opened.Notes = append([]string{fmt.Sprintf("graph data %s (%s): %d persons, %d knows", dir, layout, meta.Persons, meta.Knows)}, opened.Notes...)
 	opened.Notes = append(opened.Notes, nebulaNotes(u.Scheme, opened.TargetVersion)...)
 	if embedded {
 		opened.Notes = append(opened.Notes, "embedded SQLite target (one writer: inserts queue on its write lock)")
@@ -123,25 +134,18 @@ func loadedFrom(ctx context.Context, env *workload.Env, target string) string {
 	if err != nil || meta == nil || meta.Data == "" {
 		return ""
 	}
-	if _, err := os.Stat(filepath.Join(meta.Data, ldbcfile.PersonPath)); err != nil {
+	if _, err := ldbcfile.Parts(meta.Data, ldbcfile.PersonPath); err != nil {
 		return ""
 	}
 	return meta.Data
 }
 
-// ensureData generates the data set into dir unless its person file is
-// there. A data set with persons but without some other file is an error,
-// never overwritten (it may be a real LDBC data set).
+// ensureData generates the data set into dir unless it holds persons
+// (stampede's or LDBC's; which parameters the scenarios use is decided
+// when they are built). Generation refuses a directory holding files
+// stampede did not write, so a real data set is never overwritten.
 func (f *Family) ensureData(ctx context.Context, env *workload.Env, dir string) error {
-	if _, err := os.Stat(filepath.Join(dir, ldbcfile.PersonPath)); err == nil {
-		for _, file := range ldbcfile.Files() {
-			if file.Static {
-				continue // not used by the scenarios; the loader reports them
-			}
-			if _, err := os.Stat(filepath.Join(dir, file.Path)); err != nil {
-				return workload.Usagef("data set %s lacks %s: regenerate it with stampede gen ldbc --out %s --force", dir, file.Path, dir)
-			}
-		}
+	if _, err := ldbcfile.Parts(dir, ldbcfile.PersonPath); err == nil {
 		return nil
 	}
 	env.Logf("generating LDBC SF%s into %s", strconv.FormatFloat(f.sf, 'f', -1, 64), dir)
@@ -175,10 +179,10 @@ func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, targe
 		if meta == nil {
 			return nil, workload.Usagef("target %s holds no complete LDBC load: run stampede load --target URL --data %s", driver.Redact(target), dir)
 		}
-		return nil, workload.Usagef("target %s was loaded from other data than %s: reload it with stampede load --drop, or point --data at the loaded data set", driver.Redact(target), dir)
+		return nil, workload.Usagef("target %s was loaded from other data (%s) than %s: point --data at the loaded data set, or load this one with stampede load (--drop replaces the graph tables once the new load has verified)", driver.Redact(target), meta.Data, dir)
 	}
 	env.Logf("loading %s into %s", dir, driver.Redact(target))
-	cfg := loader.Config{Target: target, Data: dir, Drop: true, Getenv: env.Getenv,
+	cfg := loader.Config{Target: target, Data: dir, Drop: true, Getenv: env.Getenv, Dates: f.dates, MaxRejected: f.limit,
 		FailedRows: filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".failed_rows.csv")}
 	if !env.Quiet {
 		cfg.Progress = env.Stderr
@@ -189,13 +193,13 @@ func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, targe
 	}
 	env.Logf("loaded %d rows in %s", st.Loaded, st.Elapsed.Round(1e6))
 	if st.Failed > 0 {
-		env.Logf("%d rows failed: see %s", st.Failed, st.FailedRows)
+		env.Logf("%d rows were not loaded (allowed by --max-rejected): see %s", st.Failed, st.FailedRows)
 	}
 	return &st.Meta, nil
 }
 
 // build makes the named scenarios.
-func (f *Family) build(ctx context.Context, env *workload.Env, names []string, dir string, d dialect, drv driver.Driver) (*workload.Opened, error) {
+func (f *Family) build(ctx context.Context, env *workload.Env, names []string, dir string, d dialect, drv driver.Driver, meta *loader.Meta) (*workload.Opened, error) {
 	need := map[string]bool{}
 	customs := map[string]customSpec{}
 	for _, c := range f.custom {
@@ -208,17 +212,36 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			builtin = true
 		}
 	}
-	p, err := loadParams(dir, need[Go1Step] || need[Go2Step] || need[Go3Step] || need[FetchTag], need[FindShortestPath], need[InsertPerson])
+	p, err := loadParams(dir, f.dates, need[Go1Step] || need[Go2Step] || need[Go3Step] || need[FetchTag], need[FindShortestPath], need[InsertPerson])
 	if err != nil {
-		return nil, workload.Usagef("substitution parameters: %v", err)
+		return nil, workload.Usagef("data set %s: substitution parameters: %v", dir, err)
 	}
 	var ref *refGraph
 	var notes []string
+	for _, src := range [][2]string{{"go.*/fetch.FetchTag", p.khopFrom}, {FindShortestPath, p.pairsFrom}, {InsertPerson, p.insertFrom}} {
+		if src[1] != "" {
+			notes = append(notes, "parameters of "+src[0]+": "+src[1])
+		}
+	}
 	if f.checkSample > 0 && builtin {
-		if ref, err = loadRefGraph(dir); err != nil {
+		if ref, err = loadRefGraph(dir, f.dates); err != nil {
 			return nil, err
 		}
 		notes = append(notes, fmt.Sprintf("answers of every %s iteration of each VU checked against an in-memory reference", ordinal(f.checkSample)))
+		if ref.skipped > 0 {
+			notes = append(notes, fmt.Sprintf("the data set has %d person/knows rows that are not in the graph (rejected by the load with --max-rejected, and skipped by the reference)", ref.skipped))
+		}
+	}
+	if _, nebula := d.(ngqlDialect); nebula {
+		// Counting a NebulaGraph space takes a STATS job; the load record
+		// (written by stampede load after SHOW STATS verified it) stands in.
+		notes = append(notes, fmt.Sprintf("target graph not counted before measuring (NebulaGraph needs a STATS job): its load record says %d persons, %d knows", meta.Persons, meta.Knows))
+	} else {
+		counted, err := checkTarget(ctx, drv, dir, ref, meta)
+		if err != nil {
+			return nil, err
+		}
+		notes = append(notes, counted)
 	}
 	var answerCheck, writeCheck metrics.ID
 	if f.checkSample > 0 && env.Metrics != nil {

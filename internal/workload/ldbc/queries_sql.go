@@ -100,9 +100,6 @@ func (d sqlDialect) InsertPersons(n int) string {
 		}
 		p += 8
 	}
-	b.WriteString(" ON CONFLICT (id) DO UPDATE SET firstname = excluded.firstname, lastname = excluded.lastname," +
-		" gender = excluded.gender, birthday = excluded.birthday, creationdate = excluded.creationdate," +
-		" locationip = excluded.locationip, browserused = excluded.browserused")
 	return b.String()
 }
 

@@ -21,43 +21,66 @@ type refGraph struct {
 	ids   []int64         // vertex -> person id
 	off   []int32         // adjacency of v: adj[off[v]:off[v+1]]
 	adj   []int32
+	// maxID is the largest person id.
+	maxID int64
+	// skipped counts the lines of the person and knows files the
+	// reference did not use (malformed, duplicate, self or dangling).
+	skipped int64
 }
 
-// loadRefGraph reads the person and knows files of data set dir.
-func loadRefGraph(dir string) (*refGraph, error) {
+// loadRefGraph reads the person and knows files (every part) of data set
+// dir, with dates in format dates.
+func loadRefGraph(dir string, dates ldbcfile.DateFormat) (*refGraph, error) {
 	g := &refGraph{index: map[int64]int32{}}
-	lenient := ldbcfile.Reader{OnBadLine: func(*ldbcfile.LineError) error { return nil }}
-	pf, err := os.Open(filepath.Join(dir, ldbcfile.PersonPath))
-	if err != nil {
-		return nil, err
-	}
-	err = lenient.ReadPersons(pf, func(p ldbcfile.Person) error {
-		if _, dup := g.index[p.ID]; !dup {
-			g.index[p.ID] = int32(len(g.ids))
-			g.ids = append(g.ids, p.ID)
+	lenient := ldbcfile.Reader{Dates: dates, OnBadLine: func(*ldbcfile.LineError) error { g.skipped++; return nil }}
+	read := func(rel string, fn func(f *os.File) error) error {
+		parts, err := ldbcfile.Parts(dir, rel)
+		if err != nil {
+			return err
+		}
+		for _, p := range parts {
+			f, err := os.Open(filepath.Join(dir, filepath.FromSlash(p)))
+			if err != nil {
+				return err
+			}
+			err = fn(f)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("reference: %s: %w", p, err)
+			}
 		}
 		return nil
-	})
-	pf.Close()
-	if err != nil {
-		return nil, fmt.Errorf("reference: %s: %w", ldbcfile.PersonPath, err)
 	}
-	kf, err := os.Open(filepath.Join(dir, ldbcfile.PersonKnowsPersonPath))
+	err := read(ldbcfile.PersonPath, func(f *os.File) error {
+		return lenient.ReadPersons(f, func(p ldbcfile.Person) error {
+			if _, dup := g.index[p.ID]; dup {
+				g.skipped++
+				return nil
+			}
+			g.index[p.ID] = int32(len(g.ids))
+			g.ids = append(g.ids, p.ID)
+			g.maxID = max(g.maxID, p.ID)
+			return nil
+		})
+	})
 	if err != nil {
 		return nil, err
 	}
 	var edges [][2]int32
-	err = lenient.ReadKnows(kf, func(a, b int64, _ time.Time) error {
-		va, oka := g.index[a]
-		vb, okb := g.index[b]
-		if oka && okb && va != vb {
-			edges = append(edges, [2]int32{va, vb}, [2]int32{vb, va})
-		}
-		return nil
+	err = read(ldbcfile.PersonKnowsPersonPath, func(f *os.File) error {
+		return lenient.ReadKnows(f, func(a, b int64, _ time.Time) error {
+			va, oka := g.index[a]
+			vb, okb := g.index[b]
+			if oka && okb && va != vb {
+				edges = append(edges, [2]int32{va, vb}, [2]int32{vb, va})
+			} else {
+				g.skipped++
+			}
+			return nil
+		})
 	})
-	kf.Close()
 	if err != nil {
-		return nil, fmt.Errorf("reference: %s: %w", ldbcfile.PersonKnowsPersonPath, err)
+		return nil, err
 	}
 	slices.SortFunc(edges, func(x, y [2]int32) int {
 		if x[0] != y[0] {
@@ -65,7 +88,9 @@ func loadRefGraph(dir string) (*refGraph, error) {
 		}
 		return int(x[1] - y[1])
 	})
+	n := len(edges)
 	edges = slices.Compact(edges) // a friendship listed twice counts once
+	g.skipped += int64(n-len(edges)) / 2
 	g.off = make([]int32, len(g.ids)+1)
 	g.adj = make([]int32, len(edges))
 	for i, e := range edges {
@@ -79,6 +104,10 @@ func loadRefGraph(dir string) (*refGraph, error) {
 }
 
 func (g *refGraph) neighbours(v int32) []int32 { return g.adj[g.off[v]:g.off[v+1]] }
+
+// persons and knows are the numbers of persons and friendships.
+func (g *refGraph) persons() int64 { return int64(len(g.ids)) }
+func (g *refGraph) knows() int64   { return int64(len(g.adj) / 2) }
 
 // hasPerson reports whether id is a person of the data set.
 func (g *refGraph) hasPerson(id int64) bool { _, ok := g.index[id]; return ok }

@@ -1,11 +1,12 @@
 package ldbc
 
 import (
-	"cmp"
 	"context"
+	"errors"
 	"fmt"
-	"slices"
+	"math"
 	"strconv"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 
@@ -20,11 +21,6 @@ import (
 type scanner interface {
 	DoScan(ctx context.Context, op *driver.Op, dest ...any) driver.Result
 }
-
-// passShift moves the ids of insert persons of pass p>0 over the file to
-// id + p<<passShift: LDBC person ids stay below 2^50, so later passes
-// insert new persons instead of rewriting the first pass's.
-const passShift = 52
 
 // common is what every graph scenario of one Open shares.
 // Names of the checks the graph scenarios record.
@@ -152,7 +148,7 @@ func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	}
 	start := it.Now()
 	res := v.conn.Do(ctx, &v.op)
-	it.Request(v.s.label(i), start, res)
+	it.RequestAudit(engine.Audit{Label: v.s.label(i), Op: &v.op}, start, res)
 	if res.Err != nil || !v.s.checks(it.N) {
 		return nil
 	}
@@ -217,7 +213,7 @@ func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	var length int64
 	start := it.Now()
 	res := v.sc.DoScan(ctx, &v.op, &length)
-	it.Request(v.s.label(i), start, res)
+	it.RequestAudit(engine.Audit{Label: v.s.label(i), Op: &v.op, Answer: length, HasAnswer: res.Err == nil && res.Rows == 1}, start, res)
 	if res.Err != nil || !v.s.checks(it.N) {
 		return nil
 	}
@@ -241,11 +237,60 @@ func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
 }
 
 // insertPersons is insert.InsertPersonScenario: each iteration writes the
-// next batch of insert_person.csv in one statement.
+// next batch of new persons in one INSERT. The persons' attributes come
+// from the parameter rows in turn; their ids are new: the k-th person the
+// run writes (k from 0, claimed from a counter shared by the VUs) gets id
+// base+1+k, where base is the largest person id in the target when the
+// scenario starts (Setup). So consecutive runs against one target each
+// add rows, and rows counts the rows inserted.
 type insertPersons struct {
 	common
 	batch   int
 	persons []ldbcfile.Person
+	base    int64
+}
+
+var (
+	_ engine.Setupper = (*insertPersons)(nil)
+	_ engine.Noter    = (*insertPersons)(nil)
+)
+
+// Setup reads the largest person id of the target. NebulaGraph has no
+// cheap max(id), so there the run reserves ids by its start time instead:
+// base = 2^50 + (seconds since 2023-11-14)·2^20, above every LDBC person id
+// (< 2^50) and apart from the previous run's ids as long as runs insert
+// fewer than 2^20 persons per second.
+func (s *insertPersons) Setup(ctx context.Context) error {
+	if _, nebula := s.dialect.(ngqlDialect); nebula {
+		s.base = 1<<50 + (time.Now().Unix()-1_700_000_000)<<20
+		return nil
+	}
+	conn, err := s.drv.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	sc, ok := conn.(scanner)
+	if !ok {
+		return fmt.Errorf("%s: the target's driver cannot return values", s.name)
+	}
+	if res := sc.DoScan(ctx, &driver.Op{Query: "SELECT coalesce(max(id), 0) FROM person"}, &s.base); res.Err != nil {
+		return fmt.Errorf("%s: read the largest person id: %w", s.name, res.Err)
+	}
+	return nil
+}
+
+// Notes names the ids the run wrote.
+func (s *insertPersons) Notes() []string {
+	n := int64(s.feed.next.Load()) // persons claimed by the VUs
+	if n == 0 {
+		return nil
+	}
+	from := fmt.Sprintf("above the target's largest id %d when the run started", s.base)
+	if _, nebula := s.dialect.(ngqlDialect); nebula {
+		from = "a range reserved by the run's start time"
+	}
+	return []string{fmt.Sprintf("%s: new person ids %d..%d (%d claimed, %s)", s.name, s.base+1, s.base+n, n, from)}
 }
 
 func (s *insertPersons) NewVU(ctx context.Context, id int) (engine.VU, error) {
@@ -263,40 +308,44 @@ type insertVU struct {
 	rows []ldbcfile.Person
 }
 
+// errIDOverflow fails an insert whose ids would not fit in int64.
+var errIDOverflow = errors.New("new person ids would overflow int64")
+
 func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	n := uint64(len(v.s.persons))
 	start := v.s.feed.take(v.s.batch)
+	last := start + uint64(v.s.batch) // ids base+1+start .. base+last
+	if last > uint64(math.MaxInt64-v.s.base) {
+		return errIDOverflow
+	}
 	for j := range v.rows {
 		abs := start + uint64(j)
 		p := v.s.persons[abs%n]
-		p.ID += int64(abs/n) << passShift
+		p.ID = v.s.base + 1 + int64(abs)
 		v.rows[j] = p
 	}
-	// One id order for every statement: concurrent batches that overlap
-	// (after a wrap) then lock rows in the same order and cannot deadlock.
-	slices.SortFunc(v.rows, func(a, b ldbcfile.Person) int { return cmp.Compare(a.ID, b.ID) })
 	args := v.op.Args[:0]
 	for _, p := range v.rows {
 		args = v.s.dialect.PersonArgs(args, p)
 	}
 	v.op.Args = args
-	op, label := &v.op, v.s.label(0)
+	op := &v.op
 	if r, ok := v.s.dialect.(renderer); ok {
 		q, err := r.render(v.op.Query, args...)
 		if err != nil {
 			return err
 		}
-		op, label = &driver.Op{Query: q}, q
+		op = &driver.Op{Query: q}
 	}
 	t0 := it.Now()
 	res := v.conn.Do(ctx, op)
-	it.Request(label, t0, res)
+	it.RequestAudit(engine.Audit{Label: v.s.name + " ids=" + strconv.FormatInt(v.rows[0].ID, 10) + ".." + strconv.FormatInt(v.rows[len(v.rows)-1].ID, 10), Op: op}, t0, res)
 	_, uncounted := v.s.dialect.(interface{ writesUncounted() })
 	if res.Err == nil && !uncounted && v.s.every > 0 && it.N%v.s.every == 0 {
 		ok := res.Rows == int64(v.s.batch)
 		v.s.check(it, ok)
 		if !ok {
-			return wrongResult("rows written", res.Rows, int64(v.s.batch))
+			return wrongResult("rows inserted", res.Rows, int64(v.s.batch))
 		}
 	}
 	return nil

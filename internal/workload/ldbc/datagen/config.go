@@ -35,9 +35,10 @@ type Config struct {
 	// Workers is the number of goroutines that generate and format rows;
 	// 0 means runtime.NumCPU(). It changes speed, never output.
 	Workers int
-	// Force allows a non-empty Out: the social_network and
-	// substitution_parameters folders in it are removed first, anything
-	// else in Out is left alone.
+	// Force allows an Out that holds a data set Generate wrote before:
+	// the files its manifest (ManifestName) lists are removed first. An
+	// Out holding any other file, or a listed file that changed since, is
+	// refused with ErrBadConfig and nothing is removed.
 	Force bool
 	// Progress, when set, is called with the total number of data rows
 	// written so far (headers excluded), from one goroutine at a time,

@@ -9,8 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
 
 // generator carries the state of one Generate call through its stages.
@@ -60,7 +58,7 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 		dicts:   d,
 		degrees: newDegreeModel(n),
 	}
-	o := &outputs{root: cfg.Out, progress: cfg.Progress}
+	o := &outputs{root: cfg.Out, progress: cfg.Progress, manifest: &manifest{path: filepath.Join(cfg.Out, ManifestName)}}
 	stages := []stage{
 		{"static files", g.writeStatic},
 		{"persons", func(ctx context.Context, _ *outputs) error { return g.generatePersons(ctx, n) }},
@@ -76,6 +74,9 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 	}
 	if err := o.closeAll(); err != nil {
 		return Stats{}, err
+	}
+	if err := o.manifest.finish(cfg.Out); err != nil {
+		return Stats{}, fmt.Errorf("manifest: %w", err)
 	}
 	return Stats{
 		Persons: int64(n),
@@ -111,12 +112,10 @@ func prepareOut(out string, force bool) error {
 		}
 		if !empty {
 			if !force {
-				return fmt.Errorf("%w: output directory %s is not empty (use --force to overwrite)", ErrBadConfig, out)
+				return fmt.Errorf("%w: output directory %s is not empty (--force replaces a data set stampede wrote there, and nothing else)", ErrBadConfig, out)
 			}
-			for _, sub := range []string{ldbcfile.DirSocialNetwork, ldbcfile.DirParams} {
-				if err := os.RemoveAll(filepath.Join(out, sub)); err != nil {
-					return fmt.Errorf("%w: cannot clear %s: %v", ErrBadConfig, sub, err)
-				}
+			if err := clearOwnFiles(out); err != nil {
+				return err
 			}
 		}
 	}

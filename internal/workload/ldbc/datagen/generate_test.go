@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -329,7 +330,7 @@ func TestGenerateBadConfig(t *testing.T) {
 		{"no output", Config{SF: 0.01}, "no output directory"},
 		{"output is a file", Config{SF: 0.01, Out: file}, "not a directory"},
 		{"unwritable output", Config{SF: 0.01, Out: filepath.Join(file, "sub")}, "cannot create output directory"},
-		{"non-empty output", Config{SF: 0.01, Out: nonEmpty}, "not empty (use --force"},
+		{"non-empty output", Config{SF: 0.01, Out: nonEmpty}, "not empty (--force replaces a data set stampede wrote there"},
 		{"negative workers", Config{SF: 0.01, Out: t.TempDir(), Workers: -2}, "workers -2"},
 	}
 	for _, tc := range tests {
@@ -345,24 +346,82 @@ func TestGenerateBadConfig(t *testing.T) {
 	}
 }
 
-func TestGenerateForceReplacesOnlyItsFolders(t *testing.T) {
+// --force replaces a data set stampede wrote (its manifest lists every
+// file) and refuses, removing nothing, a directory holding any other file:
+// a real LDBC data set, a file added next to ours, or one of ours changed.
+func TestGenerateForceRemovesOnlyItsOwnFiles(t *testing.T) {
 	dir := t.TempDir()
-	stale := filepath.Join(dir, ldbcfile.DirDynamic, "stale_0_0.csv")
-	for _, p := range []string{stale, filepath.Join(dir, "keep.txt")} {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	generate(t, Config{SF: 0.002, Out: dir})
+	list, err := readManifest(filepath.Join(dir, ManifestName))
+	if err != nil || len(list) != len(ldbcfile.Files()) || list[ldbcfile.PersonPath] <= 0 {
+		t.Fatalf("manifest %v, %v", list, err)
+	}
+	generate(t, Config{SF: 0.002, Out: dir, Seed: 7, Force: true}) // replaces its own files
+	before := snapshotDir(t, dir)
+
+	tests := []struct {
+		name, rel, want string
+		modify          func(path string)
+	}{
+		{"foreign file", "social_network/dynamic/post_0_0.csv", "holds social_network/dynamic/post_0_0.csv, which stampede did not write",
+			func(p string) { os.WriteFile(p, []byte("id\n1\n"), 0o644) }},
+		{"ldbc params", "substitution_parameters/interactive_13_param.txt", "which stampede did not write",
+			func(p string) { os.WriteFile(p, []byte("person1Id|person2Id\n"), 0o644) }},
+		{"changed file", ldbcfile.KHopPersonPath, "changed since stampede wrote it",
+			func(p string) { f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0); f.WriteString("1\n"); f.Close() }},
+		{"no manifest", ManifestName, "has no " + ManifestName, func(p string) { os.Remove(p) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := t.TempDir()
+			copyDir(t, dir, d)
+			tc.modify(filepath.Join(d, tc.rel))
+			want := snapshotDir(t, d)
+			_, err := Generate(t.Context(), Config{SF: 0.002, Out: d, Force: true})
+			if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--force") {
+				t.Fatalf("err = %v, want %q without suggesting --force", err, tc.want)
+			}
+			if got := snapshotDir(t, d); got != want {
+				t.Errorf("a refused --force changed the directory:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+	if got := snapshotDir(t, dir); got != before {
+		t.Error("the source directory changed")
+	}
+}
+
+// snapshotDir lists the files under dir with their sizes.
+func snapshotDir(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			fi, _ := d.Info()
+			rel, _ := filepath.Rel(dir, p)
+			fmt.Fprintf(&b, "%s %d\n", rel, fi.Size())
+		}
+		return nil
+	})
+	return b.String()
+}
+
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	generate(t, Config{SF: 0.002, Out: dir, Force: true})
-	if _, err := os.Stat(stale); !os.IsNotExist(err) {
-		t.Error("stale file in social_network survived --force")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "keep.txt")); err != nil {
-		t.Error("--force removed a file outside social_network and substitution_parameters")
-	}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+	})
 }
 
 func TestGenerateCancel(t *testing.T) {

@@ -15,6 +15,8 @@ type outputs struct {
 	files    []*outFile
 	total    int64
 	progress func(int64)
+	// manifest lists every file created (nil: none kept).
+	manifest *manifest
 }
 
 // outFile is one open output file with its row count.
@@ -34,6 +36,11 @@ func (o *outputs) create(rel, header string) (*outFile, error) {
 	path := filepath.Join(o.root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
+	}
+	if o.manifest != nil {
+		if err := o.manifest.add(rel); err != nil {
+			return nil, fmt.Errorf("manifest: %w", err)
+		}
 	}
 	f, err := os.Create(path)
 	if err != nil {

@@ -146,22 +146,22 @@ func digits(b []byte) (int, bool) {
 }
 
 func dateErr(b []byte, layout string) error {
-	return errors.New("bad date " + strconv.Quote(string(b)) + ": want " + layout)
+	return errors.New("bad date " + strconv.Quote(cut(b)) + ": want " + layout)
 }
 
 // ParseID parses a non-negative decimal entity id without allocating.
 func ParseID(b []byte) (int64, error) {
 	if len(b) == 0 || len(b) > 19 {
-		return 0, errors.New("bad id " + strconv.Quote(string(b)))
+		return 0, errors.New("bad id " + strconv.Quote(cut(b)))
 	}
 	var n int64
 	for _, c := range b {
 		if c < '0' || c > '9' {
-			return 0, errors.New("bad id " + strconv.Quote(string(b)))
+			return 0, errors.New("bad id " + strconv.Quote(cut(b)))
 		}
 		d := int64(c - '0')
 		if n > (math.MaxInt64-d)/10 {
-			return 0, errors.New("id out of range " + strconv.Quote(string(b)))
+			return 0, errors.New("id out of range " + strconv.Quote(cut(b)))
 		}
 		n = n*10 + d
 	}

@@ -3,6 +3,9 @@ package ldbcfile
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -138,16 +141,89 @@ func TestReadParams(t *testing.T) {
 	}
 }
 
+// A line over MaxLineBytes is malformed, reported with its line number and
+// a cut prefix, and skipped without being held in memory; the next line is
+// read normally.
 func TestReadLongLine(t *testing.T) {
 	long := strings.Repeat("a", 3*readBufSize)
 	in := PersonEmailEmailaddressHeader + "\n1|" + long + "\n2|b\n"
 	var got []string
-	err := Reader{}.ReadRecords(strings.NewReader(in), PersonEmailEmailaddressHeader, func(f [][]byte) error {
+	var bad []*LineError
+	rd := Reader{OnBadLine: func(le *LineError) error { bad = append(bad, le); return nil }}
+	err := rd.ReadRecords(strings.NewReader(in), PersonEmailEmailaddressHeader, func(f [][]byte) error {
 		got = append(got, string(f[1]))
 		return nil
 	})
-	if err != nil || len(got) != 2 || got[0] != long || got[1] != "b" {
-		t.Fatalf("err %v, %d rows", err, len(got))
+	if err != nil || len(got) != 1 || got[0] != "b" || len(bad) != 1 {
+		t.Fatalf("err %v, rows %d, bad %d", err, len(got), len(bad))
+	}
+	if bad[0].Line != 2 || len(bad[0].Text) > MaxValueBytes+64 || !strings.Contains(bad[0].Err.Error(), "3145730 bytes is longer than") {
+		t.Errorf("bad line %d, text %d bytes, err %v", bad[0].Line, len(bad[0].Text), bad[0].Err)
+	}
+	// Strict: the long line stops the read with its line number.
+	err = Reader{}.ReadRecords(strings.NewReader(in), PersonEmailEmailaddressHeader, func([][]byte) error { return nil })
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 2 {
+		t.Errorf("strict: %v", err)
+	}
+}
+
+// Epoch-millisecond dates (LDBC's LongDateFormatter) read as the same
+// instants as the ISO ones, detected per value or forced by Dates.
+func TestReadMillisDates(t *testing.T) {
+	iso := PersonHeader + "\n933|Mahinda|Perera|male|1989-12-03|2010-02-14T15:32:10.447+0000|119.235.7.103|Firefox\n"
+	millis := PersonHeader + "\n933|Mahinda|Perera|male|628646400000|1266161530447|119.235.7.103|Firefox\n"
+	read := func(rd Reader, in string) (Person, error) {
+		var got Person
+		err := rd.ReadPersons(strings.NewReader(in), func(p Person) error { got = p; return nil })
+		return got, err
+	}
+	want, err := read(Reader{}, iso)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rd := range []Reader{{}, {Dates: DatesMillis}} {
+		got, err := read(rd, millis)
+		if err != nil || got != want {
+			t.Errorf("dates %v: %+v, %v; want %+v", rd.Dates, got, err, want)
+		}
+	}
+	if _, err := read(Reader{Dates: DatesISO}, millis); err == nil {
+		t.Error("iso accepted epoch milliseconds")
+	}
+	if _, err := read(Reader{Dates: DatesMillis}, iso); err == nil {
+		t.Error("millis accepted an ISO date")
+	}
+	for _, in := range []string{"", "-", "12a", "1234567890123456"} {
+		if _, err := ParseMillis([]byte(in)); err == nil {
+			t.Errorf("ParseMillis(%q) accepted", in)
+		}
+	}
+}
+
+func TestParts(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"social_network/dynamic/person_1_0.csv", "social_network/dynamic/person_0_0.csv",
+		"social_network/dynamic/person_10_0.csv", "social_network/dynamic/person_knows_person_0_0.csv",
+		"social_network/person_knows_person_0_0.csv", "social_network/person_knows_person_1_0.csv"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), nil, 0o644)
+	}
+	got, err := Parts(dir, PersonPath)
+	if err != nil || fmt.Sprint(got) != "[social_network/dynamic/person_0_0.csv social_network/dynamic/person_1_0.csv social_network/dynamic/person_10_0.csv]" {
+		t.Errorf("persons: %v, %v", got, err)
+	}
+	got, err = Parts(dir, PersonKnowsPersonPath)
+	if err != nil || fmt.Sprint(got) != "[social_network/dynamic/person_knows_person_0_0.csv]" {
+		t.Errorf("knows: %v, %v", got, err)
+	}
+	got, err = Parts(dir, TagPath) // flat layout of older datagen versions
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("tag: %v, %v", got, err)
+	}
+	os.WriteFile(filepath.Join(dir, "social_network/tag_0_0.csv"), nil, 0o644)
+	if got, err = Parts(dir, TagPath); err != nil || fmt.Sprint(got) != "[social_network/tag_0_0.csv]" {
+		t.Errorf("flat tag: %v, %v", got, err)
 	}
 }
 

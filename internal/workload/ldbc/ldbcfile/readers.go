@@ -36,19 +36,21 @@ func ReadInsertPersons(r io.Reader, fn func(Person) error) error {
 }
 
 // ReadPersons reads rows with PersonHeader and calls fn for each. Ids must
-// be non-negative, gender male or female, dates in DateLayout and
-// DateTimeLayout; anything else is a malformed line.
+// be non-negative, gender male or female, dates in rd.Dates; anything else
+// is a malformed line.
+// Any of PersonHeaders is accepted; columns after the eighth (the
+// composite and merge-foreign ones) are not part of Person.
 func (rd Reader) ReadPersons(r io.Reader, fn func(Person) error) error {
-	return rd.readPersons(r, PersonHeader, fn)
+	return rd.readPersons(r, PersonHeaders, fn)
 }
 
 // ReadInsertPersons reads insert_person.csv, which has the person format.
 func (rd Reader) ReadInsertPersons(r io.Reader, fn func(Person) error) error {
-	return rd.readPersons(r, InsertPersonHeader, fn)
+	return rd.readPersons(r, []string{InsertPersonHeader}, fn)
 }
 
-func (rd Reader) readPersons(r io.Reader, header string, fn func(Person) error) error {
-	return rd.ReadRecords(r, header, func(f [][]byte) error {
+func (rd Reader) readPersons(r io.Reader, headers []string, fn func(Person) error) error {
+	return rd.ReadVariants(r, headers, func(_, _ int, f [][]byte) error {
 		var p Person
 		var err error
 		if p.ID, err = ParseID(f[0]); err != nil {
@@ -62,12 +64,12 @@ func (rd Reader) readPersons(r io.Reader, header string, fn func(Person) error) 
 		case GenderFemale:
 			p.Gender = GenderFemale
 		default:
-			return malformed("gender", errors.New("want male or female, got "+string(f[3])))
+			return malformed("gender", errors.New("want male or female, got "+cut(f[3])))
 		}
-		if p.Birthday, err = ParseDate(f[4]); err != nil {
+		if p.Birthday, err = ParseDateIn(f[4], rd.Dates); err != nil {
 			return malformed("birthday", err)
 		}
-		if p.CreationDate, err = ParseDateTime(f[5]); err != nil {
+		if p.CreationDate, err = ParseDateTimeIn(f[5], rd.Dates); err != nil {
 			return malformed("creationDate", err)
 		}
 		p.LocationIP = string(f[6])
@@ -88,7 +90,7 @@ func (rd Reader) ReadKnows(r io.Reader, fn func(a, b int64, created time.Time) e
 		if err != nil {
 			return malformed("Person.id", err)
 		}
-		created, err := ParseDateTime(f[2])
+		created, err := ParseDateTimeIn(f[2], rd.Dates)
 		if err != nil {
 			return malformed("creationDate", err)
 		}

@@ -16,19 +16,21 @@ type bar struct {
 	pb *progressbar.ProgressBar
 }
 
-// newBar counts the data rows of the tables' files (a fast newline count)
-// and starts a bar writing to w; nil w gives a nil bar.
-func newBar(w io.Writer, dir string, ts []*table) *bar {
+// newBar counts the data rows of files (a fast newline count), times
+// passes (the validation pass reads every row before the load pass), and
+// starts a bar writing to w; nil w gives a nil bar.
+func newBar(w io.Writer, dir string, files []string, passes int) *bar {
 	if w == nil {
 		return nil
 	}
 	var total int64
-	for _, t := range ts {
-		total += countLines(filepath.Join(dir, t.file.Path)) - 1
+	for _, f := range files {
+		total += countLines(filepath.Join(dir, filepath.FromSlash(f))) - 1
 	}
+	total *= int64(passes)
 	pb := progressbar.NewOptions64(max(total, 1),
 		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("loading"),
+		progressbar.OptionSetDescription("validating, loading"),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
 		progressbar.OptionSetItsString("rows"),

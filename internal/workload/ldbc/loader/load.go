@@ -1,11 +1,17 @@
-// Package loader imports an LDBC SNB data set in the CsvBasic layout (see
-// package ldbcfile) into a SQL target: the person file, the knows file,
-// the other person relations and the static files, one table each.
+// Package loader imports an LDBC SNB data set in any CSV layout of the
+// Hadoop datagen (CsvBasic, CsvComposite, CsvMergeForeign,
+// CsvCompositeMergeForeign; see package ldbcfile), with ISO or
+// epoch-millisecond dates, into a SQL target: the person file, the knows
+// file, the other person relations and the static files, one table each,
+// in the same schema whatever the layout.
 //
-// Rows are validated on the client: malformed lines, duplicate keys (a
-// friendship listed twice, in either direction), self-friendships and rows
-// naming unknown persons go to a failed-rows file with their line number
-// and reason, and loading goes on. PostgreSQL is loaded with several
+// Rows are validated on the client in a first pass that does not touch the
+// target: malformed lines, duplicate keys (a friendship listed twice, in
+// either direction), self-friendships and rows naming unknown persons go
+// to a failed-rows file with their line number and reason, and the load
+// fails unless Config.MaxRejected allows them. The second pass loads into
+// a staging area that is swapped in only after the counts verified, so a
+// failed load never damages the previous one. PostgreSQL is loaded with several
 // concurrent binary COPY streams, SQLite with multi-row INSERTs in large
 // transactions on its single writer; keys and indexes are built after the
 // rows are in. The counts in the target are verified at the end and
@@ -18,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +33,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
@@ -35,17 +43,28 @@ type Config struct {
 	// Target is the database URL: sqlite://PATH (created if missing) or
 	// postgres://... (credentials may come from Getenv's PG* variables).
 	Target string
-	// Data is the data set root (what `stampede gen ldbc --out` wrote).
+	// Data is the data set root (what `stampede gen ldbc --out` wrote, or
+	// the output of LDBC's Hadoop datagen in any of its CSV layouts).
 	Data string
-	// Drop removes the loader's tables first. Without it, a target that
-	// already holds them is refused with ErrLoaded.
+	// Drop replaces a previous load. Without it, a target that already
+	// holds the loader's tables is refused with ErrLoaded. The previous
+	// load stays in place until the new one has verified.
 	Drop bool
 	// Workers is the number of concurrent COPY streams into PostgreSQL
 	// (default 4); SQLite always uses its one writer.
 	Workers int
-	// FailedRows is the failed-rows file (default DATA/failed_rows.csv).
-	// It is only written when rows fail.
+	// FailedRows is the failed-rows file (default: next to the SQLite
+	// file, PATH.failed_rows.csv; for PostgreSQL next to the data set
+	// directory, DATA.failed_rows.csv). It may not be inside Data. It is
+	// only written when rows fail.
 	FailedRows string
+	// MaxRejected is how many rows may fail validation (or be rejected by
+	// the target) with the load still succeeding; the zero value allows
+	// none.
+	MaxRejected Limit
+	// Dates is the date format of the data set (default: detected per
+	// value).
+	Dates ldbcfile.DateFormat
 	// Getenv resolves PG* variables (may be nil).
 	Getenv func(string) string
 	// Progress receives a progress bar (rows, rows/s, ETA); nil for none.
@@ -65,32 +84,48 @@ type Stats struct {
 	// FailedRows is the failed-rows file, "" when no row failed.
 	FailedRows string
 	Meta       Meta
-	// Elapsed is the whole load; Rows the part that read, validated and
-	// wrote the rows into key-less tables (what a plain COPY does), Index
-	// building keys and indexes and ANALYZE, Verify counting the tables.
-	Elapsed, Rows, Index, Verify time.Duration
+	// Elapsed is the whole load; Validate the pass that read and checked
+	// every row before the target was touched; Rows the part that read,
+	// validated and wrote the rows into key-less staging tables (what a
+	// plain COPY does), Index building keys and indexes and ANALYZE,
+	// Verify counting the tables and swapping them in.
+	Elapsed, Validate, Rows, Index, Verify time.Duration
 }
 
 // ErrLoaded is wrapped by Load's error when the target already holds the
 // loader's tables and Config.Drop is false. It is a usage error.
 var ErrLoaded = errors.New("target already holds LDBC tables")
 
+// ErrRejected is wrapped by Load's error when more rows failed than
+// Config.MaxRejected allows, or when the person or knows table would be
+// empty. Nothing was written to the target.
+var ErrRejected = errors.New("rows rejected")
+
 // DefaultWorkers is the default number of COPY streams.
 const DefaultWorkers = 4
 
-// Load imports cfg.Data into cfg.Target. Bad input (target URL, an
-// unreachable target, a missing data set, an already loaded target) gives
-// errors wrapping workload.ErrUsage.
+// Load imports cfg.Data into cfg.Target in two passes. The first reads and
+// validates every row without touching the target; if more rows fail than
+// cfg.MaxRejected allows, or the person or knows table would be empty, it
+// stops with an error wrapping ErrRejected (and workload.ErrUsage). The
+// second loads into a staging area (a new schema, a new SQLite file),
+// builds the indexes, verifies every table's count and only then swaps
+// the staged tables in, so a failed or interrupted load leaves the
+// previous one as it was. Other bad input (target URL, an unreachable
+// target, a missing data set, an already loaded target without Drop)
+// gives errors wrapping workload.ErrUsage.
 func Load(ctx context.Context, cfg Config) (Stats, error) {
 	t0 := time.Now()
-	if _, err := os.Stat(filepath.Join(cfg.Data, ldbcfile.PersonPath)); err != nil {
-		return Stats{}, workload.Usagef("no LDBC data in %s (%v): generate it with stampede gen ldbc --out %s", cfg.Data, unwrapPath(err), cfg.Data)
-	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultWorkers
 	}
-	if cfg.FailedRows == "" {
-		cfg.FailedRows = filepath.Join(cfg.Data, "failed_rows.csv")
+	ts := tables()
+	plan, err := planFiles(cfg.Data, ts)
+	if err != nil {
+		return Stats{}, err
+	}
+	if cfg.FailedRows, err = failedRowsPath(cfg); err != nil {
+		return Stats{}, err
 	}
 	s, err := openSink(ctx, cfg.Target, cfg.Workers, cfg.Getenv)
 	if err != nil {
@@ -99,7 +134,15 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	defer s.close()
 	kv, exists, err := s.inspect(ctx)
 	if err != nil {
+		if errors.Is(err, workload.ErrUsage) {
+			return Stats{}, err
+		}
 		return Stats{}, fmt.Errorf("inspect %s: %w", redact(cfg.Target), err)
+	}
+	if f, ok := s.(interface{ foreign() error }); ok {
+		if err := f.foreign(); err != nil {
+			return Stats{}, err
+		}
 	}
 	if exists && !cfg.Drop {
 		what := "an incomplete or foreign load (no " + MetaTable + ")"
@@ -107,46 +150,58 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 			m := metaFrom(kv)
 			what = fmt.Sprintf("%d persons and %d knows loaded %s", m.Persons, m.Knows, m.LoadedAt.Format(time.DateTime))
 		}
-		return Stats{}, &usageErr{fmt.Errorf("%w: %s holds %s; use --drop to reload", ErrLoaded, redact(cfg.Target), what)}
-	}
-	if exists {
-		if err := s.drop(ctx); err != nil {
-			return Stats{}, fmt.Errorf("drop: %w", err)
-		}
+		return Stats{}, &usageErr{fmt.Errorf("%w: %s holds %s; use --drop to replace it (the current load stays until the new one has verified)", ErrLoaded, redact(cfg.Target), what)}
 	}
 	fp, err := Fingerprint(cfg.Data)
 	if err != nil {
 		return Stats{}, err
 	}
-	if err := s.create(ctx); err != nil {
-		return Stats{}, err
-	}
 	fr := &failedRows{path: cfg.FailedRows}
-	l := &load{s: s, fr: fr, dir: cfg.Data, loaded: map[*table]*atomic.Int64{}}
-	ts := tables()
+	defer fr.close()
+	l := &load{s: s, fr: fr, dir: cfg.Data, dates: cfg.Dates, plan: plan, ts: ts, loaded: map[*table]*atomic.Int64{}}
 	for _, t := range ts {
 		l.loaded[t] = new(atomic.Int64)
 	}
+	var files []string
+	for _, t := range ts {
+		files = append(files, plan.parts[t]...)
+	}
+	l.bar = newBar(cfg.Progress, cfg.Data, files, 2)
+
+	// Pass 1: validate everything; the target is not touched.
+	tValidate := time.Now()
+	valid, persons, err := l.validate(ctx)
+	if err != nil {
+		l.bar.finish()
+		return Stats{}, err
+	}
+	var read int64
+	for _, n := range valid {
+		read += n
+	}
+	read += fr.count()
+	if err := l.judge(cfg, read, valid); err != nil {
+		l.bar.finish()
+		return Stats{}, err
+	}
+	st := Stats{Validate: time.Since(tValidate)}
+
+	// Pass 2: load into the staging area, verify, swap.
 	tRows := time.Now()
-	bar := newBar(cfg.Progress, cfg.Data, ts)
-	l.bar = bar
-	persons := personSet{}
-	err = l.pump(ctx, []*reader{l.reader(ts[0], nil, persons)})
-	if err == nil {
-		var rest []*reader
-		for _, t := range ts[1:] {
-			rest = append(rest, l.reader(t, persons, nil))
-		}
-		err = l.pump(ctx, rest)
+	if err := s.stage(ctx); err != nil {
+		l.bar.finish()
+		return Stats{}, err
 	}
-	if cerr := fr.close(); err == nil {
-		err = cerr
-	}
-	bar.finish()
+	err = l.loadRows(ctx, persons)
+	l.bar.finish()
 	if err != nil {
 		return Stats{}, err
 	}
-	st := Stats{FailedRows: cfg.FailedRows, Rows: time.Since(tRows)}
+	if rejected := fr.count(); rejected > cfg.MaxRejected.Allowed(read) {
+		return Stats{}, fmt.Errorf("%w: the target rejected rows: %d of %d rows failed in all, more than --max-rejected %s allows (first: %s); see %s; the target is unchanged",
+			ErrRejected, rejected, read, cfg.MaxRejected, fr.first, fr.path)
+	}
+	st.Rows = time.Since(tRows)
 	tIndex := time.Now()
 	if err := s.index(ctx); err != nil {
 		return Stats{}, fmt.Errorf("build indexes: %w", err)
@@ -159,25 +214,173 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 		if err != nil {
 			return Stats{}, fmt.Errorf("count %s: %w", t.name, err)
 		}
-		if got != want {
-			return Stats{}, fmt.Errorf("verify: table %s holds %d rows, %d were loaded", t.name, got, want)
+		failed := fr.byTable(t.name)
+		if got != want || got+failed < valid[t] {
+			return Stats{}, fmt.Errorf("verify: table %s holds %d rows, %d were sent and %d validated; the target is unchanged", t.name, got, want, valid[t])
 		}
-		ft := TableStats{Table: t.name, File: t.file.Path, Loaded: got, Failed: fr.byFile(t.file.Path)}
+		file := t.file.Path
+		if p := plan.parts[t]; len(p) > 0 {
+			file = p[0]
+		} else if src := plan.filledBy[t]; src != nil {
+			file = plan.parts[src][0]
+		}
+		ft := TableStats{Table: t.name, File: file, Loaded: got, Failed: failed}
 		st.Tables = append(st.Tables, ft)
 		st.Loaded += ft.Loaded
 		st.Failed += ft.Failed
 	}
-	st.Verify = time.Since(tVerify)
-	if st.Failed == 0 {
-		st.FailedRows = ""
+	if st.Tables[0].Loaded == 0 || st.Tables[1].Loaded == 0 {
+		return Stats{}, fmt.Errorf("%w: verify: %d persons and %d knows in the target; the target is unchanged", ErrRejected, st.Tables[0].Loaded, st.Tables[1].Loaded)
 	}
 	abs, _ := filepath.Abs(cfg.Data)
-	st.Meta = Meta{Fingerprint: fp, Persons: st.Tables[0].Loaded, Knows: st.Tables[1].Loaded, Failed: st.Failed, LoadedAt: time.Now(), Data: abs}
+	var maxID int64
+	for id := range persons {
+		maxID = max(maxID, id)
+	}
+	st.Meta = Meta{Fingerprint: fp, Persons: st.Tables[0].Loaded, Knows: st.Tables[1].Loaded, Failed: st.Failed,
+		LoadedAt: time.Now(), Data: abs, MaxPersonID: maxID, Layout: plan.layout}
 	if err := s.putMeta(ctx, st.Meta); err != nil {
 		return Stats{}, fmt.Errorf("record load: %w", err)
 	}
+	if err := s.swap(ctx); err != nil {
+		return Stats{}, fmt.Errorf("swap the new load in: %w", err)
+	}
+	st.Verify = time.Since(tVerify)
+	if err := fr.close(); err != nil {
+		return st, err
+	}
+	if st.Failed > 0 {
+		st.FailedRows = cfg.FailedRows
+	}
 	st.Elapsed = time.Since(t0)
 	return st, nil
+}
+
+// judge fails the load after the validation pass when more rows failed
+// than allowed, or the person or knows table would be empty.
+func (l *load) judge(cfg Config, read int64, valid map[*table]int64) error {
+	rejected := l.fr.count()
+	if err := l.fr.close(); err != nil {
+		return err
+	}
+	if allowed := cfg.MaxRejected.Allowed(read); rejected > allowed {
+		return &usageErr{fmt.Errorf("%w: %d of %d rows are not valid, more than --max-rejected %s allows (first: %s); see %s; nothing was loaded",
+			ErrRejected, rejected, read, cfg.MaxRejected, l.fr.first, l.fr.path)}
+	}
+	for _, t := range l.ts[:2] {
+		if valid[t] == 0 {
+			what := "no rows"
+			if rejected > 0 {
+				what = fmt.Sprintf("no valid rows (%d rows failed, see %s)", rejected, l.fr.path)
+			}
+			return &usageErr{fmt.Errorf("%w: %s has %s: a graph without %s cannot be benchmarked; nothing was loaded", ErrRejected, l.plan.parts[t][0], what, t.name)}
+		}
+	}
+	// Pass 2 appends target rejections to the same file.
+	l.fr.reopen = rejected > 0
+	return nil
+}
+
+// filePlan is where the rows of each table come from.
+type filePlan struct {
+	// parts are a table's files, relative to the data set (none for a
+	// table only filled by another file's extra columns).
+	parts map[*table][]string
+	// filledBy names the table whose file's columns fill a table.
+	filledBy map[*table]*table
+	// layout names the layout of the person file.
+	layout string
+}
+
+// planFiles finds every table's files and their layouts.
+func planFiles(dir string, ts []*table) (*filePlan, error) {
+	p := &filePlan{parts: map[*table][]string{}, filledBy: map[*table]*table{}}
+	byName := map[string]*table{}
+	for _, t := range ts {
+		byName[t.name] = t
+	}
+	var missing []string
+	for i, t := range ts {
+		parts, err := ldbcfile.Parts(dir, t.file.Path)
+		if err != nil {
+			if i == 0 {
+				return nil, workload.Usagef("no LDBC data in %s: no %s (or person_*_*.csv parts)", dir, t.file.Path)
+			}
+			missing = append(missing, t.file.Path)
+			continue
+		}
+		p.parts[t] = parts
+		if len(t.variants) == 0 {
+			continue
+		}
+		v, err := sniffVariant(filepath.Join(dir, filepath.FromSlash(parts[0])), t.headers())
+		if err != nil {
+			return nil, workload.Usagef("%s: %v", parts[0], err)
+		}
+		if t.name == PersonTable {
+			p.layout = ldbcfile.Layouts[v]
+		}
+		if v > 0 {
+			for _, x := range t.variants[v-1].extra {
+				p.filledBy[byName[x.table]] = t
+			}
+		}
+	}
+	var lacks []string
+	for _, m := range missing {
+		for _, t := range ts {
+			if t.file.Path == m && p.filledBy[t] == nil {
+				lacks = append(lacks, m)
+			}
+		}
+	}
+	if len(lacks) > 0 {
+		return nil, workload.Usagef("data set %s lacks %s", dir, strings.Join(lacks, ", "))
+	}
+	for t := range p.filledBy {
+		delete(p.parts, t) // its columns are in the other file
+	}
+	return p, nil
+}
+
+// sniffVariant returns the index in headers of a file's header line.
+func sniffVariant(path string, headers []string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, unwrapPath(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 1024)
+	n, _ := io.ReadFull(f, buf)
+	line, _, _ := strings.Cut(strings.TrimPrefix(string(buf[:n]), "\xef\xbb\xbf"), "\n")
+	line = strings.TrimSuffix(line, "\r")
+	for i, h := range headers {
+		if line == h {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("header %q: want one of %q", ldbcfile.Cut(line), headers)
+}
+
+// failedRowsPath is the failed-rows file: cfg.FailedRows or the default,
+// never inside the data set.
+func failedRowsPath(cfg Config) (string, error) {
+	p := cfg.FailedRows
+	if p == "" {
+		if u, err := url.Parse(cfg.Target); err == nil && strings.EqualFold(u.Scheme, "sqlite") && sqlite.Path(u) != "" {
+			p = sqlite.Path(u) + ".failed_rows.csv"
+		} else {
+			p = filepath.Clean(cfg.Data) + ".failed_rows.csv"
+		}
+	}
+	absData, err1 := filepath.Abs(cfg.Data)
+	absP, err2 := filepath.Abs(p)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(absData, absP); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", workload.Usagef("--failed-rows %s is inside the data set %s: choose a file outside it", p, cfg.Data)
+		}
+	}
+	return p, nil
 }
 
 // Inspect reports what a target holds: its Meta when a load completed,
@@ -216,31 +419,83 @@ type load struct {
 	s      sink
 	fr     *failedRows
 	dir    string
+	dates  ldbcfile.DateFormat
+	plan   *filePlan
+	ts     []*table
 	bar    *bar
 	loaded map[*table]*atomic.Int64
 }
 
-func (l *load) reader(t *table, persons, collect personSet) *reader {
-	return &reader{t: t, dir: l.dir, wantTime: l.s.wantTime(), persons: persons, failed: l.fr, bar: l.bar, collect: collect}
+func (l *load) reader(t *table, persons, collect personSet, bad badRow) *reader {
+	byName := map[string]*table{}
+	for _, x := range l.ts {
+		byName[x.name] = x
+	}
+	return &reader{t: t, dir: l.dir, parts: l.plan.parts[t], wantTime: l.s.wantTime(), dates: l.dates,
+		persons: persons, bad: bad, bar: l.bar, byName: byName, collect: collect}
 }
 
-// pump runs the readers (each file is read by one goroutine) and the
-// sink's writers until every row is written or the first error.
-func (l *load) pump(ctx context.Context, readers []*reader) error {
+// readers returns the readers of every table with files except the
+// person table's.
+func (l *load) readers(persons personSet, bad badRow) []*reader {
+	var out []*reader
+	for _, t := range l.ts[1:] {
+		if len(l.plan.parts[t]) > 0 {
+			out = append(out, l.reader(t, persons, nil, bad))
+		}
+	}
+	return out
+}
+
+// validate is the first pass: it reads and checks every row, writes the
+// failed ones to the failed-rows file and counts the valid ones per table.
+func (l *load) validate(ctx context.Context) (map[*table]int64, personSet, error) {
+	var mu sync.Mutex
+	valid := map[*table]int64{}
+	count := func(_ context.Context, _ int, c chunk) error {
+		mu.Lock()
+		valid[c.t] += int64(len(c.rows))
+		mu.Unlock()
+		return nil
+	}
+	persons := personSet{}
+	if err := l.pump(ctx, 2, count, []*reader{l.reader(l.ts[0], nil, persons, l.fr.add)}); err != nil {
+		return nil, nil, err
+	}
+	if err := l.pump(ctx, 2, count, l.readers(persons, l.fr.add)); err != nil {
+		return nil, nil, err
+	}
+	return valid, persons, nil
+}
+
+// loadRows is the second pass: the same rows into the staging area. Rows
+// the first pass rejected are skipped again without being reported twice.
+func (l *load) loadRows(ctx context.Context, persons personSet) error {
+	skip := func(*table, string, int, string, string) error { return nil }
+	if err := l.pump(ctx, l.s.writers(), l.write, []*reader{l.reader(l.ts[0], persons, nil, skip)}); err != nil {
+		return err
+	}
+	return l.pump(ctx, l.s.writers(), l.write, l.readers(persons, skip))
+}
+
+// pump runs the readers (each table's files are read by one goroutine)
+// and n writers calling write until every row is handled or the first
+// error.
+func (l *load) pump(ctx context.Context, n int, write func(context.Context, int, chunk) error, readers []*reader) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	chunks := make(chan chunk, l.s.writers())
+	chunks := make(chan chunk, n)
 	var rwg, wwg sync.WaitGroup
 	for _, r := range readers {
 		rwg.Add(1)
 		go func() {
 			defer rwg.Done()
-			if _, err := r.read(ctx, chunks); err != nil {
+			if err := r.read(ctx, chunks); err != nil {
 				cancel(err)
 			}
 		}()
 	}
-	for w := range l.s.writers() {
+	for w := range n {
 		wwg.Add(1)
 		go func() {
 			defer wwg.Done()
@@ -248,7 +503,7 @@ func (l *load) pump(ctx context.Context, readers []*reader) error {
 				if ctx.Err() != nil {
 					continue
 				}
-				if err := l.write(ctx, w, c); err != nil {
+				if err := write(ctx, w, c); err != nil {
 					cancel(err)
 				}
 			}
@@ -270,7 +525,6 @@ func (l *load) write(ctx context.Context, w int, c chunk) error {
 	err := l.s.write(ctx, w, c.t, c.rows)
 	if err == nil {
 		l.loaded[c.t].Add(int64(len(c.rows)))
-		l.bar.add(int64(len(c.rows)))
 		return nil
 	}
 	if ctx.Err() != nil {
@@ -281,14 +535,13 @@ func (l *load) write(ctx context.Context, w int, c chunk) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if ferr := l.fr.add(c.t.file.Path, c.lines[i], "rejected by target: "+err.Error(), formatRow(r)); ferr != nil {
+			if ferr := l.fr.add(c.t, c.file, c.lines[i], "rejected by target: "+err.Error(), formatRow(r)); ferr != nil {
 				return ferr
 			}
 			continue
 		}
 		l.loaded[c.t].Add(1)
 	}
-	l.bar.add(int64(len(c.rows)))
 	return nil
 }
 

@@ -1,13 +1,18 @@
 package loader
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
+	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
@@ -62,7 +67,24 @@ func TestLoadFailedRows(t *testing.T) {
 			ldbctest.Write(t, dir, dirty)
 			tgt := target(t)
 			failed := filepath.Join(t.TempDir(), "failed.csv")
-			st, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, Workers: 2})
+			// By default any failed row fails the load, and the target
+			// is not touched.
+			_, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, Workers: 2})
+			if !errors.Is(err, ErrRejected) || !errors.Is(err, workload.ErrUsage) ||
+				!strings.Contains(err.Error(), "9 of 26 rows are not valid") || !strings.Contains(err.Error(), "nothing was loaded") {
+				t.Fatalf("default load of dirty data: %v, want ErrRejected", err)
+			}
+			if m, err := Inspect(t.Context(), tgt, nil); m != nil || err != nil {
+				t.Fatalf("target after a rejected load: %+v, %v", m, err)
+			}
+			for _, lim := range []string{"8", "34%"} { // 9 rows; 34% of 26 is 8
+				l, _ := ParseLimit(lim)
+				if _, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, MaxRejected: l}); !errors.Is(err, ErrRejected) {
+					t.Fatalf("--max-rejected %s: %v, want ErrRejected", lim, err)
+				}
+			}
+			lim, _ := ParseLimit("35%")
+			st, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, Workers: 2, MaxRejected: lim})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,8 +147,11 @@ func TestReload(t *testing.T) {
 			dir := t.TempDir()
 			ldbctest.Write(t, dir, ldbctest.Tiny)
 			tgt := target(t)
-			stale := filepath.Join(dir, "failed_rows.csv")
-			os.WriteFile(stale, []byte("old"), 0o644)
+			stale := dir + ".failed_rows.csv"
+			if strings.HasPrefix(tgt, "sqlite://") {
+				stale = strings.TrimPrefix(tgt, "sqlite://") + ".failed_rows.csv"
+			}
+			os.WriteFile(stale, []byte(FailedRowsHeader+"\nold\n"), 0o644)
 			if _, err := Load(t.Context(), Config{Target: tgt, Data: dir}); err != nil {
 				t.Fatal(err)
 			}
@@ -182,7 +207,14 @@ func TestTargetRejectsRow(t *testing.T) {
 		ldbcfile.PersonSpeaksLanguagePath: {"3|bad\xffutf8", "4|it"},
 	}))
 	failed := filepath.Join(t.TempDir(), "f.csv")
-	st, err := Load(t.Context(), Config{Target: pgtest.Schema(t), Data: dir, FailedRows: failed})
+	tgt := pgtest.Schema(t)
+	if _, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed}); !errors.Is(err, ErrRejected) || errors.Is(err, workload.ErrUsage) {
+		t.Fatalf("a row the target rejects: %v, want ErrRejected (not a usage error)", err)
+	}
+	if m, err := Inspect(t.Context(), tgt, nil); m != nil || err != nil {
+		t.Fatalf("target after a failed load: %+v, %v", m, err)
+	}
+	st, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, MaxRejected: Limit{Rows: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,5 +226,148 @@ func TestTargetRejectsRow(t *testing.T) {
 	raw, _ := os.ReadFile(failed)
 	if !strings.Contains(string(raw), ldbcfile.PersonSpeaksLanguagePath+"|5|rejected by target: ") || !strings.Contains(string(raw), "UTF8") {
 		t.Errorf("failed rows:\n%s", raw)
+	}
+}
+
+// A reload with --drop whose data is bad, or whose load fails at the
+// target, leaves the previous load as it was, and no staging area behind.
+func TestFailedReloadKeepsPreviousLoad(t *testing.T) {
+	good := t.TempDir()
+	ldbctest.Write(t, good, ldbctest.Tiny)
+	bad := t.TempDir()
+	ldbctest.Write(t, bad, ldbctest.Tiny)
+	// Every row of the new person file is bad (dates of another format).
+	os.WriteFile(filepath.Join(bad, ldbcfile.PersonPath), []byte(ldbcfile.PersonHeader+"\n1|A|B|male|1985-01-02|yesterday|1.2.3.4|Chrome\n"), 0o644)
+	wrongHeader := t.TempDir()
+	ldbctest.Write(t, wrongHeader, ldbctest.Tiny)
+	os.WriteFile(filepath.Join(wrongHeader, ldbcfile.PersonKnowsPersonPath), []byte("a|b\n1|2\n"), 0o644)
+	for name, target := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			tgt := target(t)
+			if _, err := Load(t.Context(), Config{Target: tgt, Data: good}); err != nil {
+				t.Fatal(err)
+			}
+			for _, dir := range []string{bad, wrongHeader} {
+				_, err := Load(t.Context(), Config{Target: tgt, Data: dir, Drop: true, FailedRows: filepath.Join(t.TempDir(), "f.csv")})
+				if err == nil {
+					t.Fatalf("reload from %s succeeded", dir)
+				}
+				m, err := Inspect(t.Context(), tgt, nil)
+				if err != nil || m == nil || m.Persons != 8 || m.Knows != 6 {
+					t.Fatalf("after a failed --drop reload: %+v, %v", m, err)
+				}
+			}
+			// A cancelled reload (Ctrl+C) also keeps it.
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			if _, err := Load(ctx, Config{Target: tgt, Data: good, Drop: true}); err == nil {
+				t.Fatal("cancelled reload succeeded")
+			}
+			if m, err := Inspect(t.Context(), tgt, nil); err != nil || m == nil || m.Persons != 8 {
+				t.Fatalf("after a cancelled reload: %+v, %v", m, err)
+			}
+			assertNoStaging(t, tgt)
+		})
+	}
+}
+
+// assertNoStaging fails when a load left a staging schema or file behind.
+func assertNoStaging(t *testing.T, tgt string) {
+	t.Helper()
+	if path, ok := strings.CutPrefix(tgt, "sqlite://"); ok {
+		left, _ := filepath.Glob(path + ".loading-*")
+		if len(left) > 0 {
+			t.Errorf("staging files left: %v", left)
+		}
+		return
+	}
+	c, err := pgx.Connect(t.Context(), tgt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(t.Context())
+	var n int
+	if err := c.QueryRow(t.Context(), "SELECT count(*) FROM pg_namespace WHERE nspname LIKE '"+StagingPrefix+"%'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("%d staging schemas left", n)
+	}
+}
+
+// A data set whose knows (or person) file has no valid rows fails to
+// load even when --max-rejected would allow the rejected rows.
+func TestLoadEmptyGraphFails(t *testing.T) {
+	noKnows := t.TempDir()
+	ldbctest.Write(t, noKnows, map[string][]string{ldbcfile.PersonPath: ldbctest.Tiny[ldbcfile.PersonPath]})
+	noPersons := t.TempDir()
+	ldbctest.Write(t, noPersons, map[string][]string{ldbcfile.PersonKnowsPersonPath: ldbctest.Tiny[ldbcfile.PersonKnowsPersonPath]})
+	for name, target := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			for dir, want := range map[string]string{noKnows: "person_knows_person_0_0.csv has no rows", noPersons: "has no valid rows"} {
+				tgt := target(t)
+				_, err := Load(t.Context(), Config{Target: tgt, Data: dir, MaxRejected: Limit{Pct: 100, Percent: true}, FailedRows: filepath.Join(t.TempDir(), "f.csv")})
+				if !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), want) {
+					t.Errorf("err = %v, want %q", err, want)
+				}
+				if m, err := Inspect(t.Context(), tgt, nil); m != nil || err != nil {
+					t.Errorf("target: %+v, %v", m, err)
+				}
+			}
+		})
+	}
+}
+
+// A line far over the cap is rejected with its line number; the
+// failed-rows file (by default next to the result, never in the data set)
+// quotes only a few hundred bytes of it.
+func TestLoadLongLine(t *testing.T) {
+	dir := t.TempDir()
+	ldbctest.Write(t, dir, ldbctest.With(ldbctest.Tiny, map[string][]string{
+		ldbcfile.PersonSpeaksLanguagePath: {"3|" + strings.Repeat("x", 3<<20)},
+	}))
+	db := filepath.Join(t.TempDir(), "g.db")
+	st, err := Load(t.Context(), Config{Target: "sqlite://" + db, Data: dir, MaxRejected: Limit{Rows: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.FailedRows != db+".failed_rows.csv" || st.Failed != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	raw, err := os.ReadFile(st.FailedRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) > 1000 || !strings.Contains(string(raw), ldbcfile.PersonSpeaksLanguagePath+"|5|line of 3145730 bytes is longer than") {
+		t.Errorf("failed rows (%d bytes):\n%.600s", len(raw), raw)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.IsDir() {
+			t.Errorf("load wrote %s into the data set", e.Name())
+		}
+	}
+}
+
+// A SQLite file holding tables stampede did not create is never replaced
+// (the load is refused), but can still be inspected.
+func TestSQLiteForeignTables(t *testing.T) {
+	dir := t.TempDir()
+	ldbctest.Write(t, dir, ldbctest.Tiny)
+	db := filepath.Join(t.TempDir(), "mine.db")
+	if _, err := Load(t.Context(), Config{Target: "sqlite://" + db, Data: dir}); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := sql.Open("sqlite", sqlite.DSN(db, false))
+	if _, err := c.Exec("CREATE TABLE notes (x TEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	_, err := Load(t.Context(), Config{Target: "sqlite://" + db, Data: dir, Drop: true})
+	if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "holds tables stampede did not create (notes)") {
+		t.Fatalf("err = %v", err)
+	}
+	if m, err := Inspect(t.Context(), "sqlite://"+db, nil); err != nil || m == nil || m.Persons != 8 {
+		t.Errorf("Inspect = %+v, %v", m, err)
 	}
 }

@@ -26,6 +26,11 @@ type Meta struct {
 	// Data is the absolute path of the data set directory that was loaded
 	// (on the machine that loaded it).
 	Data string
+	// MaxPersonID is the largest person id of the data set: persons the
+	// insert scenario adds later have larger ids (0: not recorded).
+	MaxPersonID int64
+	// Layout names the CSV layout of the person file ("CsvBasic", ...).
+	Layout string
 }
 
 func (m Meta) pairs() [][2]string {
@@ -37,6 +42,8 @@ func (m Meta) pairs() [][2]string {
 		{"failed", strconv.FormatInt(m.Failed, 10)},
 		{"loaded_at", m.LoadedAt.UTC().Format(time.RFC3339)},
 		{"data", m.Data},
+		{"max_person_id", strconv.FormatInt(m.MaxPersonID, 10)},
+		{"layout", m.Layout},
 	}
 }
 
@@ -46,16 +53,26 @@ func metaFrom(kv map[string]string) *Meta {
 	m.Knows, _ = strconv.ParseInt(kv["knows"], 10, 64)
 	m.Failed, _ = strconv.ParseInt(kv["failed"], 10, 64)
 	m.LoadedAt, _ = time.Parse(time.RFC3339, kv["loaded_at"])
+	m.MaxPersonID, _ = strconv.ParseInt(kv["max_person_id"], 10, 64)
+	m.Layout = kv["layout"]
 	return m
 }
 
 // Fingerprint identifies the graph of a data set: the sizes and CRC-32C of
-// its person and knows files. A target whose recorded fingerprint differs
-// holds other data than dir.
+// its person and knows files (every part of them). A target whose recorded
+// fingerprint differs holds other data than dir.
 func Fingerprint(dir string) (string, error) {
+	var files []string
+	for _, rel := range []string{ldbcfile.PersonPath, ldbcfile.PersonKnowsPersonPath} {
+		parts, err := ldbcfile.Parts(dir, rel)
+		if err != nil {
+			return "", fmt.Errorf("fingerprint: %w", err)
+		}
+		files = append(files, parts...)
+	}
 	out := ""
-	for _, p := range []string{ldbcfile.PersonPath, ldbcfile.PersonKnowsPersonPath} {
-		f, err := os.Open(filepath.Join(dir, p))
+	for _, p := range files {
+		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(p)))
 		if err != nil {
 			return "", fmt.Errorf("fingerprint: %w", err)
 		}

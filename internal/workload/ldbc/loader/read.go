@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
@@ -14,10 +16,11 @@ import (
 // chunkRows is the number of rows per COPY stream or transaction.
 const chunkRows = 20_000
 
-// chunk is a batch of validated rows of one table, with their line numbers
-// for failure reports.
+// chunk is a batch of validated rows of one table, with their file and
+// line numbers for failure reports.
 type chunk struct {
 	t     *table
+	file  string
 	rows  [][]any
 	lines []int
 }
@@ -28,58 +31,95 @@ type rowKey struct {
 	s    string
 }
 
-// personSet holds the person ids of person_0_0.csv; read-only once the
+// personSet holds the person ids of the person file; read-only once the
 // person file is read.
 type personSet map[int64]struct{}
 
-// reader validates the rows of one file and cuts them into chunks.
+// badRow receives a row that is not loaded: its table, file (relative to
+// the data set), line, reason and text.
+type badRow func(t *table, file string, line int, reason, text string) error
+
+// reader validates the rows of one table's files and cuts them into
+// chunks, for its own table and for the tables its variant's extra
+// columns fill.
 type reader struct {
 	t        *table
 	dir      string
-	wantTime bool // PostgreSQL wants time.Time for dates, SQLite the text
+	parts    []string // the table's files, relative to dir
+	wantTime bool     // PostgreSQL wants time.Time for dates, SQLite the text
+	dates    ldbcfile.DateFormat
 	persons  personSet
-	failed   *failedRows
+	bad      badRow
 	bar      *bar
+	byName   map[string]*table // tables by name, for extra columns
 	// collect receives the ids of the person file (nil for other files).
 	collect personSet
+	// sent counts the rows sent per table.
+	sent map[*table]int64
 }
 
-// read streams the file, sending chunks to out. Malformed, duplicate or
-// dangling rows go to the failed-rows file. It returns the number of rows
-// sent.
-func (r *reader) read(ctx context.Context, out chan<- chunk) (int64, error) {
-	f, err := os.Open(filepath.Join(r.dir, r.t.file.Path))
+// read streams the files, sending chunks to out. Malformed, duplicate or
+// dangling rows go to r.bad.
+func (r *reader) read(ctx context.Context, out chan<- chunk) error {
+	r.sent = map[*table]int64{}
+	seen := map[rowKey]struct{}{}
+	for _, part := range r.parts {
+		if err := r.readPart(ctx, part, seen, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *reader) readPart(ctx context.Context, part string, seen map[rowKey]struct{}, out chan<- chunk) error {
+	f, err := os.Open(filepath.Join(r.dir, filepath.FromSlash(part)))
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", r.t.file.Path, unwrapPath(err))
+		return fmt.Errorf("%s: %w", part, unwrapPath(err))
 	}
 	defer f.Close()
-	seen := map[rowKey]struct{}{}
-	var sent int64
-	cur := chunk{t: r.t}
-	flush := func() error {
-		if len(cur.rows) == 0 {
+	cur := map[*table]*chunk{}
+	flush := func(t *table) error {
+		c := cur[t]
+		if c == nil || len(c.rows) == 0 {
 			return nil
 		}
 		select {
-		case out <- cur:
+		case out <- *c:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		sent += int64(len(cur.rows))
-		cur = chunk{t: r.t, rows: make([][]any, 0, chunkRows), lines: make([]int, 0, chunkRows)}
+		r.sent[t] += int64(len(c.rows))
+		cur[t] = &chunk{t: t, file: part, rows: make([][]any, 0, chunkRows), lines: make([]int, 0, chunkRows)}
 		return nil
 	}
-	line := 1
-	rd := ldbcfile.Reader{OnBadLine: func(le *ldbcfile.LineError) error {
-		line = le.Line // resynchronise after lines that never reached fn
+	add := func(t *table, row []any, line int) error {
+		c := cur[t]
+		if c == nil {
+			c = &chunk{t: t, file: part}
+			cur[t] = c
+		}
+		c.rows = append(c.rows, row)
+		c.lines = append(c.lines, line)
+		if len(c.rows) >= chunkRows {
+			return flush(t)
+		}
+		return nil
+	}
+	rd := ldbcfile.Reader{Dates: r.dates, OnBadLine: func(le *ldbcfile.LineError) error {
 		r.bar.add(1)
-		return r.failed.add(r.t.file.Path, le.Line, reasonOf(le.Err), le.Text)
+		return r.bad(r.t, part, le.Line, reasonOf(le.Err), le.Text)
 	}}
-	err = rd.ReadRecords(f, r.t.file.Header, func(fields [][]byte) error {
-		line++ // exact unless the file has blank lines; bad lines resynchronise it
+	err = rd.ReadVariants(f, r.t.headers(), func(variant, line int, fields [][]byte) error {
+		r.bar.add(1)
 		row, k, err := r.parse(fields)
 		if err != nil {
 			return err
+		}
+		var extras []extraRow
+		if variant > 0 {
+			if extras, err = r.extras(r.t.variants[variant-1], row[0].(int64), fields[len(r.t.cols):]); err != nil {
+				return err
+			}
 		}
 		if r.t.key != keyNone {
 			if _, dup := seen[k]; dup {
@@ -90,22 +130,70 @@ func (r *reader) read(ctx context.Context, out chan<- chunk) (int64, error) {
 		if r.collect != nil {
 			r.collect[row[0].(int64)] = struct{}{}
 		}
-		cur.rows = append(cur.rows, row)
-		cur.lines = append(cur.lines, line)
-		if len(cur.rows) >= chunkRows {
-			return flush()
+		if err := add(r.t, row, line); err != nil {
+			return err
+		}
+		for _, x := range extras {
+			if err := add(x.t, x.row, line); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
 	if err != nil {
-		return sent, fmt.Errorf("%s: %w", r.t.file.Path, err)
+		return fmt.Errorf("%s: %w", part, err)
 	}
-	return sent, flush()
+	for t := range cur {
+		if err := flush(t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// parse validates one row and converts it to column values.
+// extraRow is a row for another table, from an extra column.
+type extraRow struct {
+	t   *table
+	row []any
+}
+
+// extras validates the extra columns of a variant and returns their rows.
+func (r *reader) extras(v variant, id int64, fields [][]byte) ([]extraRow, error) {
+	var out []extraRow
+	for i, x := range v.extra {
+		t := r.byName[x.table]
+		b := fields[i]
+		if len(b) == 0 {
+			if x.optional || x.list {
+				continue
+			}
+			return nil, fmt.Errorf("%w: %s: empty", ldbcfile.ErrMalformed, x.name)
+		}
+		if x.kind == cInt {
+			v, err := ldbcfile.ParseID(b)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: %v", ldbcfile.ErrMalformed, x.name, err)
+			}
+			out = append(out, extraRow{t, []any{id, v}})
+			continue
+		}
+		var vals []string
+		for _, s := range strings.Split(string(b), string(ldbcfile.ListSeparator)) {
+			if s != "" && !slices.Contains(vals, s) { // a set: each value once
+				vals = append(vals, s)
+			}
+		}
+		for _, s := range vals {
+			out = append(out, extraRow{t, []any{id, s}})
+		}
+	}
+	return out, nil
+}
+
+// parse validates the table's columns of one row and converts them to
+// column values.
 func (r *reader) parse(fields [][]byte) ([]any, rowKey, error) {
-	row := make([]any, len(fields))
+	row := make([]any, len(r.t.cols))
 	for i, c := range r.t.cols {
 		b := fields[i]
 		switch c.kind {
@@ -123,24 +211,30 @@ func (r *reader) parse(fields [][]byte) ([]any, rowKey, error) {
 			}
 			row[i] = string(b)
 		case cDate:
-			t, err := ldbcfile.ParseDate(b)
+			t, err := ldbcfile.ParseDateIn(b, r.dates)
 			if err != nil {
 				return nil, rowKey{}, fmt.Errorf("%w: %s: %v", ldbcfile.ErrMalformed, c.name, err)
 			}
-			if r.wantTime {
+			switch {
+			case r.wantTime:
 				row[i] = t
-			} else {
+			case len(b) == len(ldbcfile.DateLayout) && b[4] == '-':
 				row[i] = string(b)
+			default: // epoch milliseconds: stored as the ISO text
+				row[i] = string(ldbcfile.AppendDate(nil, t))
 			}
 		case cDateTime:
-			t, err := ldbcfile.ParseDateTime(b)
+			t, err := ldbcfile.ParseDateTimeIn(b, r.dates)
 			if err != nil {
 				return nil, rowKey{}, fmt.Errorf("%w: %s: %v", ldbcfile.ErrMalformed, c.name, err)
 			}
-			if r.wantTime {
+			switch {
+			case r.wantTime:
 				row[i] = t
-			} else {
+			case len(b) == len(ldbcfile.DateTimeLayout) && b[4] == '-':
 				row[i] = string(b)
+			default:
+				row[i] = string(ldbcfile.AppendDateTime(nil, t))
 			}
 		}
 	}
@@ -179,7 +273,7 @@ func (r *reader) keyDesc(k rowKey) string {
 		return fmt.Sprintf("friendship %d-%d", k.a, k.b)
 	}
 	if k.s != "" {
-		return fmt.Sprintf("%s %d with %s %s", r.t.cols[0].name, k.a, r.t.cols[1].name, k.s)
+		return fmt.Sprintf("%s %d with %s %s", r.t.cols[0].name, k.a, r.t.cols[1].name, ldbcfile.Cut(k.s))
 	}
 	return fmt.Sprintf("%s %d with %s %d", r.t.cols[0].name, k.a, r.t.cols[1].name, k.b)
 }

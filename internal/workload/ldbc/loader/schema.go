@@ -18,6 +18,27 @@ const (
 	cDateTime                    // ldbcfile.DateTimeLayout: TIMESTAMPTZ or TEXT
 )
 
+// variant is another header a table's file may have (a layout other than
+// CsvBasic): the table's columns come first, then extra columns whose
+// values become rows of other tables.
+type variant struct {
+	header string
+	extra  []extra
+}
+
+// extra is a column of a variant that fills another table with rows
+// (id of this row, value).
+type extra struct {
+	name  string // column name in the header, for messages
+	table string // the table it fills
+	kind  colKind
+	// list: the value is a ';'-separated list, one row each (composite).
+	list bool
+	// optional: an empty value gives no row (a continent is part of no
+	// place, the root tag class has no superclass).
+	optional bool
+}
+
 type column struct {
 	name string
 	kind colKind
@@ -47,6 +68,17 @@ type table struct {
 	// first is the primary key when primary is set.
 	primary string
 	indexes []string
+	// variants are the headers of the other layouts.
+	variants []variant
+}
+
+// headers returns the CsvBasic header first, then the variants'.
+func (t *table) headers() []string {
+	out := []string{t.file.Header}
+	for _, v := range t.variants {
+		out = append(out, v.header)
+	}
+	return out
 }
 
 // Table names of the graph scenarios.
@@ -65,9 +97,13 @@ func tables() []*table {
 	}
 	id := func(n string) column { return column{n, cInt} }
 	text := func(n string) column { return column{n, cText} }
+	personPlace := extra{name: "place", table: "person_islocatedin_place", kind: cInt}
+	language := extra{name: "language", table: "person_speaks_language", kind: cText, list: true}
+	email := extra{name: "email", table: "person_email_emailaddress", kind: cText, list: true}
 	return []*table{
 		{file: f[ldbcfile.PersonPath], name: PersonTable, key: keyFirst, primary: "id",
-			cols: []column{id("id"), text("firstname"), text("lastname"), {"gender", cGender}, {"birthday", cDate}, {"creationdate", cDateTime}, text("locationip"), text("browserused")}},
+			cols:     []column{id("id"), text("firstname"), text("lastname"), {"gender", cGender}, {"birthday", cDate}, {"creationdate", cDateTime}, text("locationip"), text("browserused")},
+			variants: []variant{{ldbcfile.PersonCompositeHeader, []extra{language, email}}, {ldbcfile.PersonMergeForeignHeader, []extra{personPlace}}, {ldbcfile.PersonCompositeMergeForeignHeader, []extra{personPlace, language, email}}}},
 		{file: f[ldbcfile.PersonKnowsPersonPath], name: KnowsTable, key: keyUnpair, personRefs: []int{0, 1}, noSelfLoop: true,
 			primary: "person1id, person2id", indexes: []string{"person2id, person1id"},
 			cols: []column{id("person1id"), id("person2id"), {"creationdate", cDateTime}}},
@@ -84,19 +120,23 @@ func tables() []*table {
 		{file: f[ldbcfile.PersonSpeaksLanguagePath], name: "person_speaks_language", key: keyPair, personRefs: []int{0},
 			cols: []column{id("personid"), text("language")}},
 		{file: f[ldbcfile.PlacePath], name: "place", key: keyFirst, primary: "id",
-			cols: []column{id("id"), text("name"), text("url"), text("type")}},
+			cols:     []column{id("id"), text("name"), text("url"), text("type")},
+			variants: []variant{{ldbcfile.PlaceMergeForeignHeader, []extra{{name: "isPartOf", table: "place_ispartof_place", kind: cInt, optional: true}}}}},
 		{file: f[ldbcfile.PlaceIsPartOfPlacePath], name: "place_ispartof_place", key: keyPair,
 			cols: []column{id("place1id"), id("place2id")}},
 		{file: f[ldbcfile.OrganisationPath], name: "organisation", key: keyFirst, primary: "id",
-			cols: []column{id("id"), text("type"), text("name"), text("url")}},
+			cols:     []column{id("id"), text("type"), text("name"), text("url")},
+			variants: []variant{{ldbcfile.OrganisationMergeForeignHeader, []extra{{name: "place", table: "organisation_islocatedin_place", kind: cInt}}}}},
 		{file: f[ldbcfile.OrganisationIsLocatedInPlacePath], name: "organisation_islocatedin_place", key: keyPair,
 			cols: []column{id("organisationid"), id("placeid")}},
 		{file: f[ldbcfile.TagClassPath], name: "tagclass", key: keyFirst, primary: "id",
-			cols: []column{id("id"), text("name"), text("url")}},
+			cols:     []column{id("id"), text("name"), text("url")},
+			variants: []variant{{ldbcfile.TagClassMergeForeignHeader, []extra{{name: "isSubclassOf", table: "tagclass_issubclassof_tagclass", kind: cInt, optional: true}}}}},
 		{file: f[ldbcfile.TagClassIsSubclassOfTagClassPath], name: "tagclass_issubclassof_tagclass", key: keyPair,
 			cols: []column{id("tagclass1id"), id("tagclass2id")}},
 		{file: f[ldbcfile.TagPath], name: "tag", key: keyFirst, primary: "id",
-			cols: []column{id("id"), text("name"), text("url")}},
+			cols:     []column{id("id"), text("name"), text("url")},
+			variants: []variant{{ldbcfile.TagMergeForeignHeader, []extra{{name: "hasType", table: "tag_hastype_tagclass", kind: cInt}}}}},
 		{file: f[ldbcfile.TagHasTypeTagClassPath], name: "tag_hastype_tagclass", key: keyPair,
 			cols: []column{id("tagid"), id("tagclassid")}},
 	}
@@ -132,10 +172,11 @@ var (
 	pgDialect     = dialect{types: map[colKind]string{cInt: "BIGINT", cText: "TEXT", cGender: "TEXT", cDate: "DATE", cDateTime: "TIMESTAMPTZ"}}
 )
 
-// createSQL is the CREATE TABLE of t, without indexes.
-func (d dialect) createSQL(t *table) string {
+// createSQL is the CREATE TABLE of t, without indexes; q qualifies the
+// table name ("" or a quoted schema name and a dot).
+func (d dialect) createSQL(t *table, q string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (", t.name)
+	fmt.Fprintf(&b, "CREATE TABLE %s%s (", q, t.name)
 	for i, c := range t.cols {
 		if i > 0 {
 			b.WriteString(", ")
@@ -149,20 +190,25 @@ func (d dialect) createSQL(t *table) string {
 	return b.String()
 }
 
-// indexSQL are the statements that build t's keys after loading.
-func (d dialect) indexSQL(t *table) []string {
+// indexSQL are the statements that build t's keys after loading; q
+// qualifies the table name as in createSQL (indexes are created in the
+// table's schema).
+func (d dialect) indexSQL(t *table, q string) []string {
 	var out []string
 	if t.primary != "" && !(d.personPKInline && !strings.Contains(t.primary, ",")) {
 		if d.personPKInline { // SQLite cannot add a primary key later
-			out = append(out, fmt.Sprintf("CREATE UNIQUE INDEX %s_pkey ON %s (%s)", t.name, t.name, t.primary))
+			out = append(out, fmt.Sprintf("CREATE UNIQUE INDEX %s_pkey ON %s%s (%s)", t.name, q, t.name, t.primary))
 		} else {
-			out = append(out, fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", t.name, t.primary))
+			out = append(out, fmt.Sprintf("ALTER TABLE %s%s ADD PRIMARY KEY (%s)", q, t.name, t.primary))
 		}
 	}
 	for i, ix := range t.indexes {
-		out = append(out, fmt.Sprintf("CREATE INDEX %s_ix%d ON %s (%s)", t.name, i+1, t.name, ix))
+		out = append(out, fmt.Sprintf("CREATE INDEX %s_ix%d ON %s%s (%s)", t.name, i+1, q, t.name, ix))
 	}
 	return out
 }
 
-const metaCreateSQL = "CREATE TABLE " + MetaTable + " (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+// metaCreateSQL is the CREATE TABLE of stampede_meta, qualified by q.
+func metaCreateSQL(q string) string {
+	return "CREATE TABLE " + q + MetaTable + " (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+}

@@ -17,14 +17,21 @@ type sink interface {
 	// inspect returns the stampede_meta contents (nil when the table is
 	// missing) and whether any loader table exists.
 	inspect(ctx context.Context) (map[string]string, bool, error)
-	drop(ctx context.Context) error
-	create(ctx context.Context) error
+	// stage creates the loader's tables in a staging area the target's
+	// users do not see (PostgreSQL: a new schema; SQLite: a new file next
+	// to the target). write, index, count and putMeta work on it.
+	stage(ctx context.Context) error
 	// write stores rows of t through writer w, all or nothing.
 	write(ctx context.Context, w int, t *table, rows [][]any) error
 	// index builds keys and indexes and refreshes planner statistics.
 	index(ctx context.Context) error
 	count(ctx context.Context, table string) (int64, error)
 	putMeta(ctx context.Context, m Meta) error
+	// swap atomically replaces the target's loader tables (if any) with
+	// the staged ones.
+	swap(ctx context.Context) error
+	// abort removes the staging area; a no-op after swap. close aborts.
+	abort()
 	close() error
 }
 

@@ -2,10 +2,13 @@ package loader
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -20,7 +23,8 @@ const maintenanceWorkMem = "256MB"
 // pgSink loads through one connection per writer with COPY (binary
 // protocol), several streams at once.
 type pgSink struct {
-	conns []*pgx.Conn
+	conns   []*pgx.Conn
+	staging string // the staging schema, "" when there is none
 }
 
 func openPostgres(ctx context.Context, u *url.URL, workers int, getenv func(string) string) (sink, error) {
@@ -82,27 +86,91 @@ func (s *pgSink) inspect(ctx context.Context) (map[string]string, bool, error) {
 	return kv, found, err
 }
 
-func (s *pgSink) drop(ctx context.Context) error {
-	_, err := s.conns[0].Exec(ctx, "DROP TABLE IF EXISTS "+strings.Join(TableNames(), ", "))
-	return err
-}
-
-// create makes every table in one round trip (a multi-statement simple
-// query is one transaction).
-func (s *pgSink) create(ctx context.Context) error {
-	var stmts []string
+// stage creates a new schema and every table in it, in one round trip
+// (a multi-statement simple query is one transaction). The rows go there;
+// swap moves the tables into the target schema.
+func (s *pgSink) stage(ctx context.Context) error {
+	var b [6]byte
+	rand.Read(b[:])
+	s.staging = StagingPrefix + hex.EncodeToString(b[:])
+	q := s.q()
+	stmts := []string{"CREATE SCHEMA " + s.staging}
 	for _, t := range tables() {
-		stmts = append(stmts, pgDialect.createSQL(t))
+		stmts = append(stmts, pgDialect.createSQL(t, q))
 	}
-	stmts = append(stmts, metaCreateSQL)
+	stmts = append(stmts, metaCreateSQL(q))
 	if _, err := s.conns[0].Exec(ctx, strings.Join(stmts, "; ")); err != nil {
-		return fmt.Errorf("create tables: %w", err)
+		s.staging = ""
+		return fmt.Errorf("create staging schema: %w", err)
 	}
 	return nil
 }
 
+// StagingPrefix starts the name of the schema a PostgreSQL load stages its
+// tables in (followed by 12 hex digits); it is dropped after the swap or a
+// failure.
+const StagingPrefix = "stampede_staging_"
+
+// q qualifies table names with the staging schema.
+func (s *pgSink) q() string { return s.staging + "." }
+
+// swap replaces the loader tables of the target schema (the connection's
+// current_schema()) with the staged ones in one transaction: other
+// sessions see the old load or the new one, never a mix.
+func (s *pgSink) swap(ctx context.Context) error {
+	c := s.conns[0]
+	tx, err := c.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	var target *string
+	if err := tx.QueryRow(ctx, "SELECT current_schema()").Scan(&target); err != nil {
+		return err
+	}
+	if target == nil {
+		return fmt.Errorf("no schema to load into: the search_path names no existing schema")
+	}
+	ts := pgx.Identifier{*target}.Sanitize()
+	for _, n := range TableNames() {
+		if _, err := tx.Exec(ctx, "DROP TABLE IF EXISTS "+ts+"."+n); err != nil {
+			return fmt.Errorf("replace %s: %w", n, err)
+		}
+		if _, err := tx.Exec(ctx, "ALTER TABLE "+s.q()+n+" SET SCHEMA "+ts); err != nil {
+			return fmt.Errorf("replace %s: %w", n, err)
+		}
+	}
+	if _, err := tx.Exec(ctx, "DROP SCHEMA "+s.staging); err != nil {
+		return err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return err
+	}
+	s.staging = ""
+	return nil
+}
+
+// abort drops the staging schema after a failure (also after Ctrl+C: it
+// runs without the load's context, for at most 30 s).
+func (s *pgSink) abort() {
+	if s.staging == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, c := range s.conns {
+		if c == nil || c.IsClosed() {
+			continue
+		}
+		if _, err := c.Exec(ctx, "DROP SCHEMA IF EXISTS "+s.staging+" CASCADE"); err == nil {
+			break
+		}
+	}
+	s.staging = ""
+}
+
 func (s *pgSink) write(ctx context.Context, w int, t *table, rows [][]any) error {
-	_, err := s.conns[w].CopyFrom(ctx, pgx.Identifier{t.name}, t.colNames(), pgx.CopyFromRows(rows))
+	_, err := s.conns[w].CopyFrom(ctx, pgx.Identifier{s.staging, t.name}, t.colNames(), pgx.CopyFromRows(rows))
 	return err
 }
 
@@ -112,12 +180,12 @@ func (s *pgSink) write(ctx context.Context, w int, t *table, rows [][]any) error
 func (s *pgSink) index(ctx context.Context) error {
 	var qs []string
 	for _, t := range tables() {
-		qs = append(qs, pgDialect.indexSQL(t)...)
+		qs = append(qs, pgDialect.indexSQL(t, s.q())...)
 	}
 	// Statistics for the columns the scenarios filter and join on; the
 	// other columns and tables are not queried by the built-ins. ANALYZE
 	// needs no index, so it runs beside the builds.
-	qs = append(qs, "ANALYZE person_knows_person (person1id, person2id)", "ANALYZE person (id)")
+	qs = append(qs, "ANALYZE "+s.q()+"person_knows_person (person1id, person2id)", "ANALYZE "+s.q()+"person (id)")
 	work := make(chan string)
 	errs := make([]error, len(s.conns))
 	var wg sync.WaitGroup
@@ -154,13 +222,13 @@ func (s *pgSink) index(ctx context.Context) error {
 
 func (s *pgSink) count(ctx context.Context, table string) (int64, error) {
 	var n int64
-	err := s.conns[0].QueryRow(ctx, "SELECT count(*) FROM "+table).Scan(&n)
+	err := s.conns[0].QueryRow(ctx, "SELECT count(*) FROM "+s.q()+table).Scan(&n)
 	return n, err
 }
 
 func (s *pgSink) putMeta(ctx context.Context, m Meta) error {
 	for _, kv := range m.pairs() {
-		if _, err := s.conns[0].Exec(ctx, "INSERT INTO "+MetaTable+" (key, value) VALUES ($1, $2)", kv[0], kv[1]); err != nil {
+		if _, err := s.conns[0].Exec(ctx, "INSERT INTO "+s.q()+MetaTable+" (key, value) VALUES ($1, $2)", kv[0], kv[1]); err != nil {
 			return err
 		}
 	}
@@ -168,6 +236,7 @@ func (s *pgSink) putMeta(ctx context.Context, m Meta) error {
 }
 
 func (s *pgSink) close() error {
+	s.abort()
 	for _, c := range s.conns {
 		if c != nil {
 			c.Close(context.Background())

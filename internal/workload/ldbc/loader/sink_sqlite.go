@@ -3,10 +3,12 @@ package loader
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
@@ -16,16 +18,23 @@ import (
 // sqliteRowsPerStmt is the number of rows per multi-row INSERT.
 const sqliteRowsPerStmt = 256
 
-// sqliteSink loads through one connection: SQLite has a single writer, so
-// more would only wait on each other. Readers still parse in parallel.
+// sqliteSink loads into a new file next to the target (PATH.loading-*)
+// through one connection: SQLite has a single writer, so more would only
+// wait on each other; readers still parse in parallel. swap renames the
+// new file over the target, so the target is either the old load or the
+// new one, never a mix or an empty file.
 type sqliteSink struct {
+	path  string // the target
+	tmp   string // the staging file
 	db    *sql.DB
 	conn  *sql.Conn // the one connection; statements are prepared on it
-	path  string
 	stmts map[string]*sql.Stmt
+	// others are the target's tables that the loader did not create
+	// (found by inspect); Load refuses to replace such a file.
+	others []string
 }
 
-func openSQLite(ctx context.Context, u *url.URL) (sink, error) {
+func openSQLite(_ context.Context, u *url.URL) (sink, error) {
 	path := sqlite.Path(u)
 	if path == "" {
 		return nil, workload.Usagef("sqlite target %s names no file: want sqlite:///abs/path.db or sqlite://relative.db", u.Redacted())
@@ -35,77 +44,104 @@ func openSQLite(ctx context.Context, u *url.URL) (sink, error) {
 			return nil, workload.Usagef("sqlite target %s: directory %s: %v", path, dir, unwrapPath(err))
 		}
 	}
-	db, err := sql.Open("sqlite", sqlite.DSN(path, true))
-	if err != nil {
-		return nil, workload.Usagef("sqlite target %s: %v", path, err)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, workload.Usagef("sqlite target %s is a directory", path)
 	}
-	db.SetMaxOpenConns(1)
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, workload.Usagef("sqlite target %s: %v", path, err)
-	}
-	// Bulk-load settings for this connection only: a crash mid-load leaves
-	// no stampede_meta row, so the load is redone anyway.
-	for _, p := range []string{"PRAGMA synchronous=OFF", "PRAGMA cache_size=-262144", "PRAGMA temp_store=MEMORY"} {
-		if _, err := db.ExecContext(ctx, p); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("sqlite %s: %w", path, err)
-		}
-	}
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("sqlite %s: %w", path, err)
-	}
-	return &sqliteSink{db: db, conn: conn, path: path, stmts: map[string]*sql.Stmt{}}, nil
+	return &sqliteSink{path: path, stmts: map[string]*sql.Stmt{}}, nil
 }
 
 func (s *sqliteSink) writers() int   { return 1 }
 func (s *sqliteSink) wantTime() bool { return false }
 
+// inspect reads the target file, if there is one, and notes the tables in
+// it that the loader did not create (see foreign).
 func (s *sqliteSink) inspect(ctx context.Context) (map[string]string, bool, error) {
-	names := map[string]bool{}
-	rows, err := s.conn.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table'")
+	if _, err := os.Stat(s.path); os.IsNotExist(err) {
+		return nil, false, nil
+	}
+	db, err := sql.Open("sqlite", sqlite.DSN(s.path, false))
 	if err != nil {
-		return nil, false, err
+		return nil, false, workload.Usagef("sqlite target %s: %v", s.path, err)
 	}
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return nil, false, err
-		}
-		names[strings.ToLower(n)] = true
+	defer db.Close()
+	names, err := sqliteTables(ctx, db)
+	if err != nil {
+		return nil, false, workload.Usagef("sqlite target %s: %v", s.path, err)
 	}
-	rows.Close()
+	ours := TableNames()
 	found := false
-	for _, n := range TableNames() {
-		found = found || names[n]
+	var foreign []string
+	for _, n := range names {
+		if slices.Contains(ours, n) {
+			found = true
+		} else if !strings.HasPrefix(n, "sqlite_") {
+			foreign = append(foreign, n)
+		}
 	}
-	if !names[MetaTable] {
+	s.others = foreign
+	if !slices.Contains(names, MetaTable) {
 		return nil, found, nil
 	}
-	kv, err := readMeta(ctx, s.conn.QueryContext)
+	kv, err := readMeta(ctx, db.QueryContext, "")
 	return kv, found, err
 }
 
-func (s *sqliteSink) drop(ctx context.Context) error {
-	for _, n := range TableNames() {
-		if _, err := s.conn.ExecContext(ctx, "DROP TABLE IF EXISTS "+n); err != nil {
-			return err
-		}
+func sqliteTables(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type = 'table'")
+	if err != nil {
+		return nil, err
 	}
-	_, err := s.conn.ExecContext(ctx, "VACUUM")
-	return err
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		names = append(names, strings.ToLower(n))
+	}
+	return names, rows.Err()
 }
 
-func (s *sqliteSink) create(ctx context.Context) error {
+// foreign refuses to replace a file holding tables the loader did not
+// create: the swap would lose them.
+func (s *sqliteSink) foreign() error {
+	if len(s.others) == 0 {
+		return nil
+	}
+	return workload.Usagef("sqlite target %s holds tables stampede did not create (%s): load into a new file", s.path, strings.Join(s.others, ", "))
+}
+
+// stage creates the new file and the tables in it.
+func (s *sqliteSink) stage(ctx context.Context) error {
+	f, err := os.CreateTemp(filepath.Dir(s.path), filepath.Base(s.path)+".loading-*")
+	if err != nil {
+		return fmt.Errorf("sqlite staging file: %w", err)
+	}
+	s.tmp = f.Name()
+	f.Close()
+	db, err := sql.Open("sqlite", sqlite.DSN(s.tmp, true))
+	if err != nil {
+		return fmt.Errorf("sqlite %s: %w", s.tmp, err)
+	}
+	s.db = db
+	db.SetMaxOpenConns(1)
+	// Bulk-load settings for this connection only: the file becomes the
+	// target only after its counts verified.
+	for _, p := range []string{"PRAGMA synchronous=OFF", "PRAGMA cache_size=-262144", "PRAGMA temp_store=MEMORY"} {
+		if _, err := db.ExecContext(ctx, p); err != nil {
+			return fmt.Errorf("sqlite %s: %w", s.tmp, err)
+		}
+	}
+	if s.conn, err = db.Conn(ctx); err != nil {
+		return fmt.Errorf("sqlite %s: %w", s.tmp, err)
+	}
 	for _, t := range tables() {
-		if _, err := s.conn.ExecContext(ctx, sqliteDialect.createSQL(t)); err != nil {
+		if _, err := s.conn.ExecContext(ctx, sqliteDialect.createSQL(t, "")); err != nil {
 			return fmt.Errorf("create %s: %w", t.name, err)
 		}
 	}
-	_, err := s.conn.ExecContext(ctx, metaCreateSQL)
+	_, err = s.conn.ExecContext(ctx, metaCreateSQL(""))
 	return err
 }
 
@@ -174,7 +210,7 @@ func (s *sqliteSink) write(ctx context.Context, _ int, t *table, rows [][]any) e
 
 func (s *sqliteSink) index(ctx context.Context) error {
 	for _, t := range tables() {
-		for _, q := range sqliteDialect.indexSQL(t) {
+		for _, q := range sqliteDialect.indexSQL(t, "") {
 			if _, err := s.conn.ExecContext(ctx, q); err != nil {
 				return fmt.Errorf("%s: %w", q, err)
 			}
@@ -196,22 +232,71 @@ func (s *sqliteSink) putMeta(ctx context.Context, m Meta) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// swap checkpoints and closes the new file and renames it over the target.
+func (s *sqliteSink) swap(ctx context.Context) error {
 	// Leave the file in its run-time shape: WAL checkpointed into the file.
-	_, err := s.conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
-	return err
+	if _, err := s.conn.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return err
+	}
+	if err := s.closeDB(); err != nil {
+		return err
+	}
+	if _, err := os.Stat(s.path + "-wal"); err == nil {
+		return fmt.Errorf("sqlite target %s is in use (its -wal file exists): stop its users and load again; the target is unchanged", s.path)
+	}
+	if err := os.Rename(s.tmp, s.path); err != nil {
+		return err
+	}
+	removeSQLiteFiles(s.tmp) // stray -wal/-shm of the staging name
+	s.tmp = ""
+	return nil
+}
+
+// abort removes the staging file after a failure; the target is untouched.
+func (s *sqliteSink) abort() {
+	s.closeDB()
+	if s.tmp != "" {
+		os.Remove(s.tmp)
+		removeSQLiteFiles(s.tmp)
+		s.tmp = ""
+	}
+}
+
+func removeSQLiteFiles(path string) {
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		os.Remove(path + suffix)
+	}
+}
+
+func (s *sqliteSink) closeDB() error {
+	for k, st := range s.stmts {
+		st.Close()
+		delete(s.stmts, k)
+	}
+	var errs []error
+	if s.conn != nil {
+		errs = append(errs, s.conn.Close())
+		s.conn = nil
+	}
+	if s.db != nil {
+		errs = append(errs, s.db.Close())
+		s.db = nil
+	}
+	return errors.Join(errs...)
 }
 
 func (s *sqliteSink) close() error {
-	for _, st := range s.stmts {
-		st.Close()
-	}
-	s.conn.Close()
-	return s.db.Close()
+	s.abort()
+	return nil
 }
 
-// readMeta reads the key/value pairs of stampede_meta through query.
-func readMeta(ctx context.Context, query func(context.Context, string, ...any) (*sql.Rows, error)) (map[string]string, error) {
-	rows, err := query(ctx, "SELECT key, value FROM "+MetaTable)
+// readMeta reads the key/value pairs of stampede_meta (qualified by q)
+// through query.
+func readMeta(ctx context.Context, query func(context.Context, string, ...any) (*sql.Rows, error), q string) (map[string]string, error) {
+	rows, err := query(ctx, "SELECT key, value FROM "+q+MetaTable)
 	if err != nil {
 		return nil, err
 	}
