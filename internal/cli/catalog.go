@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
+	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
 	"github.com/stampede-bench/stampede/internal/driver/postgres"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
@@ -11,6 +12,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload/httpload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc"
 	"github.com/stampede-bench/stampede/internal/workload/mq"
+	"github.com/stampede-bench/stampede/internal/workload/natsload"
 )
 
 // newCatalog returns fresh workload families for one invocation; their
@@ -22,6 +24,7 @@ func newCatalog() *workload.Catalog {
 		httpload.New(),
 		builtin.New(),
 		mq.New(),
+		natsload.New(),
 	)
 }
 
@@ -32,5 +35,6 @@ func newDrivers() *driver.Registry {
 	postgres.Register(r)
 	httpdrv.Register(r)
 	kafkadrv.Register(r)
+	natsdrv.Register(r)
 	return r
 }
