@@ -3,8 +3,8 @@ package cli
 import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
-	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
+	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
 	"github.com/stampede-bench/stampede/internal/driver/postgres"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/workload"

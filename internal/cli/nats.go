@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -88,4 +89,23 @@ All nodes share this machine's cores.`,
 	node.Flags().StringVar(&config, "config", "", "nats-server config file")
 	cmd.AddCommand(serve, node)
 	return cmd
+}
+
+// embeddedNodesFlag is the run flag that sizes the embedded nats cluster;
+// `stampede sweep --nodes` sets it per step when every scenario is a
+// nats.* one and no --before-step or --targets is given.
+const embeddedNodesFlag = "--nats-nodes"
+
+// resizesItself tells whether the scenarios run on an embedded cluster
+// whose size a run flag sets (the nats family).
+func resizesItself(scenarios []string) bool {
+	if len(scenarios) == 0 {
+		return false
+	}
+	for _, s := range scenarios {
+		if !strings.HasPrefix(s, "nats.") {
+			return false
+		}
+	}
+	return true
 }
