@@ -44,6 +44,11 @@ func (c *Cluster) ready(ctx context.Context) error {
 		if j.Meta == nil || j.Meta.Leader == "" {
 			return fmt.Errorf("node %s: no JetStream meta leader yet", n.Name)
 		}
+		if j.Meta.Leader == n.Name {
+			if err := c.peersCurrent(j); err != nil {
+				return err
+			}
+		}
 		if leader != "" && j.Meta.Leader != leader {
 			return fmt.Errorf("nodes disagree on the meta leader (%s, %s)", leader, j.Meta.Leader)
 		}
@@ -87,4 +92,23 @@ func (c *Cluster) MetaLeader(ctx context.Context) string {
 		}
 	}
 	return ""
+}
+
+// peersCurrent checks, on the meta leader's view, that every other
+// running node is a current meta peer: only then can streams with as
+// many replicas as nodes be placed.
+func (c *Cluster) peersCurrent(j *natsdrv.JSZ) error {
+	ok := map[string]bool{}
+	for _, r := range j.Meta.Replicas {
+		ok[r.Name] = r.Current && !r.Offline
+	}
+	for i, n := range c.nodes {
+		if n.Name == j.Meta.Leader || !c.Running(i) {
+			continue
+		}
+		if !ok[n.Name] {
+			return fmt.Errorf("node %s is not yet a current JetStream peer", n.Name)
+		}
+	}
+	return nil
 }

@@ -26,6 +26,12 @@ type JSZ struct {
 		Name   string `json:"name"`
 		Leader string `json:"leader"`
 		Size   int    `json:"cluster_size"`
+		// Replicas are the other meta peers as the leader sees them.
+		Replicas []struct {
+			Name    string `json:"name"`
+			Current bool   `json:"current"`
+			Offline bool   `json:"offline"`
+		} `json:"replicas"`
 	} `json:"meta_cluster"`
 }
 

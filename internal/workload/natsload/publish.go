@@ -70,7 +70,11 @@ func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
 // an acknowledged message; err is the run's stop.
 func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, err error) {
 	si, sent := p.pick(it)
-	_, perr := p.vc.js.Publish(ctx, subjectOf(p.b.streams[si]), p.buf)
+	// The run's context may carry a far deadline (the graceful stop),
+	// which would replace the client's default timeout: bound each wait.
+	pctx, cancel := context.WithTimeout(ctx, p.b.opts.PublishTimeout)
+	_, perr := p.vc.js.Publish(pctx, subjectOf(p.b.streams[si]), p.buf)
+	cancel()
 	if perr != nil && ctx.Err() != nil {
 		return false, ctx.Err()
 	}

@@ -44,7 +44,7 @@ func ensureStreams(ctx context.Context, js jetstream.JetStream, names []string, 
 		if !errors.Is(err, jetstream.ErrStreamNotFound) {
 			return created, fmt.Errorf("stream %s: %s", name, natsdrv.ErrorMessage(err))
 		}
-		if _, err := js.CreateStream(ctx, cfg); err != nil {
+		if err := createStream(ctx, js, cfg); err != nil {
 			return created, fmt.Errorf("create stream %s: %s", name, natsdrv.ErrorMessage(err))
 		}
 		created = append(created, name)
@@ -160,4 +160,31 @@ func settingsNote(o *Options, infos []*jetstream.StreamInfo, jsz *natsdrv.JSZ, n
 	}
 	return sprintf("nats settings in effect (read back from the cluster): %s; %d stream(s) %s, %s storage (%s); %s; %s; each message counts on its PubAck, which JetStream sends once a majority of the stream's replicas stored it; profile %s, %d-byte messages",
 		nodes, len(infos), strings.Join(rs, ", "), strings.Join(stores, "/"), first, fsync, mode, o.Profile, o.MessageSize)
+}
+
+// createStream creates a stream, retrying while the cluster says it is
+// still forming (peers not yet online, no meta leader) until ctx ends.
+func createStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) error {
+	for {
+		_, err := js.CreateStream(ctx, cfg)
+		if err == nil || !transient(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// transient tells errors of a cluster that is still electing or placing.
+func transient(err error) bool {
+	m := natsdrv.ErrorMessage(err)
+	for _, s := range []string{"peer", "temporarily unavailable", "no responders", "timeout", "insufficient resources"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
 }
