@@ -43,6 +43,9 @@ type Options struct {
 	FetchBatch int
 	// E2ETimeout: a nats.EndToEnd message not consumed within it is lost.
 	E2ETimeout time.Duration
+	// MaxBytes caps each stream (oldest messages discarded beyond it;
+	// default 1 GiB, as nats bench), so disk use stays bounded.
+	MaxBytes int64
 	// DeleteStreams deletes the streams this run created when it ends.
 	DeleteStreams bool
 	// Churn: a stream created and one deleted every ChurnInterval, and/or
@@ -80,6 +83,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&o.Consumers, "nats-consumers", 1, "nats: durable pull consumers per stream (nats.Consume)")
 	fs.IntVar(&o.FetchBatch, "nats-fetch-batch", 500, "nats.Consume: messages one pull asks for")
 	fs.DurationVar(&o.E2ETimeout, "nats-e2e-timeout", 10*time.Second, "nats.EndToEnd: a message not consumed within this is counted lost")
+	fs.Int64Var(&o.MaxBytes, "nats-stream-max-bytes", 1<<30, "nats: bytes kept per created stream, oldest discarded beyond (-1: unlimited)")
 	fs.BoolVar(&o.DeleteStreams, "delete-streams", false, "nats: delete the streams this run created when it ends")
 	fs.DurationVar(&o.ChurnInterval, "stream-churn-interval", 0, "nats: create and delete an extra stream every interval during the churn window (0: off)")
 	fs.BoolVar(&o.ChurnNodes, "churn-nodes", false, "nats embedded cluster: a node leaves when the churn window opens and rejoins when it closes")
@@ -120,6 +124,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--nats-message-size must be between 0 and 8 MiB")
 	case o.PublishTimeout <= 0 || o.E2ETimeout <= 0:
 		return fmt.Errorf("--nats-publish-timeout and --nats-e2e-timeout must be > 0")
+	case o.MaxBytes == 0 || o.MaxBytes < -1:
+		return fmt.Errorf("--nats-stream-max-bytes must be > 0 or -1 (unlimited)")
 	case o.Consumers < 1 || o.FetchBatch < 1:
 		return fmt.Errorf("--nats-consumers and --nats-fetch-batch must be ≥ 1")
 	case o.ChurnInterval < 0 || o.ChurnStart < 0 || o.ChurnFor < 0:

@@ -30,7 +30,7 @@ func ensureStreams(ctx context.Context, js jetstream.JetStream, names []string, 
 	for _, name := range names {
 		cfg := jetstream.StreamConfig{
 			Name: name, Subjects: []string{subjectOf(name)}, Replicas: o.Replicas, Storage: storage(o.Storage),
-			Retention: jetstream.LimitsPolicy, Discard: jetstream.DiscardOld, MaxBytes: -1,
+			Retention: jetstream.LimitsPolicy, Discard: jetstream.DiscardOld, MaxBytes: o.MaxBytes,
 		}
 		s, err := js.Stream(ctx, name)
 		if err == nil {
