@@ -3,7 +3,7 @@
 # `nats bench js pub` on the same embedded cluster (stampede nats serve),
 # same message size, client count and message count, rounds interleaved.
 #
-# Two modes, each on its own stream:
+# Two modes, each on its own stream, shared by both tools:
 #   R1 async — 1 replica, async publish, window 500 (nats bench --batch 500)
 #   R3 sync  — 3 replicas, one synchronous publish (PubAck) at a time
 # msgs/s for nats bench is its "aggregated stats" line; for stampede the messages
@@ -44,7 +44,7 @@ natsbench() {
 	local mode=$1 stream=$2 n=$3 reps=1 batch=
 	[ "$stream" = r3 ] && reps=3
 	[ "$mode" = async ] && batch="--batch 500"
-	"$NATS" bench js pub "$mode" "nb.$stream" --server "$url" --stream "nb-$stream" --create --purge \
+	"$NATS" bench js pub "$mode" "st-$stream.0" --server "$url" --stream "st-$stream-0" --purge \
 		--replicas $reps --storage file --clients "$CLIENTS" --msgs "$n" --size "$SIZE" --no-progress $batch 2>&1 |
 		awk '/aggregated stats:/ {for (i = 1; i < NF; i++) if ($(i+1) == "msgs/sec") {gsub(",", "", $i); print $i}}' | tail -1
 }
@@ -60,6 +60,15 @@ stampede() {
 		{ cat "$work/st.err" >&2; return 1; }
 	python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]["messages"]; print(round(m["rate"]))' "$work/s.json"
 }
+
+# Both tools publish to the same streams (same leader, same placement):
+# stampede creates st-r1-0 (R1) and st-r3-0 (R3) here; nats bench purges
+# and reuses them.
+for k in r1 r3; do
+	reps=1; [ $k = r3 ] && reps=3
+	"$work/stampede" run nats.Publish --target "$url" -u 1 -i 1 --nats-replicas $reps --stream-prefix "st-$k" \
+		--no-csv --no-report -q --out "$work/warm-$k" >/dev/null
+done
 
 printf "%-6s %-9s %14s %14s %7s  %s\n" round mode "nats bench" stampede ratio loadavg
 declare -A nb st

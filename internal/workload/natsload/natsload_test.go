@@ -124,3 +124,17 @@ func TestBadInputIsAUsageError(t *testing.T) {
 		})
 	}
 }
+
+func TestStreamNamesAndSubjects(t *testing.T) {
+	o := Defaults()
+	o.StreamPrefix, o.Streams = "st-r1", 12
+	names := o.streamNames()
+	if names[0] != "st-r1-00" || names[11] != "st-r1-11" {
+		t.Fatalf("names %v", names)
+	}
+	for _, tt := range [][2]string{{"st-r1-00", "st-r1.00"}, {"stampede-0", "stampede.0"}, {"p-churn-3", "p-churn.3"}} {
+		if got := subjectOf(tt[0]); got != tt[1] {
+			t.Errorf("subjectOf(%s) = %s, want %s", tt[0], got, tt[1])
+		}
+	}
+}

@@ -136,7 +136,7 @@ func (o *Options) Validate() error {
 	return nil
 }
 
-// streamNames lists the load streams and subjectOf their subjects.
+// streamNames lists the load streams.
 func (o *Options) streamNames() []string {
 	out := make([]string, o.Streams)
 	w := len(strconv.Itoa(o.Streams - 1))
@@ -146,7 +146,14 @@ func (o *Options) streamNames() []string {
 	return out
 }
 
-func subjectOf(stream string) string { return strings.Replace(stream, "-", ".", 1) }
+// subjectOf is stream PREFIX-i's subject, PREFIX.i.
+func subjectOf(stream string) string {
+	i := strings.LastIndexByte(stream, '-')
+	if i < 0 {
+		return stream
+	}
+	return stream[:i] + "." + stream[i+1:]
+}
 
 // churning tells whether the run changes the cluster during the load.
 func (o *Options) churning() bool { return o.ChurnInterval > 0 || o.ChurnNodes }
