@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 )
 
@@ -63,14 +64,19 @@ type Cluster struct {
 }
 
 // DefaultLaunch runs this executable as `stampede nats node --config
-// FILE` with NodeConfigEnv set, which test binaries honour through
-// RunNodeIfChild.
+// FILE` with NodeConfigEnv set. In a test binary it runs no test
+// (-test.run=^$): a TestMain that calls RunNodeIfChild serves as the node,
+// any other exits at once and Start reports that the node did not start.
 func DefaultLaunch(config string) *exec.Cmd {
 	exe, err := os.Executable()
 	if err != nil {
 		exe = os.Args[0]
 	}
-	cmd := exec.Command(exe, "nats", "node", "--config", config)
+	args := []string{"nats", "node", "--config", config}
+	if testing.Testing() {
+		args = []string{"-test.run=^$"}
+	}
+	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), NodeConfigEnv+"="+config)
 	return cmd
 }
