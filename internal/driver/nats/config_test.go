@@ -21,9 +21,13 @@ func TestParse(t *testing.T) {
 		wantErr   string
 	}{
 		{name: "servers with default port", raw: "nats://a,b:4223",
-			check: func(c Config) bool { return c.URLs() == "nats://a:4222,nats://b:4223" && c.String() == "nats://a:4222,b:4223" }},
+			check: func(c Config) bool {
+				return c.URLs() == "nats://a:4222,nats://b:4223" && c.String() == "nats://a:4222,b:4223"
+			}},
 		{name: "user and password in the URL", raw: "nats://u:secret@a",
-			check: func(c Config) bool { return c.User == "u" && c.Password == "secret" && c.String() == "nats://u:xxxxx@a:4222" }},
+			check: func(c Config) bool {
+				return c.User == "u" && c.Password == "secret" && c.String() == "nats://u:xxxxx@a:4222"
+			}},
 		{name: "token as bare user info", raw: "nats://s3cr3t@a",
 			check: func(c Config) bool { return c.Token == "s3cr3t" && !strings.Contains(c.String(), "s3cr3t") }},
 		{name: "user and password from env", raw: "nats://a", getenv: getenv,
