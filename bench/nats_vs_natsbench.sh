@@ -8,6 +8,8 @@
 #   R3 sync  — 3 replicas, one synchronous publish (PubAck) at a time
 # msgs/s for nats bench is its "aggregated stats" line; for stampede the messages
 # counter (PubAcks) divided by the scenario's duration (summary export).
+# Client CPU µs/msg is the client process's user+sys time (start-up
+# included for both) per message, from /usr/bin/time.
 #
 # Usage: bench/nats_vs_natsbench.sh [ROUNDS]
 #   env NATS      the nats CLI (default: nats in PATH; build it with
@@ -39,26 +41,31 @@ url=$(head -1 "$work/serve.out")
 echo "cluster: $url; $(cat "$work/serve.err")"
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# natsbench MODE STREAM N: prints msgs/s
+# cpu N: client µs/msg from the last /usr/bin/time output
+cpu() { awk -v n="$1" '{printf "%.1f", ($1 + $2) * 1e6 / n}' "$work/time"; }
+
+# natsbench MODE STREAM N: prints "msgs/s µs/msg"
 natsbench() {
 	local mode=$1 stream=$2 n=$3 reps=1 batch=
 	[ "$stream" = r3 ] && reps=3
 	[ "$mode" = async ] && batch="--batch 500"
-	"$NATS" bench js pub "$mode" "st-$stream.0" --server "$url" --stream "st-$stream-0" --purge \
+	local r
+	r=$(/usr/bin/time -f "%U %S" -o "$work/time" "$NATS" bench js pub "$mode" "st-$stream.0" --server "$url" --stream "st-$stream-0" --purge \
 		--replicas $reps --storage file --clients "$CLIENTS" --msgs "$n" --size "$SIZE" --no-progress $batch 2>&1 |
-		awk '/aggregated stats:/ {for (i = 1; i < NF; i++) if ($(i+1) == "msgs/sec") {gsub(",", "", $i); print $i}}' | tail -1
+		awk '/aggregated stats:/ {for (i = 1; i < NF; i++) if ($(i+1) == "msgs/sec") {gsub(",", "", $i); print $i}}' | tail -1)
+	echo "$r $(cpu "$n")"
 }
 
-# stampede MODE STREAM N: prints msgs/s (PubAcks / scenario duration)
+# stampede MODE STREAM N: prints "msgs/s µs/msg" (PubAcks / scenario duration)
 stampede() {
 	local mode=$1 stream=$2 n=$3 reps=1 iters=$3
 	[ "$stream" = r3 ] && reps=3
 	[ "$mode" = async ] && iters=$((n / 500))
-	"$work/stampede" run nats.Publish --target "$url" -u "$CLIENTS" -i "$iters" --nats-publish "$mode" \
+	/usr/bin/time -f "%U %S" -o "$work/time" "$work/stampede" run nats.Publish --target "$url" -u "$CLIENTS" -i "$iters" --nats-publish "$mode" \
 		--nats-async-window 500 --nats-replicas $reps --nats-message-size "$SIZE" --stream-prefix "st-$stream" \
 		--no-csv --no-report -q --out "$work/out-$RANDOM$RANDOM" --summary-export "$work/s.json" >/dev/null 2>"$work/st.err" ||
 		{ cat "$work/st.err" >&2; return 1; }
-	python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]["messages"]; print(round(m["rate"]))' "$work/s.json"
+	echo "$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]["messages"]; print(round(m["rate"]))' "$work/s.json") $(cpu "$n")"
 }
 
 # Both tools publish to the same streams (same leader, same placement):
@@ -70,19 +77,19 @@ for k in r1 r3; do
 		--no-csv --no-report -q --out "$work/warm-$k" >/dev/null
 done
 
-printf "%-6s %-9s %14s %14s %7s  %s\n" round mode "nats bench" stampede ratio loadavg
-declare -A nb st
+printf "%-6s %-9s %11s %11s %7s %10s %10s  %s\n" round mode "nats bench" stampede ratio "nb µs/msg" "st µs/msg" loadavg
+declare -A nb st nbc stc
 for r in $(seq "$ROUNDS"); do
 	for m in "async r1 $N_ASYNC" "sync r3 $N_SYNC"; do
 		set -- $m
-		if [ $((r % 2)) = 1 ]; then a=$(natsbench "$1" "$2" "$3"); b=$(stampede "$1" "$2" "$3")
-		else b=$(stampede "$1" "$2" "$3"); a=$(natsbench "$1" "$2" "$3"); fi
-		nb[$2]+="$a "; st[$2]+="$b "
-		printf "%-6s %-9s %14s %14s %6.2fx  %s\n" "$r" "$2 $1" "$a" "$b" "$(echo "$b / $a" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
+		if [ $((r % 2)) = 1 ]; then a=($(natsbench "$1" "$2" "$3")); b=($(stampede "$1" "$2" "$3"))
+		else b=($(stampede "$1" "$2" "$3")); a=($(natsbench "$1" "$2" "$3")); fi
+		nb[$2]+="${a[0]} "; st[$2]+="${b[0]} "; nbc[$2]+="${a[1]} "; stc[$2]+="${b[1]} "
+		printf "%-6s %-9s %11s %11s %6.2fx %10s %10s  %s\n" "$r" "$2 $1" "${a[0]}" "${b[0]}" "$(echo "${b[0]} / ${a[0]}" | bc -l)" "${a[1]}" "${b[1]}" "$(cut -d' ' -f1 /proc/loadavg)"
 	done
 done
-median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for k in r1 r3; do
 	a=$(echo "${nb[$k]}" | median); b=$(echo "${st[$k]}" | median)
-	printf "median %-9s %14s %14s %6.2fx\n" "$k" "$a" "$b" "$(echo "$b / $a" | bc -l)"
+	printf "median %-9s %11s %11s %6.2fx %10s %10s\n" "$k" "$a" "$b" "$(echo "$b / $a" | bc -l)" "$(echo "${nbc[$k]}" | median)" "$(echo "${stc[$k]}" | median)"
 done
