@@ -2,7 +2,6 @@ package natsload
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"time"
 
@@ -176,8 +175,3 @@ func (v *publishVU) Iterate(ctx context.Context, it *engine.Iter) error {
 }
 
 func (v *publishVU) Close() error { v.p.close(); return nil }
-
-// isStop tells errors caused by the end of the run.
-func isStop(ctx context.Context, err error) bool {
-	return ctx.Err() != nil || errors.Is(err, context.Canceled)
-}
