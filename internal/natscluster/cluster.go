@@ -163,7 +163,10 @@ func (c *Cluster) launch(i int) (func() error, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("embedded nats node %s: %w", n.Name, err)
 	}
-	n.cmd, n.stdin, n.done = cmd, stdin, make(chan struct{})
+	done := make(chan struct{})
+	c.mu.Lock()
+	n.cmd, n.stdin, n.done = cmd, stdin, done
+	c.mu.Unlock()
 	ready := make(chan bool, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -183,7 +186,7 @@ func (c *Cluster) launch(i int) (func() error, error) {
 			c.deadCPU += ps.UserTime() + ps.SystemTime()
 		}
 		c.mu.Unlock()
-		close(n.done)
+		close(done)
 	}()
 	return func() error {
 		select {
@@ -191,7 +194,7 @@ func (c *Cluster) launch(i int) (func() error, error) {
 			if ok {
 				return nil
 			}
-			<-n.done
+			<-done
 			return fmt.Errorf("embedded nats node %s did not start: %s", n.Name, firstLine(stderr.String(), cmd.ProcessState))
 		case <-time.After(c.opts.ReadyTimeout):
 			_ = cmd.Process.Kill()
@@ -230,12 +233,12 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 // Size is the number of nodes (running or not).
 func (c *Cluster) Size() int { return len(c.nodes) }
 
-// Node returns node i (0-based).
-func (c *Cluster) Node(i int) Node {
+// proc returns node i's current process state.
+func (c *Cluster) proc(i int) (cmd *exec.Cmd, stdin io.WriteCloser, done chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n := *c.nodes[i]
-	return n
+	n := c.nodes[i]
+	return n.cmd, n.stdin, n.done
 }
 
 // Addrs are the client addresses of all nodes, host:port.
@@ -257,14 +260,12 @@ func (c *Cluster) MonitorURL(i int) string {
 
 // Running tells whether node i's process is alive.
 func (c *Cluster) Running(i int) bool {
-	c.mu.Lock()
-	n := c.nodes[i]
-	c.mu.Unlock()
-	if n.done == nil {
+	_, _, done := c.proc(i)
+	if done == nil {
 		return false
 	}
 	select {
-	case <-n.done:
+	case <-done:
 		return false
 	default:
 		return true
@@ -275,8 +276,8 @@ func (c *Cluster) Running(i int) bool {
 func (c *Cluster) PIDs() []int {
 	var out []int
 	for i := range c.nodes {
-		if c.Running(i) {
-			out = append(out, c.nodes[i].cmd.Process.Pid)
+		if cmd, _, _ := c.proc(i); c.Running(i) {
+			out = append(out, cmd.Process.Pid)
 		}
 	}
 	return out
@@ -284,31 +285,27 @@ func (c *Cluster) PIDs() []int {
 
 // Kill crashes node i (SIGKILL) and waits for its process to end.
 func (c *Cluster) Kill(i int) error {
-	c.mu.Lock()
-	n := c.nodes[i]
-	c.mu.Unlock()
-	if n.cmd == nil || !c.Running(i) {
-		return fmt.Errorf("nats node %s is not running", n.Name)
+	cmd, _, done := c.proc(i)
+	if cmd == nil || !c.Running(i) {
+		return fmt.Errorf("nats node %s is not running", c.nodes[i].Name)
 	}
-	_ = n.cmd.Process.Kill()
-	<-n.done
+	_ = cmd.Process.Kill()
+	<-done
 	return nil
 }
 
 // Stop shuts node i down cleanly (it leaves the cluster) and waits.
 func (c *Cluster) Stop(i int) error {
-	c.mu.Lock()
-	n := c.nodes[i]
-	c.mu.Unlock()
-	if n.cmd == nil || !c.Running(i) {
+	cmd, stdin, done := c.proc(i)
+	if cmd == nil || !c.Running(i) {
 		return nil
 	}
-	_ = n.stdin.Close()
+	_ = stdin.Close()
 	select {
-	case <-n.done:
+	case <-done:
 	case <-time.After(30 * time.Second):
-		_ = n.cmd.Process.Kill()
-		<-n.done
+		_ = cmd.Process.Kill()
+		<-done
 	}
 	return nil
 }

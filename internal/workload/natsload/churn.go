@@ -18,6 +18,7 @@ func (b *base) addChurn() {
 	if !b.opts.churning() {
 		return
 	}
+	b.churnOn = true
 	b.onStart = append(b.onStart, func(ctx context.Context) {
 		if !sleepCtx(ctx, b.opts.ChurnStart) {
 			return

@@ -69,7 +69,9 @@ func TestFaultKillOneNodeOfR3(t *testing.T) {
 		}
 	})
 	defer kill.Stop()
-	sc := runOpened(t, o, env, step{ScenarioPublish, vus(4, 7*time.Second)}).Scenario(ScenarioPublish)
+	// 15s: when the killed node led the stream, a new leader takes one
+	// RAFT election (nats-server waits 4–9 s before it calls one).
+	sc := runOpened(t, o, env, step{ScenarioPublish, vus(4, 15*time.Second)}).Scenario(ScenarioPublish)
 	acked := sc.Counters[MetricMessages]
 	t.Logf("acknowledged %d (%d before the kill), errors %d %v", acked, ackedAtKill, sc.Counters["errors"], sc.Errors)
 	if s.cluster.Running(0) {

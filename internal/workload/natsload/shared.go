@@ -46,6 +46,8 @@ type base struct {
 	perStream                     []atomicInt
 	phaseAcked                    [3]atomic.Int64
 	churnOps, churnErrs           atomic.Int64
+	// churnOn is set by addChurn: the scenario changes the cluster.
+	churnOn bool
 
 	pending pending
 	samp    sampler
@@ -104,7 +106,7 @@ func (b *base) phase(at time.Duration) int {
 	return 2
 }
 
-func (b *base) churn() bool { return b.opts.churning() && b.name != ScenarioConsume }
+func (b *base) churn() bool { return b.churnOn }
 
 // acknowledged records one PubAck of a size-byte message to stream si.
 func (b *base) acknowledged(r *metrics.Recorder, end time.Duration, si, size int) {
