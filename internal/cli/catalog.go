@@ -5,6 +5,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
+	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
 	"github.com/stampede-bench/stampede/internal/driver/postgres"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -12,6 +13,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload/httpload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc"
 	"github.com/stampede-bench/stampede/internal/workload/mq"
+	"github.com/stampede-bench/stampede/internal/workload/natsload"
 )
 
 // newCatalog returns fresh workload families for one invocation; their
@@ -23,6 +25,7 @@ func newCatalog() *workload.Catalog {
 		httpload.New(),
 		builtin.New(),
 		mq.New(),
+		natsload.New(),
 	)
 }
 
@@ -34,5 +37,6 @@ func newDrivers() *driver.Registry {
 	httpdrv.Register(r)
 	kafkadrv.Register(r)
 	nebula.Register(r)
+	natsdrv.Register(r)
 	return r
 }

@@ -98,6 +98,7 @@ var commands = []func(*Env) *cobra.Command{
 	newK8sCmd,
 	newKafkaCmd,
 	newMergeCmd,
+	newNatsCmd,
 	newSweepCmd,
 	newLoadCmd,
 	newProfileCmd,

@@ -293,11 +293,13 @@ func planSweep(f *sweepFlags, scenarios []string) ([]sweepStep, error) {
 	}
 	var dim string
 	var values []string
+	resize := false
 	switch {
 	case len(nodes) > 0:
 		dim = sweep.DimNodes
-		if f.beforeStep == "" && len(targets) == 0 {
-			return nil, usagef("--nodes needs --before-step 'CMD {nodes}' to resize the cluster, or --targets with one URL per size")
+		resize = f.beforeStep == "" && len(targets) == 0 && resizesItself(scenarios)
+		if f.beforeStep == "" && len(targets) == 0 && !resize {
+			return nil, usagef("--nodes needs --before-step 'CMD {nodes}' to resize the cluster, or --targets with one URL per size (nats.* scenarios resize their embedded cluster themselves)")
 		}
 		if len(targets) > 0 && len(targets) != len(nodes) {
 			return nil, usagef("--nodes has %d sizes but --targets %d URLs; give one URL per size", len(nodes), len(targets))
@@ -332,6 +334,9 @@ func planSweep(f *sweepFlags, scenarios []string) ([]sweepStep, error) {
 		case sweep.DimNodes:
 			st.nodes = v
 			st.description = v + " nodes"
+			if resize {
+				st.extraArgs = append(st.extraArgs, embeddedNodesFlag+"="+v)
+			}
 			if len(targets) > 0 {
 				st.target = targets[i]
 			}

@@ -75,6 +75,9 @@ func Analyze(points []Point, r Rule) *Analysis {
 				"the target limits scaling: from %s nodes throughput per node falls while the generator kept up (Little's law: %.1f busy VUs of %.0f)",
 				p.Value, p.Concurrency, p.VUs)}
 		}
+		if c.Scaling != nil {
+			c.Verdict, _ = sharedMachineVerdict(c.Points, c.Verdict)
+		}
 	}
 	return a
 }
@@ -87,7 +90,7 @@ func scale(curve []Point, r Rule) *Scaling {
 		return s
 	}
 	base := curve[0]
-	s.BaseNodes, s.BaseThroughput = base.Nodes, base.Throughput
+	s.BaseNodes, s.BaseThroughput = base.Nodes, rate(base)
 	basePer := perNode(base)
 	for i, p := range curve {
 		per := perNode(p)
@@ -106,9 +109,9 @@ func scale(curve []Point, r Rule) *Scaling {
 
 func perNode(p Point) float64 {
 	if p.Nodes <= 0 {
-		return p.Throughput
+		return rate(p)
 	}
-	return p.Throughput / float64(p.Nodes)
+	return rate(p) / float64(p.Nodes)
 }
 
 // Describe says how a node sweep scales, in one line.
@@ -117,14 +120,15 @@ func (s *Scaling) Describe(curve []Point) string {
 		return "one cluster size: nothing to compare"
 	}
 	last := len(curve) - 1
+	u := rateUnit(curve)
 	if s.Linear {
-		return fmt.Sprintf("scales linearly from %d to %d nodes: %.0f → %.0f it/s, efficiency %.0f%% (≥ %.0f%% at every size)",
-			curve[0].Nodes, curve[last].Nodes, curve[0].Throughput, curve[last].Throughput, 100*s.Efficiency[last], 100*minOf(s.Efficiency))
+		return fmt.Sprintf("scales linearly from %d to %d nodes: %.0f → %.0f %s, efficiency %.0f%% (≥ %.0f%% at every size)",
+			curve[0].Nodes, curve[last].Nodes, rate(curve[0]), rate(curve[last]), u, 100*s.Efficiency[last], 100*minOf(s.Efficiency))
 	}
 	i := s.SubLinearAt
-	return fmt.Sprintf("sub-linear from %d nodes: efficiency %.0f%% (%.0f it/s per node vs %.0f on the %d-node cluster); %d nodes give %.0f it/s, %.1f× the %d-node cluster",
-		curve[i].Nodes, 100*s.Efficiency[i], s.PerNode[i], s.PerNode[0], curve[0].Nodes,
-		curve[last].Nodes, curve[last].Throughput, ratio(curve[last].Throughput, curve[0].Throughput), curve[0].Nodes)
+	return fmt.Sprintf("sub-linear from %d nodes: efficiency %.0f%% (%.0f %s per node vs %.0f on the %d-node cluster); %d nodes give %.0f %s, %.1f× the %d-node cluster",
+		curve[i].Nodes, 100*s.Efficiency[i], s.PerNode[i], u, s.PerNode[0], curve[0].Nodes,
+		curve[last].Nodes, rate(curve[last]), u, ratio(rate(curve[last]), rate(curve[0])), curve[0].Nodes)
 }
 
 func minOf(xs []float64) float64 {

@@ -85,6 +85,13 @@ type Point struct {
 	GeneratorMax float64 `json:"generatorMax"`
 	// GeneratorSaturated is selfcheck's verdict for the scenario.
 	GeneratorSaturated bool `json:"generatorSaturated,omitempty"`
+	// MsgRate is acknowledged messages per second for messaging scenarios
+	// (0 otherwise); ServerCPU the mean fraction of this machine's cores
+	// used by embedded server processes when ServersMeasured. See
+	// servers.go.
+	MsgRate         float64 `json:"msgRate,omitempty"`
+	ServerCPU       float64 `json:"serverCPU,omitempty"`
+	ServersMeasured bool    `json:"serversMeasured,omitempty"`
 }
 
 // FromResult returns one Point per scenario of a loaded step. check is the
@@ -108,6 +115,7 @@ func FromResult(r *resultdir.Result, check *selfcheck.Report) []Point {
 			Scenario: sc.Name, Executor: sc.Executor, GeneratorCPU: -1, GeneratorMax: -1,
 			InProcess: r.Options.InProcess}
 		measure(&p, sc, cfg)
+		measureMessaging(&p, sc)
 		if check != nil {
 			st := check.Window(sc.Start, sc.End)
 			if st.N > 0 {

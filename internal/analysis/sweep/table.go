@@ -22,8 +22,16 @@ func WriteTable(w io.Writer, a *Analysis) error {
 		fmt.Fprintf(&b, "%s — %s sweep\n", c.Scenario, dimName(a.Dimension))
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 		head := []string{"step", loadHeader(a.Dimension), "it/s", "p50", "p99", "errors", "L=X·W", "VUs", "gen CPU"}
+		msgs := c.Scaling != nil && rateUnit(c.Points) == "msgs/s"
+		srv := c.Scaling != nil && serversMeasured(c.Points)
 		if c.Scaling != nil {
-			head = append(head, "it/s/node", "efficiency")
+			if msgs {
+				head = append(head, "msgs/s")
+			}
+			head = append(head, rateUnit(c.Points)+"/node", "efficiency", "client:broker")
+			if srv {
+				head = append(head, "server CPU")
+			}
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 		for i, p := range c.Points {
@@ -44,7 +52,13 @@ func WriteTable(w io.Writer, a *Analysis) error {
 				fmt.Sprintf("%.1f", p.Concurrency), fmt.Sprintf("%.0f", p.VUs), gen,
 			}
 			if c.Scaling != nil {
-				row = append(row, fmt.Sprintf("%.1f", c.Scaling.PerNode[i]), fmt.Sprintf("%.0f%%", 100*c.Scaling.Efficiency[i]))
+				if msgs {
+					row = append(row, fmt.Sprintf("%.0f", p.MsgRate))
+				}
+				row = append(row, fmt.Sprintf("%.1f", c.Scaling.PerNode[i]), fmt.Sprintf("%.0f%%", 100*c.Scaling.Efficiency[i]), clientBroker(p))
+				if srv {
+					row = append(row, fmt.Sprintf("%.0f%%", 100*p.ServerCPU))
+				}
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t"+mark)
 		}

@@ -1,0 +1,57 @@
+package natscluster
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// nodeConfig renders the nats-server config file of node i.
+func (c *Cluster) nodeConfig(i int) string {
+	n := c.nodes[i]
+	q := strconv.Quote
+	var b strings.Builder
+	fmt.Fprintf(&b, "server_name: %s\nhost: \"127.0.0.1\"\nport: %d\nhttp: %s\n", q(n.Name), n.Port, q("127.0.0.1:"+strconv.Itoa(n.HTTPPort)))
+	fmt.Fprintf(&b, "log_file: %s\nmax_payload: 8MB\n", q(filepath.Join(c.dir, n.Name+".log")))
+	fmt.Fprintf(&b, "jetstream {\n  store_dir: %s\n  max_memory_store: 256MB\n  max_file_store: %d\n", q(filepath.Join(c.dir, n.Name)), c.opts.MaxStore)
+	if c.opts.SyncAlways {
+		b.WriteString("  sync_interval: always\n")
+	}
+	b.WriteString("}\n")
+	if len(c.nodes) > 1 || c.opts.Clustered {
+		var routes []string
+		for j, m := range c.nodes {
+			if j != i {
+				routes = append(routes, q("nats-route://127.0.0.1:"+strconv.Itoa(m.ClusterPort)))
+			}
+		}
+		fmt.Fprintf(&b, "cluster {\n  name: %s\n  host: \"127.0.0.1\"\n  port: %d\n  routes: [%s]\n}\n", q(clusterName), n.ClusterPort, strings.Join(routes, ", "))
+	}
+	return b.String()
+}
+
+// clusterName is the NATS cluster name of the embedded cluster.
+const clusterName = "stampede"
+
+// freePorts returns n distinct free loopback TCP ports. They are free
+// when returned; a node that loses the race fails to start and says so.
+func freePorts(n int) ([]int, error) {
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			_ = l.Close()
+		}
+	}()
+	out := make([]int, 0, n)
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("pick a free port: %w", err)
+		}
+		ls = append(ls, l)
+		out = append(out, l.Addr().(*net.TCPAddr).Port)
+	}
+	return out, nil
+}

@@ -1,0 +1,98 @@
+package natsload
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
+)
+
+// addChurn schedules the churn window of a publishing scenario: stream
+// churn (one stream created and the previous deleted every interval) and
+// node churn (the last node of the embedded cluster leaves when the window
+// opens and rejoins, with its store, when it closes).
+func (b *base) addChurn() {
+	if !b.opts.churning() {
+		return
+	}
+	b.churnOn = true
+	b.onStart = append(b.onStart, func(ctx context.Context) {
+		if !sleepCtx(ctx, b.opts.ChurnStart) {
+			return
+		}
+		end := time.Now().Add(b.opts.ChurnFor)
+		node := -1
+		if b.opts.ChurnNodes && b.cluster != nil {
+			node = b.cluster.Size() - 1
+			b.churnEvent("node leaves", b.cluster.Stop(node))
+		}
+		if b.opts.ChurnInterval > 0 {
+			b.streamChurn(ctx, end)
+		} else {
+			sleepCtx(ctx, time.Until(end))
+		}
+		if node >= 0 {
+			rctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			b.churnEvent("node rejoins", b.cluster.Restart(rctx, node))
+			cancel()
+		}
+	})
+}
+
+func (b *base) churnEvent(what string, err error) {
+	b.churnOps.Add(1)
+	b.pending.add(b.ids.churnOps, 1)
+	if err != nil {
+		b.churnErrs.Add(1)
+		b.pending.error("churn: " + what + ": " + natsdrv.ErrorMessage(err))
+	}
+}
+
+// streamChurn creates a stream and deletes the previous one every
+// ChurnInterval until end.
+func (b *base) streamChurn(ctx context.Context, end time.Time) {
+	vc, err := b.vuConn("stampede-churn")
+	if err != nil {
+		b.churnEvent("connect", err)
+		return
+	}
+	defer vc.close()
+	prev := ""
+	for i := 0; time.Now().Before(end); i++ {
+		name := b.opts.StreamPrefix + "-churn-" + strconv.Itoa(i)
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err := vc.js.CreateStream(cctx, jetstream.StreamConfig{Name: name, Subjects: []string{subjectOf(name)}, Replicas: b.opts.Replicas, Storage: storage(b.opts.Storage)})
+		b.churnEvent("create stream", err)
+		if prev != "" {
+			b.churnEvent("delete stream", vc.js.DeleteStream(cctx, prev))
+		}
+		cancel()
+		prev = name
+		if !sleepCtx(ctx, min(b.opts.ChurnInterval, time.Until(end))) {
+			break
+		}
+	}
+	if prev != "" {
+		dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		b.churnEvent("delete stream", vc.js.DeleteStream(dctx, prev))
+		cancel()
+	}
+}
+
+// sleepCtx sleeps d or until ctx ends; it reports whether d elapsed.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}

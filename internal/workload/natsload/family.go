@@ -1,0 +1,235 @@
+// Package natsload is the "nats" workload family: nats.Publish,
+// nats.Consume, nats.EndToEnd and nats.MaxRate against a NATS JetStream
+// cluster, or against a real embedded N-node nats-server cluster (package
+// natscluster) when no --target is given. See docs/nats.md.
+package natsload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/pflag"
+
+	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/natscluster"
+	"github.com/stampede-bench/stampede/internal/workload"
+)
+
+// EmbeddedNote is said in every summary of a run on the embedded cluster.
+const EmbeddedNote = "embedded real NATS JetStream cluster: %d nats-server %s node(s) as child processes on this machine, sharing its %d cores with the load generator; replication, quorum acks and fsync are real, per-node capacity is not a separate machine's"
+
+// Family is the "nats" family; build one per CLI invocation with New.
+type Family struct {
+	opts Options
+	fs   *pflag.FlagSet
+	// Launch overrides how embedded nodes are started (tests).
+	Launch func(config string) *exec.Cmd
+}
+
+var _ workload.Family = (*Family)(nil)
+
+// New returns the nats family with default options.
+func New() *Family { return &Family{opts: Defaults()} }
+
+// Name implements workload.Family.
+func (*Family) Name() string { return "nats" }
+
+// Scenarios implements workload.Family.
+func (*Family) Scenarios() []workload.Info {
+	return []workload.Info{
+		{Name: ScenarioPublish, Description: "JetStream publish, counted on the PubAck (async window or sync; publish latency)"},
+		{Name: ScenarioConsume, Description: "durable pull consumers with explicit acks (consumed msgs/s, lag, age of messages)"},
+		{Name: ScenarioEndToEnd, Description: "publish one message and wait until a consumer of the run receives it (publish and end-to-end latency, lost)"},
+		{Name: ScenarioMaxRate, Description: "step the publish rate up until PubAcks fall behind or errors grow; report the highest sustained msgs/s"},
+	}
+}
+
+// AddFlags implements workload.Family.
+func (f *Family) AddFlags(fs *pflag.FlagSet) {
+	f.opts.AddFlags(fs)
+	f.fs = fs
+}
+
+func (f *Family) changed(name string) bool { return f.fs != nil && f.fs.Changed(name) }
+
+// effective returns the options with the profile applied to every
+// setting the user did not give.
+func (f *Family) effective() (Options, error) {
+	var o Options
+	shadow := pflag.NewFlagSet("profile", pflag.ContinueOnError)
+	o.AddFlags(shadow)
+	o = f.opts
+	err := applyProfile(o.Profile, f.changed, shadow.Set)
+	return o, err
+}
+
+// Open implements workload.Family: it starts the embedded cluster when
+// there is no --target, creates (or checks) the streams, waits until
+// their replicas are current and reads the settings back.
+func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_ *workload.Opened, err error) {
+	o, err := f.effective()
+	if err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	if err := o.Validate(); err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	for _, n := range names {
+		if n == ScenarioEndToEnd && o.MessageSize < stampLen {
+			return nil, workload.Usagef("nats.EndToEnd needs --nats-message-size ≥ %d (it carries a send stamp)", stampLen)
+		}
+	}
+	logf := func(format string, args ...any) { env.Logf(format, args...) }
+	var closers []func() error
+	defer func() {
+		if err != nil {
+			for i := len(closers) - 1; i >= 0; i-- {
+				_ = closers[i]()
+			}
+		}
+	}()
+	var cfg natsdrv.Config
+	var cluster *natscluster.Cluster
+	var notes []string
+	target, nodes := "", ""
+	if env.Target == "" {
+		if o.Nodes < o.Replicas {
+			return nil, workload.Usagef("--nats-replicas %d needs at least %d nodes (--nats-nodes %d)", o.Replicas, o.Replicas, o.Nodes)
+		}
+		base := env.DataDir
+		if base == "" {
+			base = os.TempDir()
+		}
+		if err := os.MkdirAll(base, 0o755); err != nil {
+			return nil, fmt.Errorf("embedded nats cluster: %w", err)
+		}
+		dir, err := os.MkdirTemp(base, "nats-embedded-")
+		if err != nil {
+			return nil, fmt.Errorf("embedded nats cluster: %w", err)
+		}
+		closers = append(closers, func() error { return os.RemoveAll(dir) })
+		t0 := time.Now()
+		cluster, err = natscluster.Start(ctx, natscluster.Options{Nodes: o.Nodes, Dir: dir, SyncAlways: o.Fsync == "always", Launch: f.Launch})
+		if err != nil {
+			return nil, err
+		}
+		closers = append(closers, cluster.Close)
+		cfg, _ = natsdrv.Parse(cluster.URL(), nil)
+		cfg.Monitor = cluster.MonitorURL(0)
+		target = cluster.URL() + " (embedded)"
+		logf("nats: started the embedded cluster, %d node(s) on %s, ready in %s (meta leader %s)", o.Nodes, strings.Join(cluster.Addrs(), ","), time.Since(t0).Round(time.Millisecond), orNone(cluster.MetaLeader(ctx)))
+	} else {
+		if o.ChurnNodes {
+			return nil, workload.Usagef("--churn-nodes needs the embedded cluster (no --target); on a real cluster stop and start a node yourself during the churn window")
+		}
+		cfg, err = natsdrv.Parse(env.Target, env.Getenv)
+		if err != nil {
+			return nil, workload.Usagef("%v", err)
+		}
+		target = cfg.String()
+		if f.changed(flagFsync) {
+			notes = append(notes, "--nats-fsync configures only the embedded cluster: on --target the fsync policy is the server's sync_interval, read back below when monitor= is given")
+		}
+	}
+	connect := func(name string) (*nats.Conn, error) {
+		return natsdrv.Connect(cfg, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond), nats.ReconnectJitter(50*time.Millisecond, 0))
+	}
+	admin, err := connect("stampede-admin")
+	if err != nil {
+		return nil, workload.Usagef("nats %s: %v", target, err)
+	}
+	closers = append(closers, func() error { admin.Close(); return nil })
+	js, err := jetstream.New(admin)
+	if err != nil {
+		return nil, err
+	}
+	version := admin.ConnectedServerVersion()
+	r := &run{opts: o, streams: o.streamNames(), connect: connect, cluster: cluster, maxVUs: env.MaxVUs, seed: env.Seed, logf: logf}
+	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	created, err := ensureStreams(sctx, js, r.streams, &o)
+	if err != nil {
+		if errors.Is(err, errLayout) {
+			return nil, workload.Usagef("nats %s: %v", target, err)
+		}
+		return nil, fmt.Errorf("nats %s: %w", target, err)
+	}
+	if len(created) > 0 {
+		logf("nats: created %d stream(s) (%s), R%d %s storage", len(created), span(created), o.Replicas, o.Storage)
+	}
+	if o.DeleteStreams && len(created) > 0 {
+		closers = append(closers, func() error {
+			dctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var errs []error
+			for _, s := range created {
+				errs = append(errs, js.DeleteStream(dctx, s))
+			}
+			return errors.Join(errs...)
+		})
+	}
+	infos, err := waitCurrent(sctx, js, r.streams)
+	if err != nil {
+		return nil, fmt.Errorf("nats %s: %w", target, err)
+	}
+	var jsz *natsdrv.JSZ
+	if cfg.Monitor != "" {
+		if j, jerr := natsdrv.ReadJSZ(ctx, cfg.Monitor); jerr == nil {
+			jsz = j
+		} else {
+			logf("nats: could not read the settings back from %s: %v", cfg.Monitor, jerr)
+		}
+	}
+	if cluster != nil {
+		nodes = sprintf("%d-node embedded cluster", cluster.Size())
+		notes = append(notes, sprintf(EmbeddedNote, cluster.Size(), version, cores()))
+	} else {
+		nodes = "target " + target
+		if jsz != nil && jsz.Meta != nil {
+			nodes = sprintf("%d-node cluster (meta group)", jsz.Meta.Size)
+		}
+	}
+	notes = append(notes, settingsNote(&o, infos, jsz, nodes))
+	r.ids = registerMetrics(env.Metrics, names, &o, cluster != nil)
+	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: "nats-server " + version}
+	for _, n := range names {
+		switch n {
+		case ScenarioPublish:
+			opened.Scenarios[n] = newPublish(r)
+		case ScenarioConsume:
+			opened.Scenarios[n] = newConsume(r)
+		case ScenarioEndToEnd:
+			opened.Scenarios[n] = newEndToEnd(r)
+		case ScenarioMaxRate:
+			opened.Scenarios[n] = newMaxRate(r)
+		default:
+			return nil, workload.Usagef("nats family has no scenario %q", n)
+		}
+	}
+	opened.Notes = notes
+	opened.Close = func() error {
+		var errs []error
+		for i := len(closers) - 1; i >= 0; i-- {
+			errs = append(errs, closers[i]())
+		}
+		return errors.Join(errs...)
+	}
+	return opened, nil
+}
+
+// span names a list compactly: a, or a … z.
+func span(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return names[0] + " … " + names[len(names)-1] + " (" + strconv.Itoa(len(names)) + ")"
+}

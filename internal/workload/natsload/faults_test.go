@@ -1,0 +1,117 @@
+package natsload
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// countStamps reads every message of stream back through a fresh
+// consumer and returns how many distinct (VU, sequence) stamps it holds.
+func countStamps(t *testing.T, url, stream string) int {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, _ := jetstream.New(nc)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var c jetstream.Consumer
+	for {
+		c, err = js.CreateConsumer(ctx, stream, jetstream.ConsumerConfig{AckPolicy: jetstream.AckNonePolicy, DeliverPolicy: jetstream.DeliverAllPolicy})
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("consumer to count the stream: %v", err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	seen := map[[2]uint64]bool{}
+	for {
+		batch, err := c.Fetch(1000, jetstream.FetchMaxWait(2*time.Second))
+		if err != nil {
+			t.Fatalf("fetch to count the stream: %v", err)
+		}
+		n := 0
+		for m := range batch.Messages() {
+			n++
+			if st, ok := parseStamp(m.Data()); ok {
+				seen[[2]uint64{uint64(st.VU), st.Seq}] = true
+			}
+		}
+		if n == 0 {
+			return len(seen)
+		}
+	}
+}
+
+// TestFaultKillOneNodeOfR3: publishing continues with 2 of 3 nodes, and
+// every acknowledged message is in the stream afterwards.
+func TestFaultKillOneNodeOfR3(t *testing.T) {
+	f := family(t, "--nats-profile", ProfileHighReliability, "--nats-fsync", "default", "--nats-publish-timeout", "2s")
+	o, env, err := open(t, f, "", 4, ScenarioPublish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := o.Scenarios[ScenarioPublish].(*publishScenario)
+	var ackedAtKill int64
+	kill := time.AfterFunc(2*time.Second, func() {
+		ackedAtKill = s.acked.Load()
+		if err := s.cluster.Kill(0); err != nil {
+			t.Error(err)
+		}
+	})
+	defer kill.Stop()
+	// 15s: when the killed node led the stream, a new leader takes one
+	// RAFT election (nats-server waits 4–9 s before it calls one).
+	sc := runOpened(t, o, env, step{ScenarioPublish, vus(4, 15*time.Second)}).Scenario(ScenarioPublish)
+	acked := sc.Counters[MetricMessages]
+	t.Logf("acknowledged %d (%d before the kill), errors %d %v", acked, ackedAtKill, sc.Counters["errors"], sc.Errors)
+	if s.cluster.Running(0) {
+		t.Fatal("node 1 still running")
+	}
+	if ackedAtKill == 0 || acked-ackedAtKill < 100 {
+		t.Fatalf("publishing did not continue after the kill: %d acknowledged before, %d in all", ackedAtKill, acked)
+	}
+	if got := countStamps(t, s.cluster.URL(), s.streams[0]); int64(got) < acked {
+		t.Fatalf("the stream holds %d distinct messages, fewer than the %d acknowledged: acknowledged messages were lost", got, acked)
+	}
+}
+
+// TestFaultKillTwoNodesOfR3: without a quorum publishes fail with a clear
+// error, and the run still ends on time.
+func TestFaultKillTwoNodesOfR3(t *testing.T) {
+	f := family(t, "--nats-profile", ProfileHighReliability, "--nats-fsync", "default", "--nats-publish-timeout", "1s")
+	o, env, err := open(t, f, "", 2, ScenarioPublish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := o.Scenarios[ScenarioPublish].(*publishScenario)
+	kill := time.AfterFunc(1500*time.Millisecond, func() {
+		_ = s.cluster.Kill(0)
+		_ = s.cluster.Kill(1)
+	})
+	defer kill.Stop()
+	start := time.Now()
+	sc := runOpened(t, o, env, step{ScenarioPublish, vus(2, 5*time.Second)}).Scenario(ScenarioPublish)
+	if took := time.Since(start); took > 12*time.Second {
+		t.Errorf("run took %s for a 5s duration", took)
+	}
+	if sc.Counters[MetricMessages] == 0 || sc.Counters["errors"] == 0 {
+		t.Fatalf("messages %d, errors %d: want acknowledgements before and errors after the kill", sc.Counters[MetricMessages], sc.Counters["errors"])
+	}
+	for msg := range sc.Errors {
+		if !strings.Contains(msg, "no responders") && !strings.Contains(msg, "timeout waiting for the publish acknowledgement") &&
+			!strings.Contains(msg, "no servers") && !strings.Contains(msg, "connection closed") {
+			t.Errorf("unclear error %q", msg)
+		}
+	}
+	t.Logf("errors: %v", sc.Errors)
+}

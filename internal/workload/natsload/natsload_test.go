@@ -1,0 +1,144 @@
+package natsload
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload"
+)
+
+func notes(o *workload.Opened) string { return strings.Join(o.Notes, "\n") }
+
+func TestProfilesReadBackFromTheCluster(t *testing.T) {
+	tests := []struct {
+		profile string
+		want    []string
+	}{
+		{ProfileHighThroughput, []string{"R1 ×1", "background fsync", "async publish, window of 500", "3-node embedded cluster"}},
+		{ProfileHighReliability, []string{"R3 ×1", "sync_interval=always (fsync every write)", "sync publish", "current"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.profile, func(t *testing.T) {
+			f := family(t, "--nats-profile", tt.profile)
+			o, env, err := open(t, f, "", 2, ScenarioPublish)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(notes(o), w) {
+					t.Errorf("notes lack %q:\n%s", w, notes(o))
+				}
+			}
+			snap := runOpened(t, o, env, step{ScenarioPublish, vus(2, 2*time.Second)})
+			sc := snap.Scenario(ScenarioPublish)
+			if sc.Counters[MetricMessages] == 0 || sc.Counters["errors"] != 0 {
+				t.Fatalf("messages %d, errors %d (%v)", sc.Counters[MetricMessages], sc.Counters["errors"], sc.Errors)
+			}
+			if tr := sc.Trends[MetricServerCPU]; tr == nil || tr.Hist.TotalCount() == 0 {
+				t.Errorf("no server_cpu samples from the embedded nodes")
+			}
+		})
+	}
+}
+
+func TestPublishConsumeEndToEnd(t *testing.T) {
+	f := family(t, "--streams", "2", "--nats-async-window", "50", "--nats-nodes", "1")
+	o, env, err := open(t, f, "", 2, ScenarioPublish, ScenarioConsume, ScenarioEndToEnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := runOpened(t, o, env, step{ScenarioPublish, iterations(2, 10)}).Scenario(ScenarioPublish)
+	if got := pub.Counters[MetricMessages]; got != 500 {
+		t.Fatalf("published %d acknowledged messages, want 10 iterations × 50 = 500 (%v)", got, pub.Errors)
+	}
+	joined := strings.Join(o.Scenarios[ScenarioPublish].(*publishScenario).Notes(), "\n")
+	if !strings.Contains(joined, "per stream (2 streams): min 250") && !strings.Contains(joined, "per stream (2 streams)") {
+		t.Errorf("no per-stream spread in notes:\n%s", joined)
+	}
+	if n := o.Scenarios[ScenarioPublish].(*publishScenario).perStream[0].Load(); n != 250 {
+		t.Errorf("stream 0 got %d messages, want an even 250", n)
+	}
+	con := runOpened(t, o, env, step{ScenarioConsume, vus(2, 3*time.Second)}).Scenario(ScenarioConsume)
+	if got := con.Counters[MetricConsumed]; got != 500 {
+		t.Fatalf("consumed %d, want the 500 published (%v)", got, con.Errors)
+	}
+	e2e := runOpened(t, o, env, step{ScenarioEndToEnd, vus(2, 2*time.Second)}).Scenario(ScenarioEndToEnd)
+	if e2e.Counters[MetricLost] != 0 || e2e.Trends[MetricE2ELatency].Hist.TotalCount() == 0 {
+		t.Fatalf("lost %d, e2e samples %d (%v)", e2e.Counters[MetricLost], e2e.Trends[MetricE2ELatency].Hist.TotalCount(), e2e.Errors)
+	}
+	if e2e.Counters[MetricConsumed] != e2e.Counters[MetricMessages] {
+		t.Errorf("e2e consumed %d of %d acknowledged", e2e.Counters[MetricConsumed], e2e.Counters[MetricMessages])
+	}
+}
+
+func TestChurnAndMaxRate(t *testing.T) {
+	f := family(t, "--nats-replicas", "3", "--nats-publish", "sync", "--stream-churn-interval", "300ms", "--churn-nodes",
+		"--nats-churn-start", "1s", "--nats-churn-for", "2s", "--nats-max-rate-start", "20", "--nats-max-rate-step", "700ms")
+	o, env, err := open(t, f, "", 8, ScenarioPublish, ScenarioMaxRate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub := runOpened(t, o, env, step{ScenarioPublish, vus(2, 5*time.Second)}).Scenario(ScenarioPublish)
+	s := o.Scenarios[ScenarioPublish].(*publishScenario)
+	joined := strings.Join(s.Notes(), "\n")
+	if s.churnOps.Load() < 4 || !strings.Contains(joined, "a node leaving at the start and rejoining at the end") {
+		t.Fatalf("churn ops %d, notes:\n%s", s.churnOps.Load(), joined)
+	}
+	for _, p := range phases {
+		if pub.Counters[tagged(MetricMessages, "phase", p)] == 0 {
+			t.Errorf("no messages in phase %s: %v", p, pub.Counters)
+		}
+	}
+	if !s.cluster.Running(s.cluster.Size() - 1) {
+		t.Errorf("the node that left did not rejoin")
+	}
+	mr := runOpened(t, o, env, step{ScenarioMaxRate, vus(8, 4*time.Second)}).Scenario(ScenarioMaxRate)
+	notes := strings.Join(o.Scenarios[ScenarioMaxRate].(*maxRateScenario).Notes(), "\n")
+	if tr := mr.Trends[MetricMaxRate]; tr == nil || tr.Hist.Max() < 20 {
+		t.Fatalf("no sustained max rate ≥ the 20 msgs/s start: %s", notes)
+	}
+	if strings.Contains(notes, "churn") {
+		t.Errorf("nats.MaxRate reports churn it did not do: %s", notes)
+	}
+}
+
+func TestBadInputIsAUsageError(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		target string
+		scen   string
+	}{
+		{"unknown profile", []string{"--nats-profile", "fast"}, "", ScenarioPublish},
+		{"more replicas than nodes", []string{"--nats-replicas", "3", "--nats-nodes", "1"}, "", ScenarioPublish},
+		{"node churn on a target", []string{"--churn-nodes"}, "nats://127.0.0.1:1", ScenarioPublish},
+		{"e2e without room for the stamp", []string{"--nats-message-size", "8"}, "", ScenarioEndToEnd},
+		{"bad publish mode", []string{"--nats-publish", "maybe"}, "", ScenarioPublish},
+		{"bad target option", nil, "nats://127.0.0.1:1?bogus=1", ScenarioPublish},
+		{"unreachable target", nil, "nats://127.0.0.1:1", ScenarioPublish},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := open(t, family(t, tt.args...), tt.target, 1, tt.scen)
+			if !errors.Is(err, workload.ErrUsage) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want one-line usage error", err)
+			}
+		})
+	}
+}
+
+func TestStreamNamesAndSubjects(t *testing.T) {
+	o := Defaults()
+	o.StreamPrefix, o.Streams = "st-r1", 12
+	names := o.streamNames()
+	if names[0] != "st-r1-00" || names[11] != "st-r1-11" {
+		t.Fatalf("names %v", names)
+	}
+	for _, tt := range [][2]string{{"st-r1-00", "st-r1.00"}, {"stampede-0", "stampede.0"}, {"p-churn-3", "p-churn.3"}} {
+		if got := subjectOf(tt[0]); got != tt[1] {
+			t.Errorf("subjectOf(%s) = %s, want %s", tt[0], got, tt[1])
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package natsload
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
+	"github.com/stampede-bench/stampede/internal/engine"
+)
+
+// Scenario names.
+const (
+	ScenarioPublish  = "nats.Publish"
+	ScenarioConsume  = "nats.Consume"
+	ScenarioEndToEnd = "nats.EndToEnd"
+	ScenarioMaxRate  = "nats.MaxRate"
+)
+
+// publisher is the publishing half of a VU: its own connection, a payload
+// buffer stamped before every publish, and the streams it visits in turn.
+type publisher struct {
+	b    *base
+	vc   *vuConn
+	vu   uint32
+	seq  uint64
+	next int // index of the next stream
+	buf  []byte
+	// async state, reused across iterations.
+	futs []jetstream.PubAckFuture
+	sent []time.Duration
+	si   []int
+	// sentNs is the wall time of the last message published.
+	sentNs int64
+}
+
+func newPublisher(b *base, id int) (*publisher, error) {
+	o := &b.opts
+	vc, err := b.vuConn("stampede-"+b.name+"-"+strconv.Itoa(id),
+		jetstream.WithDefaultTimeout(o.PublishTimeout),
+		jetstream.WithPublishAsyncTimeout(o.PublishTimeout),
+		jetstream.WithPublishAsyncMaxPending(o.AsyncWindow+1))
+	if err != nil {
+		return nil, err
+	}
+	p := &publisher{b: b, vc: vc, vu: uint32(id), next: id % len(b.streams),
+		buf: newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15)}
+	return p, nil
+}
+
+// pick returns the next stream index and stamps the payload.
+func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
+	si := p.next
+	p.next++
+	if p.next == len(p.b.streams) {
+		p.next = 0
+	}
+	p.seq++
+	now := it.Now()
+	p.sentNs = it.Clock.Wall(now).UnixNano()
+	putStamp(p.buf, stamp{SentNs: p.sentNs, VU: p.vu, Seq: p.seq})
+	return si, now
+}
+
+// publishSync publishes one message and waits for its PubAck. ok reports
+// an acknowledged message; err is the run's stop.
+func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, err error) {
+	si, sent := p.pick(it)
+	// The run's context may carry a far deadline (the graceful stop),
+	// which would replace the client's default timeout: bound each wait.
+	pctx, cancel := context.WithTimeout(ctx, p.b.opts.PublishTimeout)
+	_, perr := p.vc.js.Publish(pctx, subjectOf(p.b.streams[si]), p.buf)
+	cancel()
+	if perr != nil && ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	p.record(it, si, sent, perr)
+	return perr == nil, nil
+}
+
+// publishAsync publishes k messages without waiting, then waits for every
+// PubAck (or its failure) and records each.
+func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) error {
+	p.futs, p.sent, p.si = p.futs[:0], p.sent[:0], p.si[:0]
+	for range k {
+		si, sent := p.pick(it)
+		f, err := p.vc.js.PublishAsync(subjectOf(p.b.streams[si]), p.buf)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			p.record(it, si, sent, err)
+			continue
+		}
+		p.futs, p.sent, p.si = append(p.futs, f), append(p.sent, sent), append(p.si, si)
+	}
+	for i, f := range p.futs {
+		select {
+		case <-f.Ok():
+			p.record(it, p.si[i], p.sent[i], nil)
+		case err := <-f.Err():
+			p.record(it, p.si[i], p.sent[i], err)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err error) {
+	b := p.b
+	end := it.Request(b.streams[si], sent, driver.Result{Rows: 1, Err: natsdrv.Wrap(err)})
+	if err != nil {
+		b.failed.Add(1)
+		return
+	}
+	b.acknowledged(it.Rec, end, si, len(p.buf))
+	it.Rec.Trend(b.ids.publishLatency, end, int64((end-sent)/time.Microsecond))
+}
+
+func (p *publisher) close() {
+	if p != nil {
+		p.vc.close()
+	}
+}
+
+// publishScenario is nats.Publish: sync mode publishes one message per
+// iteration and waits for its PubAck; async mode publishes a window of
+// --nats-async-window messages and then waits for all their PubAcks. A
+// message counts only when its PubAck arrived.
+type publishScenario struct{ *base }
+
+var (
+	_ engine.Scenario   = (*publishScenario)(nil)
+	_ engine.Teardowner = (*publishScenario)(nil)
+	_ engine.Noter      = (*publishScenario)(nil)
+)
+
+func newPublish(r *run) *publishScenario {
+	s := &publishScenario{base: newBase(r, ScenarioPublish)}
+	s.addChurn()
+	return s
+}
+
+func (s *publishScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
+	p, err := newPublisher(s.base, id)
+	if err != nil {
+		return nil, err
+	}
+	return &publishVU{s: s, p: p}, nil
+}
+
+// Teardown stops the background work and writes the notes.
+func (s *publishScenario) Teardown(context.Context) error {
+	s.stopBackground()
+	s.report()
+	return nil
+}
+
+type publishVU struct {
+	s *publishScenario
+	p *publisher
+}
+
+func (v *publishVU) Iterate(ctx context.Context, it *engine.Iter) error {
+	v.s.begin(it)
+	if v.s.opts.PublishMode == "sync" {
+		_, err := v.p.publishSync(ctx, it)
+		return err
+	}
+	return v.p.publishAsync(ctx, it, v.s.opts.AsyncWindow)
+}
+
+func (v *publishVU) Close() error { v.p.close(); return nil }

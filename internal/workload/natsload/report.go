@@ -1,0 +1,98 @@
+package natsload
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+)
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+func cores() int { return max(1, runtime.NumCPU()) }
+
+// report writes a publishing scenario's notes at teardown.
+func (b *base) report() {
+	if !b.started.Load() {
+		return
+	}
+	el := time.Since(b.startWall)
+	n := b.acked.Load()
+	b.note("throughput %s msgs/s, %.1f MB/s (MB = 2^20) acknowledged by PubAck over %s; %d failed",
+		fmtRate(float64(n)/el.Seconds()), float64(b.ackedBytes.Load())/(1<<20)/el.Seconds(), el.Round(time.Millisecond), b.failed.Load())
+	if len(b.streams) > 1 {
+		b.note("%s", b.streamSpread(el))
+	}
+	if b.churn() {
+		b.note("%s", b.churnReport(el))
+	}
+}
+
+func (b *base) streamSpread(el time.Duration) string {
+	type sc struct {
+		name string
+		n    int64
+	}
+	all := make([]sc, len(b.streams))
+	var total int64
+	for i, s := range b.streams {
+		all[i] = sc{s, b.perStream[i].Load()}
+		total += all[i].n
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].n < all[j].n })
+	rate := func(n int64) string { return fmtRate(float64(n) / el.Seconds()) }
+	lo, med, hi := all[0], all[len(all)/2], all[len(all)-1]
+	return sprintf("per stream (%d streams): min %s msgs/s (%s), median %s, max %s (%s); total %s msgs/s",
+		len(all), rate(lo.n), lo.name, rate(med.n), rate(hi.n), hi.name, rate(total))
+}
+
+func (b *base) churnReport(el time.Duration) string {
+	o := &b.opts
+	spans := [3]time.Duration{o.ChurnStart, o.ChurnFor, el - o.ChurnStart - o.ChurnFor}
+	var parts []string
+	var base float64
+	for i, p := range phases {
+		if spans[i] <= 0 {
+			parts = append(parts, p+" -")
+			continue
+		}
+		r := float64(b.phaseAcked[i].Load()) / spans[i].Seconds()
+		s := sprintf("%s %s msgs/s", p, fmtRate(r))
+		if i == 0 {
+			base = r
+		} else if base > 0 {
+			s += sprintf(" (%+.1f%%)", (r/base-1)*100)
+		}
+		parts = append(parts, s)
+	}
+	var what []string
+	if o.ChurnInterval > 0 {
+		what = append(what, "a stream created and one deleted every "+o.ChurnInterval.String())
+	}
+	if o.ChurnNodes {
+		if b.cluster != nil {
+			what = append(what, "a node leaving at the start and rejoining at the end")
+		} else {
+			what = append(what, "no node churn (needs the embedded cluster)")
+		}
+	}
+	return sprintf("churn from %s for %s (%s): %d operations, %d errors; %s",
+		o.ChurnStart, o.ChurnFor, strings.Join(what, ", "), b.churnOps.Load(), b.churnErrs.Load(), strings.Join(parts, ", "))
+}
+
+// fmtRate formats a rate with thousands separators, no decimals above 100.
+func fmtRate(r float64) string {
+	if r < 100 {
+		return sprintf("%.1f", r)
+	}
+	s := fmt.Sprint(int64(r + 0.5))
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i, c := range []byte(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, c)
+	}
+	return string(out)
+}

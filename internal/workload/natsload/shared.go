@@ -1,0 +1,306 @@
+package natsload
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/natscluster"
+)
+
+// run is what every scenario of one Open shares.
+type run struct {
+	opts    Options
+	ids     *ids
+	streams []string
+	// connect opens a client connection to the target.
+	connect func(name string) (*nats.Conn, error)
+	// cluster is the embedded cluster; nil with --target.
+	cluster *natscluster.Cluster
+	maxVUs  int
+	seed    int64
+	logf    func(format string, args ...any)
+}
+
+// base is one scenario's state: counts shared by its VUs and background
+// goroutines, which never record directly (recorders belong to VUs): they
+// leave counts and samples in pending for the next VU iteration.
+type base struct {
+	*run
+	name string
+
+	startOnce sync.Once
+	started   atomic.Bool
+	start     time.Duration
+	startWall time.Time
+	onStart   []func(ctx context.Context)
+
+	acked, failed, consumed, lost atomic.Int64
+	ackedBytes                    atomic.Int64
+	perStream                     []atomicInt
+	phaseAcked                    [3]atomic.Int64
+	churnOps, churnErrs           atomic.Int64
+	// churnOn is set by addChurn: the scenario changes the cluster.
+	churnOn bool
+
+	pending pending
+	samp    sampler
+
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+	bg       sync.WaitGroup
+
+	notesMu sync.Mutex
+	notes   []string
+}
+
+func newBase(r *run, name string) *base {
+	b := &base{run: r, name: name, perStream: make([]atomicInt, len(r.streams))}
+	b.bgCtx, b.bgCancel = context.WithCancel(context.Background())
+	if r.cluster != nil {
+		b.onStart = append(b.onStart, b.sampleServerCPU)
+	}
+	return b
+}
+
+// begin runs at the start of every iteration: the first fixes the
+// scenario start and launches the background work.
+func (b *base) begin(it *engine.Iter) {
+	if !b.started.Load() {
+		b.startOnce.Do(func() {
+			b.start, b.startWall = it.Start, time.Now()
+			b.samp.init(it.Start)
+			for _, f := range b.onStart {
+				b.bg.Add(1)
+				go func() {
+					defer b.bg.Done()
+					f(b.bgCtx)
+				}()
+			}
+			b.started.Store(true)
+		})
+	}
+	b.pending.drain(it.Rec, it.Start)
+	b.samp.maybe(it, b)
+}
+
+func (b *base) stopBackground() {
+	b.bgCancel()
+	b.bg.Wait()
+}
+
+// phase is the churn phase (0 before, 1 during, 2 after) of run offset at.
+func (b *base) phase(at time.Duration) int {
+	switch d := at - b.start; {
+	case d < b.opts.ChurnStart:
+		return 0
+	case d < b.opts.ChurnStart+b.opts.ChurnFor:
+		return 1
+	}
+	return 2
+}
+
+func (b *base) churn() bool { return b.churnOn }
+
+// acknowledged records one PubAck of a size-byte message to stream si.
+func (b *base) acknowledged(r *metrics.Recorder, end time.Duration, si, size int) {
+	m := b.ids
+	r.Add(m.messages, end, 1)
+	r.Add(m.bytes, end, int64(size))
+	if b.churn() {
+		p := b.phase(end)
+		r.Add(m.phaseMsgs[p], end, 1)
+		b.phaseAcked[p].Add(1)
+	}
+	b.perStream[si].Add(1)
+	b.acked.Add(1)
+	b.ackedBytes.Add(int64(size))
+}
+
+func (b *base) note(format string, args ...any) {
+	b.notesMu.Lock()
+	defer b.notesMu.Unlock()
+	line := sprintf(format, args...)
+	b.notes = append(b.notes, line)
+	b.logf("%s: %s", b.name, line)
+}
+
+// Notes implements engine.Noter.
+func (b *base) Notes() []string {
+	b.notesMu.Lock()
+	defer b.notesMu.Unlock()
+	return append([]string(nil), b.notes...)
+}
+
+// sampleServerCPU records every second the embedded nodes' CPU as per
+// cent of this machine's cores.
+func (b *base) sampleServerCPU(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	last, ok := b.cluster.CPU()
+	lastAt := time.Now()
+	if !ok {
+		return
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			cpu, ok := b.cluster.CPU()
+			if !ok {
+				return
+			}
+			pct := 100 * float64(cpu-last) / float64(now.Sub(lastAt)) / float64(cores())
+			last, lastAt = cpu, now
+			b.pending.trend(b.ids.cpu, int64(pct+0.5))
+		}
+	}
+}
+
+// pending holds what background goroutines measured until a VU records
+// it.
+type pending struct {
+	mu     sync.Mutex
+	counts map[metrics.ID]int64
+	trends []trendSample
+	errs   []string
+	any    atomic.Bool
+}
+
+type trendSample struct {
+	id metrics.ID
+	v  int64
+}
+
+func (p *pending) add(id metrics.ID, n int64) {
+	p.mu.Lock()
+	if p.counts == nil {
+		p.counts = map[metrics.ID]int64{}
+	}
+	p.counts[id] += n
+	p.mu.Unlock()
+	p.any.Store(true)
+}
+
+func (p *pending) trend(id metrics.ID, v int64) {
+	p.mu.Lock()
+	p.trends = append(p.trends, trendSample{id, v})
+	p.mu.Unlock()
+	p.any.Store(true)
+}
+
+func (p *pending) error(msg string) {
+	p.mu.Lock()
+	p.errs = append(p.errs, msg)
+	p.mu.Unlock()
+	p.any.Store(true)
+}
+
+func (p *pending) drain(r *metrics.Recorder, at time.Duration) {
+	if !p.any.Load() {
+		return
+	}
+	p.mu.Lock()
+	counts, trends, errs := p.counts, p.trends, p.errs
+	p.counts, p.trends, p.errs = nil, nil, nil
+	p.any.Store(false)
+	p.mu.Unlock()
+	for id, n := range counts {
+		r.Add(id, at, n)
+	}
+	for _, t := range trends {
+		r.Trend(t.id, at, t.v)
+	}
+	for _, e := range errs {
+		r.Error(at, e)
+	}
+}
+
+// sampler takes the per-second throughput samples on whichever VU gets
+// there first.
+type sampler struct {
+	next       atomic.Int64
+	mu         sync.Mutex
+	lastAt     time.Duration
+	lastAcked  int64
+	lastStream []int64
+}
+
+func (s *sampler) init(start time.Duration) {
+	s.lastAt = start
+	s.next.Store(int64(start + time.Second))
+}
+
+func (s *sampler) maybe(it *engine.Iter, b *base) {
+	if int64(it.Start) < s.next.Load() || b.ids.throughput == 0 || !s.mu.TryLock() {
+		return
+	}
+	defer s.mu.Unlock()
+	if int64(it.Start) < s.next.Load() {
+		return
+	}
+	now := it.Now()
+	dt := now - s.lastAt
+	s.lastAt = now
+	s.next.Store(int64(now + time.Second))
+	if dt <= 0 {
+		return
+	}
+	perSec := float64(time.Second) / float64(dt)
+	acked := b.acked.Load()
+	tput := int64(float64(acked-s.lastAcked) * perSec)
+	s.lastAcked = acked
+	r := it.Rec
+	r.Trend(b.ids.throughput, now, tput)
+	if b.churn() {
+		r.Trend(b.ids.phaseTput[b.phase(now-dt/2)], now, tput)
+	}
+	if len(b.streams) > 1 {
+		if s.lastStream == nil {
+			s.lastStream = make([]int64, len(b.streams))
+		}
+		for i := range b.perStream {
+			n := b.perStream[i].Load()
+			r.Trend(b.ids.streamTput, now, int64(float64(n-s.lastStream[i])*perSec))
+			s.lastStream[i] = n
+		}
+	}
+}
+
+// atomicInt is a counter alone on its cache line.
+type atomicInt struct {
+	atomic.Int64
+	_ [56]byte
+}
+
+// vuConn is one VU's connection and JetStream context.
+type vuConn struct {
+	nc *nats.Conn
+	js jetstream.JetStream
+}
+
+func (r *run) vuConn(name string, opts ...jetstream.JetStreamOpt) (*vuConn, error) {
+	nc, err := r.connect(name)
+	if err != nil {
+		return nil, err
+	}
+	js, err := jetstream.New(nc, opts...)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return &vuConn{nc: nc, js: js}, nil
+}
+
+func (c *vuConn) close() {
+	if c != nil && c.nc != nil {
+		c.nc.Close()
+	}
+}
