@@ -216,8 +216,18 @@ func (o *Options) Validate() error {
 	if o.ConsumeFrom != "earliest" && o.ConsumeFrom != "latest" {
 		return fmt.Errorf("--consume-from %q: want earliest or latest", o.ConsumeFrom)
 	}
-	if _, err := o.topicConfigs(); err != nil {
+	cfgs, err := o.topicConfigs()
+	if err != nil {
 		return err
+	}
+	if v, ok := cfgs["min.insync.replicas"]; ok {
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil || n < 1:
+			return fmt.Errorf("min.insync.replicas %q: want a whole number ≥ 1", v)
+		case n > int(o.ReplicationFactor):
+			return fmt.Errorf("min.insync.replicas %d is above the replication factor %d: a broker rejects every acks=all write to such a topic (NOT_ENOUGH_REPLICAS); lower --min-insync-replicas or raise --replication-factor", n, o.ReplicationFactor)
+		}
 	}
 	if int(o.BatchBytes) < o.MessageSize+64 {
 		return fmt.Errorf("--batch-bytes %d cannot hold one %d-byte message", o.BatchBytes, o.MessageSize)
