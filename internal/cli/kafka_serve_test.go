@@ -181,3 +181,59 @@ func TestKafkaServeBadTopic(t *testing.T) {
 		}
 	}
 }
+
+// Two segments of one kafka.Produce run against one kafka serve cluster,
+// merged: msgs_per_s is the total of both processes, second by second,
+// so its mean matches the merged messages over the duration.
+func TestKafkaSegmentsMergedRate(t *testing.T) {
+	url, _ := serveKafka(t, "--brokers", "1")
+	root := t.TempDir()
+	startAt := time.Now().Add(1500 * time.Millisecond).UTC().Format(time.RFC3339Nano)
+	var wg sync.WaitGroup
+	errs := make([]string, 2)
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code, _, stderr := runMain(t, t.Context(), "run", "kafka.Produce", "-u", "8", "-d", "3s", "--target", url,
+				"--segment", fmt.Sprintf("%d/2", i+1), "--start-at", startAt, "--out", filepath.Join(root, "seg", fmt.Sprint(i+1)), "--quiet", "--no-csv", "--no-report")
+			if code != 0 {
+				errs[i] = fmt.Sprintf("segment %d: exit %d: %s", i+1, code, stderr)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != "" {
+			t.Fatal(e)
+		}
+	}
+	merged := filepath.Join(root, "merged")
+	if code, _, stderr := runMain(t, t.Context(), "merge", filepath.Join(root, "seg"), "-o", merged, "-q", "--no-report"); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	res, err := resultdir.Load(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := res.Snapshot.Scenario("kafka.Produce")
+	tr := sc.Trends["msgs_per_s"]
+	if tr == nil || tr.Hist.TotalCount() == 0 {
+		t.Fatal("merged run has no msgs_per_s")
+	}
+	total := float64(sc.Counters["messages"]) / sc.MeasuredDuration().Seconds()
+	if got := tr.Hist.Mean(); got < 0.8*total || got > 1.2*total {
+		t.Errorf("merged msgs_per_s mean %.0f, want the total rate %.0f (messages %d over %v)", got, total, sc.Counters["messages"], sc.MeasuredDuration())
+	}
+	var perProcess float64
+	for i := range 2 {
+		part, err := resultdir.Load(filepath.Join(root, "seg", fmt.Sprint(i+1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		perProcess = max(perProcess, part.Snapshot.Scenario("kafka.Produce").Trends["msgs_per_s"].Hist.Mean())
+	}
+	if tr.Hist.Mean() < 1.4*perProcess {
+		t.Errorf("merged msgs_per_s mean %.0f is not the sum of two processes (each up to %.0f)", tr.Hist.Mean(), perProcess)
+	}
+}

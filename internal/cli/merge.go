@@ -75,7 +75,7 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	res, err := merge.Merge(dirs, f.out, merge.Options{Requests: !f.noCSV})
+	res, err := merge.Merge(dirs, f.out, merge.Options{Requests: !f.noCSV, RateTrends: mergeRateTrends()})
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

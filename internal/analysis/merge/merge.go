@@ -32,6 +32,9 @@ type Options struct {
 	// Workers bounds how many parts are decoded at once (default
 	// GOMAXPROCS).
 	Workers int
+	// RateTrends are per-second trends rebuilt from the merged series so
+	// that they add up over the parts (see RateTrend).
+	RateTrends []RateTrend
 }
 
 // Result describes a merged directory.
@@ -118,7 +121,7 @@ func Merge(dirs []string, out string, opts Options) (*Result, error) {
 	if err := resultdir.Prepare(out); err != nil {
 		return nil, err
 	}
-	if res.Points, err = mergeSeries(dirs, out, snap, workers); err != nil {
+	if res.Points, err = mergeSeries(dirs, out, snap, workers, opts.RateTrends); err != nil {
 		return nil, err
 	}
 	if err := resultdir.WriteJSON(out, resultdir.SnapshotFile, snap); err != nil {

@@ -144,7 +144,10 @@ func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	return v.snd.send(ctx, it, s.prod.pick, intended)
 }
 
-func (v *maxRateVU) Close() error { return nil }
+func (v *maxRateVU) Close() error {
+	v.s.closeVU(v.snd.it)
+	return nil
+}
 
 // stepResult is one held rate; due and done count the second half.
 type stepResult struct {

@@ -105,4 +105,7 @@ func (v *produceVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	return v.snd.send(ctx, it, v.s.prod.pick, it.Intended)
 }
 
-func (v *produceVU) Close() error { return nil }
+func (v *produceVU) Close() error {
+	v.s.closeVU(v.snd.it)
+	return nil
+}
