@@ -153,7 +153,7 @@ func TestKafkaServeRunNotes(t *testing.T) {
 		t.Errorf("options: standIn %v inProcess %v, want true false", res.Options.StandIn, res.Options.InProcess)
 	}
 	notes := strings.Join(res.Snapshot.Scenario("kafka.Produce").Notes, "\n")
-	for _, want := range []string{"stand-in target: kfake", "served by another stampede process", "does not model replication",
+	for _, want := range []string{"stand-in target: kfake", "served by another process, e.g. stampede kafka serve", "does not model replication",
 		"replication factor 3 (one copy is kept)", "min.insync.replicas=2 (never enforced)", "acks=all (waits for the one copy only)",
 		"flush.messages=1 (not flushed on that count)"} {
 		if !strings.Contains(notes, want) {

@@ -44,7 +44,7 @@ options:
 	if c.Counters["consumed"] != 2000 {
 		t.Errorf("consumed = %d, want 2000 (errors %v)", c.Counters["consumed"], c.Errors)
 	}
-	if !strings.Contains(strings.Join(p.Notes, "\n"), "kfake, an in-memory Kafka-protocol test cluster (3 brokers, all inside this process)") {
+	if !strings.Contains(strings.Join(p.Notes, "\n"), "kfake, an in-memory Kafka-protocol test cluster (3 broker(s) inside this process)") {
 		t.Errorf("notes = %q", p.Notes)
 	}
 	summary, err := os.ReadFile(filepath.Join(dir, resultdir.ConsoleFile))

@@ -53,8 +53,11 @@ type base struct {
 	consumed   atomic.Int64
 	failed     atomic.Int64
 	perTopic   []atomicInt
-	// phaseAcked counts acknowledged messages per churn phase.
+	// phaseAcked counts acknowledged messages per churn phase; phaseSecs
+	// are the per-second rates of each phase (written by tick, read once
+	// it stopped).
 	phaseAcked [3]atomicInt
+	phaseSecs  [3][]float64
 
 	churnOps, churnErrs atomic.Int64
 	lost, unmatched     atomic.Int64
@@ -292,7 +295,9 @@ func (b *base) tick(ctx context.Context, clock metrics.Clock) {
 		tput := int64(float64(acked-lastAcked)*perSec + 0.5)
 		b.pending.trend(m.throughput, tput)
 		if b.churn() {
-			b.pending.trend(m.phaseTput[b.phase(now-dt/2)], tput)
+			ph := b.phase(now - dt/2)
+			b.pending.trend(m.phaseTput[ph], tput)
+			b.phaseSecs[ph] = append(b.phaseSecs[ph], float64(acked-lastAcked)*perSec)
 		}
 		if len(b.topics) > 1 {
 			for i := range b.perTopic {

@@ -49,12 +49,12 @@ func detectStandIn(ctx context.Context, adm *kadm.Client) (standIn, bool) {
 // note is the one summary note of a run on kfake: what it does not
 // model, and which of the run's settings therefore cannot take effect.
 func (s standIn) note(o *Options) string {
-	where := "served by another stampede process (stampede kafka serve)"
+	where := "served by another process, e.g. stampede kafka serve"
 	if s.inProcess {
 		where = "inside this process"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "stand-in target: kfake, an in-memory Kafka-protocol test cluster (%d brokers, all %s); it does not model replication (one copy per partition whatever the replication factor), in-sync replicas (every replica is always in sync), leader election (leaders move only when stampede moves them) or the network (loopback, no latency or loss): figures reflect the client and a test broker, not a real broker",
+	fmt.Fprintf(&b, "stand-in target: kfake, an in-memory Kafka-protocol test cluster (%d broker(s) %s); it does not model replication (one copy per partition whatever the replication factor), in-sync replicas (every replica is always in sync), leader election (leaders move only when stampede moves them) or the network (loopback, no latency or loss): figures reflect the client and a test broker, not a real broker",
 		s.brokers, where)
 	if u := unmodelled(o, s.fsync); o != nil && len(u) > 0 {
 		b.WriteString("; settings without effect here: ")

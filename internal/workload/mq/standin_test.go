@@ -74,7 +74,7 @@ func TestStandInNoteDefaults(t *testing.T) {
 		t.Errorf("defaults listed as without effect: %q", u)
 	}
 	n := standIn{brokers: 3, inProcess: true}.note(&o)
-	if strings.Contains(n, "settings without effect") || !strings.Contains(n, "3 brokers, all inside this process") {
+	if strings.Contains(n, "settings without effect") || !strings.Contains(n, "3 broker(s) inside this process") {
 		t.Errorf("note = %s", n)
 	}
 }
