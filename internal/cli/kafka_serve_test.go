@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/analysis/sweep"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 )
 
@@ -235,5 +237,50 @@ func TestKafkaSegmentsMergedRate(t *testing.T) {
 	}
 	if tr.Hist.Mean() < 1.4*perProcess {
 		t.Errorf("merged msgs_per_s mean %.0f is not the sum of two processes (each up to %.0f)", tr.Hist.Mean(), perProcess)
+	}
+}
+
+// A node sweep of kafka scenarios on the embedded cluster is refused
+// before anything runs, with a pointer to what would measure scaling.
+func TestSweepNodesEmbeddedKafkaRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sweep")
+	code, _, stderr := runMain(t, t.Context(), "sweep", "kafka.Produce", "--nodes", "1,3", "--before-step", "true", "-d", "1s", "--out", out)
+	if code != ExitUsage || !strings.Contains(stderr, "nats family") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("refused sweep left %s behind (%v)", out, err)
+	}
+}
+
+// A node sweep over kafka serve clusters (--targets with multi-broker
+// URLs) runs, and its analysis says the curve is not meaningful instead
+// of a scaling verdict.
+func TestSweepNodesKafkaServeNotMeaningful(t *testing.T) {
+	one, _ := serveKafka(t, "--brokers", "1")
+	three, _ := serveKafka(t, "--brokers", "3")
+	out := filepath.Join(t.TempDir(), "sweep")
+	code, stdout, stderr := runMain(t, t.Context(), "sweep", "kafka.Produce", "--nodes", "1,3", "--targets", one+" "+three,
+		"-u", "2", "-d", "1s", "--out", out, "--no-report", "--quiet", "--no-csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a sweep.Analysis
+	if err := json.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	c := a.Curves[0]
+	if len(c.Points) != 2 || c.Points[1].Nodes != 3 || !c.Points[1].StandIn {
+		t.Fatalf("points %+v", c.Points)
+	}
+	if c.Verdict.Side != sweep.SideUnknown || c.Scaling == nil || c.Scaling.NotMeaningful == "" {
+		t.Errorf("verdict %+v scaling %+v", c.Verdict, c.Scaling)
+	}
+	if !strings.Contains(stdout, "not meaningful") {
+		t.Errorf("table does not say the sweep is not meaningful:\n%s", stdout)
 	}
 }
