@@ -1,0 +1,79 @@
+package mq
+
+import (
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+)
+
+// With --window every message is still counted and timed once, including
+// those in flight when the last iteration ends.
+func TestWindowCountsEveryMessage(t *testing.T) {
+	const n = 5000
+	f := family(t, "--window", "64", "--partitions", "2")
+	res := runSteps(t, f, "",
+		step{ScenarioProduce, engine.Config{Executor: engine.SharedIterations, VUs: 8, Iterations: n}},
+		step{ScenarioConsume, engine.Config{Executor: engine.ConstantVUs, VUs: 1, Duration: time.Second}})
+	p := res.sc(ScenarioProduce)
+	if p.Counters[MetricMessages] != n || len(p.Errors) > 0 {
+		t.Fatalf("messages %d, errors %v", p.Counters[MetricMessages], p.Errors)
+	}
+	if got := p.Trends[metrics.ResponseTime].Hist.TotalCount(); got != n {
+		t.Errorf("responseTime samples %d, want one per message (%d)", got, n)
+	}
+	if got := p.Trends[MetricPublishLatency].Hist.TotalCount(); got != n {
+		t.Errorf("publish_latency samples %d, want %d", got, n)
+	}
+	if got := res.sc(ScenarioConsume).Counters[MetricConsumed]; got != n {
+		t.Errorf("consumed %d, want %d", got, n)
+	}
+}
+
+// Under --rate a window keeps per-message coordinated-omission
+// accounting: a broker stall shows in responseTime (from each message's
+// intended time), and publish_delay is recorded per message.
+func TestWindowRateStall(t *testing.T) {
+	e := embedded(t, 1)
+	opened, env, _, err := open(t, family(t, "--window", "1000"), e.URL(), 16, ScenarioProduce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer opened.Close()
+	time.AfterFunc(600*time.Millisecond, func() {
+		e.Cluster.ControlKey(int16(kmsg.Produce), func(kmsg.Request) (kmsg.Response, error, bool) {
+			e.Cluster.DropControl()
+			e.Cluster.SleepControl(func() { time.Sleep(400 * time.Millisecond) })
+			return nil, nil, false
+		})
+	})
+	snap := runOpened(t, t.Context(), opened, env, step{ScenarioProduce, engine.Config{Executor: engine.ConstantArrivalRate, Rate: 1000, Duration: 1500 * time.Millisecond, PreAllocatedVUs: 16, MaxVUs: 16}})
+	p := snap.Scenario(ScenarioProduce)
+	n := p.Counters[MetricMessages]
+	if n < 1400 || n > 1502 || len(p.Errors) > 0 {
+		t.Fatalf("messages %d at 1000/s for 1.5s, errors %v, counters %v iter %+v", n, p.Errors, p.Counters, p.Trends[metrics.IterationDuration].Stats())
+	}
+	// Without a window the 400 ms stall would need 400 VUs at 1000/s;
+	// 16 VUs with a window of 1000 absorb it.
+	if d := p.Counters[metrics.DroppedIterations]; d > 75 {
+		t.Errorf("dropped %d iterations: the window should absorb the stall", d)
+	}
+	if got := p.Trends[MetricPublishDelay].Hist.TotalCount(); got != n {
+		t.Errorf("publish_delay samples %d, want %d", got, n)
+	}
+	rt := p.Trends[metrics.ResponseTime].Stats()
+	if rt.Max < 300_000 {
+		t.Errorf("responseTime max %vµs: the 400ms stall is missing", rt.Max)
+	}
+}
+
+func TestWindowBadOptions(t *testing.T) {
+	for _, args := range [][]string{{"--window", "0"}, {"--window", "4", "--messages-per-iteration", "2"}} {
+		if err := func() error { o, _ := family(t, args...).effective(); return o.Validate() }(); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}
