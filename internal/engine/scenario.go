@@ -88,7 +88,7 @@ func (it *Iter) Request(query string, start time.Duration, res driver.Result) ti
 }
 
 // RequestAt records an operation with its own intended start: a VU that
-// pipelines operations over iterations (kafka.Produce --window) records,
+// pipelines operations over iterations (kafka.Produce --produce-window) records,
 // in a later iteration, an operation an earlier one sent. responseTime
 // counts from intended (or start, when earlier), service_time from start.
 // It returns the end time.

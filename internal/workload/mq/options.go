@@ -126,7 +126,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Acks, flagAcks, "1", "producer acks: 0, 1 or all")
 	fs.DurationVar(&o.Linger, "linger", 0, "producer linger (linger.ms)")
 	fs.IntVar(&o.PerIteration, "messages-per-iteration", 1, "kafka.Produce: messages an iteration sends before waiting for their acknowledgements (in flight = VUs × this)")
-	fs.IntVar(&o.Window, "window", 1, "kafka.Produce: messages a VU may have unacknowledged; >1: an iteration returns once its message is handed over (in flight = VUs × this; every message keeps its own latency)")
+	fs.IntVar(&o.Window, "produce-window", 1, "kafka.Produce: messages a VU may have unacknowledged; >1: an iteration returns once its message is handed over (in flight = VUs × this; every message keeps its own latency)")
 	fs.IntVar(&o.MaxInFlight, "max-in-flight", 5, "produce requests in flight per broker (max.in.flight.requests.per.connection)")
 	fs.Int32Var(&o.BatchBytes, "batch-bytes", 1000012, "largest record batch in bytes (batch.size)")
 	fs.StringVar(&o.Compression, "compression-type", "none", "producer compression: none, gzip, snappy, lz4, zstd")
@@ -186,9 +186,9 @@ func (o *Options) Validate() error {
 	case o.PerIteration < 1 || o.PerIteration > 1<<16:
 		return fmt.Errorf("--messages-per-iteration must be between 1 and 65536")
 	case o.Window < 1 || o.Window > 1<<16:
-		return fmt.Errorf("--window must be between 1 and 65536")
+		return fmt.Errorf("--produce-window must be between 1 and 65536")
 	case o.Window > 1 && o.PerIteration > 1:
-		return fmt.Errorf("--window and --messages-per-iteration: use one of them (a window keeps one message per iteration)")
+		return fmt.Errorf("--produce-window and --messages-per-iteration: use one of them (a window keeps one message per iteration)")
 	case o.MaxInFlight < 1:
 		return fmt.Errorf("--max-in-flight must be ≥ 1")
 	case o.BatchBytes < 1:

@@ -114,7 +114,7 @@ func (v *produceVU) Close() error {
 	return nil
 }
 
-// windowVU is a kafka.Produce VU with --window > 1.
+// windowVU is a kafka.Produce VU with --produce-window > 1.
 type windowVU struct {
 	s   *produceScenario
 	snd *windowSender

@@ -12,7 +12,7 @@ import (
 )
 
 // windowSender is the producing half of a kafka.Produce VU with
-// --window W > 1: an iteration hands one message to the producer client
+// --produce-window W > 1: an iteration hands one message to the producer client
 // and returns; the VU waits only when W of its messages are
 // unacknowledged. Acknowledgements are recorded as they come back, at the
 // start of later iterations, each with its own send and intended time, so
@@ -32,11 +32,14 @@ type windowSender struct {
 	it    *engine.Iter
 }
 
-// windowGen is one set of W slots with their acknowledgement channel.
-// Slots abandoned after a delivery timeout still belong to the client, so
-// the sender then takes a fresh generation.
+// windowGen is one set of up to W slots with their acknowledgement
+// channel. Slots are made as the window fills (a VU that never has many
+// messages in flight allocates few). Slots abandoned after a delivery
+// timeout still belong to the client, so the sender then takes a fresh
+// generation.
 type windowGen struct {
-	slots []windowSlot
+	slots []*windowSlot
+	w     int
 	// acks has room for every slot's promise, so franz-go never blocks.
 	acks chan ack
 }
@@ -51,13 +54,20 @@ type windowSlot struct {
 }
 
 func newWindowGen(w int) *windowGen {
-	g := &windowGen{slots: make([]windowSlot, w), acks: make(chan ack, w)}
-	for i := range g.slots {
-		sl := &g.slots[i]
-		sl.rec.Headers = []kgo.RecordHeader{{Key: HeaderKey, Value: sl.hdr[:]}}
-		sl.promise = func(_ *kgo.Record, err error) { g.acks <- ack{i, err} }
+	return &windowGen{w: w, acks: make(chan ack, w)}
+}
+
+// grow adds a slot and returns its index; false when the window is full.
+func (g *windowGen) grow() (int, bool) {
+	i := len(g.slots)
+	if i >= g.w {
+		return 0, false
 	}
-	return g
+	sl := &windowSlot{}
+	sl.rec.Headers = []kgo.RecordHeader{{Key: HeaderKey, Value: sl.hdr[:]}}
+	sl.promise = func(_ *kgo.Record, err error) { g.acks <- ack{i, err} }
+	g.slots = append(g.slots, sl)
+	return i, true
 }
 
 func newWindowSender(b *base, id, w int) *windowSender {
@@ -67,13 +77,10 @@ func newWindowSender(b *base, id, w int) *windowSender {
 	return s
 }
 
-// reset takes a fresh generation of w free slots.
+// reset takes a fresh generation of up to w slots.
 func (s *windowSender) reset(w int) {
 	s.gen = newWindowGen(w)
 	s.free = s.free[:0]
-	for i := w - 1; i >= 0; i-- {
-		s.free = append(s.free, i)
-	}
 }
 
 // send records the acknowledgements that arrived, waits while the window
@@ -83,14 +90,16 @@ func (s *windowSender) send(ctx context.Context, it *engine.Iter, pick func() (*
 	s.it = it
 	s.drain(it)
 	if len(s.free) == 0 {
-		if err := s.wait(ctx, it); err != nil {
+		if i, ok := s.gen.grow(); ok {
+			s.free = append(s.free, i)
+		} else if err := s.wait(ctx, it); err != nil {
 			return err
 		}
 	}
 	b := s.b
 	i := s.free[len(s.free)-1]
 	s.free = s.free[:len(s.free)-1]
-	sl := &s.gen.slots[i]
+	sl := s.gen.slots[i]
 	cl, ti := pick()
 	s.seq++
 	sl.rec.Topic = b.topics[ti]
@@ -135,18 +144,18 @@ func (s *windowSender) wait(ctx context.Context, it *engine.Iter) error {
 		return ctx.Err()
 	case <-s.timer.C:
 	}
-	for i := range s.gen.slots {
-		if s.gen.slots[i].inUse {
+	for i, sl := range s.gen.slots {
+		if sl.inUse {
 			s.record(it, i, errNoAnswer)
 		}
 	}
-	s.reset(len(s.gen.slots))
+	s.reset(s.gen.w)
 	return nil
 }
 
 // record records the outcome of slot i and frees it.
 func (s *windowSender) record(it *engine.Iter, i int, err error) {
-	b, sl := s.b, &s.gen.slots[i]
+	b, sl := s.b, s.gen.slots[i]
 	if !sl.inUse {
 		return
 	}
