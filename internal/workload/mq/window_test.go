@@ -45,12 +45,12 @@ func TestWindowCountsEveryMessage(t *testing.T) {
 	}
 }
 
-// Under --rate a window keeps per-message coordinated-omission
-// accounting: a broker stall shows in responseTime (from each message's
-// intended time), and publish_delay is recorded per message.
-func TestWindowRateStall(t *testing.T) {
+// stallAtRate runs kafka.Produce at 1000/s for 1.5s on 16 VUs with the
+// given window while the broker stalls 400 ms, and returns the snapshot.
+func stallAtRate(t *testing.T, window string) *metrics.ScenarioSnapshot {
+	t.Helper()
 	e := embedded(t, 1)
-	opened, env, _, err := open(t, family(t, "--produce-window", "1000"), e.URL(), 16, ScenarioProduce)
+	opened, env, _, err := open(t, family(t, "--produce-window", window), e.URL(), 16, ScenarioProduce)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,24 +63,32 @@ func TestWindowRateStall(t *testing.T) {
 		})
 	})
 	snap := runOpened(t, t.Context(), opened, env, step{ScenarioProduce, engine.Config{Executor: engine.ConstantArrivalRate, Rate: 1000, Duration: 1500 * time.Millisecond, PreAllocatedVUs: 16, MaxVUs: 16}})
-	p := snap.Scenario(ScenarioProduce)
+	return snap.Scenario(ScenarioProduce)
+}
+
+// Under --rate a window keeps per-message coordinated-omission
+// accounting: a broker stall shows in responseTime (from each message's
+// intended time), and publish_delay is recorded per message. And it
+// absorbs the stall that drops iterations without a window.
+func TestWindowRateStall(t *testing.T) {
+	p := stallAtRate(t, "1000")
 	n, dropped := p.Counters[MetricMessages], p.Counters[metrics.DroppedIterations]
 	if n+dropped < 1450 || n+dropped > 1502 || len(p.Errors) > 0 {
-		t.Fatalf("messages %d at 1000/s for 1.5s, errors %v, counters %v iter %+v", n, p.Errors, p.Counters, p.Trends[metrics.IterationDuration].Stats())
-	}
-	// Without a window the 400 ms stall would need 400 VUs at 1000/s and
-	// 16 VUs drop ~380 iterations (~900 measured on a loaded machine);
-	// with a window of 1000 they absorb it (a loaded machine, or -race,
-	// still drops some: VUs not scheduled in time).
-	if dropped > 600 {
-		t.Errorf("dropped %d iterations: the window should absorb the stall", dropped)
+		t.Fatalf("messages %d at 1000/s for 1.5s, errors %v, counters %v", n, p.Errors, p.Counters)
 	}
 	if got := p.Trends[MetricPublishDelay].Hist.TotalCount(); got != n {
 		t.Errorf("publish_delay samples %d, want %d", got, n)
 	}
-	rt := p.Trends[metrics.ResponseTime].Stats()
-	if rt.Max < 300_000 {
+	if rt := p.Trends[metrics.ResponseTime].Stats(); rt.Max < 300_000 {
 		t.Errorf("responseTime max %vµs: the 400ms stall is missing", rt.Max)
+	}
+	// Without a window 16 VUs cannot cover a 400 ms stall at 1000/s
+	// (~380 iterations dropped on a quiet machine). The same machine
+	// drops some with a window too (VUs not scheduled in time), so the
+	// two are compared in one test.
+	base := stallAtRate(t, "1").Counters[metrics.DroppedIterations]
+	if float64(dropped) > 0.6*float64(base) {
+		t.Errorf("dropped %d iterations with a window, %d without: the window should absorb the stall", dropped, base)
 	}
 }
 
