@@ -12,6 +12,9 @@
 #   env STAMPEDE_ARGS   extra args for stampede run (default: -u 64 --linger 5ms)
 #       K               messages per iteration (default 100: 64 VUs × 100 =
 #                       6400 in flight; librdkafka queues up to 100000)
+#       STAMPEDE_ARGS_B a second stampede configuration measured in the same
+#                       rounds (tool "stampede-b"), e.g. one message per
+#                       iteration: "-u 1024 --linger 5ms" with K=1
 #       KCAT_ARGS       extra args for kcat (default: none: librdkafka defaults)
 #       BROKERS         embedded brokers (default 3)
 #       STORE=1         store records (default: the cluster discards them,
@@ -83,18 +86,26 @@ for r in $(seq "$ROUNDS"); do
 	# shellcheck disable=SC2086
 	measure stampede "$work/stampede" run kafka.Produce --target "$url" -i $((N / K)) --messages-per-iteration "$K" \
 		--topic-prefix bench --acks 1 --no-csv --no-report -q --out "$work/run" $STAMPEDE_ARGS | tee -a "$results"
+	if [ -n "${STAMPEDE_ARGS_B:-}" ]; then
+		rm -rf "$work/run"
+		# shellcheck disable=SC2086
+		measure stampede-b "$work/stampede" run kafka.Produce --target "$url" -i $((N / K)) --messages-per-iteration "$K" \
+			--topic-prefix bench --acks 1 --no-csv --no-report -q --out "$work/run" $STAMPEDE_ARGS_B | tee -a "$results"
+	fi
 	# shellcheck disable=SC2086
 	measure kcat kcat -P -b "$brokers" -t bench-0 -X acks=1 -l "$work/msgs.txt" $KCAT_ARGS | tee -a "$results"
 done
 
 # Every message arrived: the partition's end offset counts both tools.
-want=$((1 + 2 * ROUNDS * N))
+tools=2
+[ -n "${STAMPEDE_ARGS_B:-}" ] && tools=3
+want=$((1 + tools * ROUNDS * N))
 got=$(kcat -Q -b "$brokers" -t bench-0:0:-1 | awk '{print $NF}')
 [ "$got" = "$want" ] || { echo "end offset $got, want $want: messages were lost" >&2; exit 1; }
 
 echo
-echo "medians over $ROUNDS rounds of $N messages (2048 B, acks=1, $BROKERS brokers, stampede: $STAMPEDE_ARGS --messages-per-iteration $K):"
-for tool in stampede kcat; do
+echo "medians over $ROUNDS rounds of $N messages (2048 B, acks=1, $BROKERS brokers, stampede: $STAMPEDE_ARGS --messages-per-iteration $K${STAMPEDE_ARGS_B:+; stampede-b: $STAMPEDE_ARGS_B}), load average $(cut -d' ' -f1-3 /proc/loadavg):"
+for tool in stampede ${STAMPEDE_ARGS_B:+stampede-b} kcat; do
 	grep "^$tool " "$results" | awk -v tool="$tool" '
 		{ r[NR] = $2; c[NR] = $5; b[NR] = $8 }
 		function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }; return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }

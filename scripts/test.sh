@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs every stampede test on a fresh machine. It installs and starts what
 # the tests need when it is missing (Debian packages: PostgreSQL for the
-# SQL driver tests, Chromium for the HTML report test), then runs go vet
+# SQL driver tests, Chromium for the HTML report test, kcat for the kafka serve
+# test), then runs go vet
 # and go test over the whole module. CI runs exactly this (.ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v kcat >/dev/null 2>&1 || missing+=(kcat)
 if ! command -v pg_ctlcluster >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
 	missing+=(postgresql)
 fi

@@ -44,14 +44,14 @@ options:
 	if c.Counters["consumed"] != 2000 {
 		t.Errorf("consumed = %d, want 2000 (errors %v)", c.Counters["consumed"], c.Errors)
 	}
-	if !strings.Contains(strings.Join(p.Notes, "\n"), "embedded in-memory kfake cluster (3 brokers)") {
+	if !strings.Contains(strings.Join(p.Notes, "\n"), "kfake, an in-memory Kafka-protocol test cluster (3 broker(s) inside this process)") {
 		t.Errorf("notes = %q", p.Notes)
 	}
 	summary, err := os.ReadFile(filepath.Join(dir, resultdir.ConsoleFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"publish_latency", "messages", "not a real broker"} {
+	for _, want := range []string{"publish_latency", "messages", "not a real broker", "does not model replication"} {
 		if !strings.Contains(string(summary), want) {
 			t.Errorf("console summary lacks %q:\n%s", want, summary)
 		}

@@ -78,7 +78,7 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	res, err := merge.Merge(dirs, f.out, merge.Options{Requests: !f.noCSV, Force: f.force})
+	res, err := merge.Merge(dirs, f.out, merge.Options{Requests: !f.noCSV, Force: f.force, RateTrends: mergeRateTrends()})
 	if errors.Is(err, merge.ErrMismatch) {
 		return usagef("merge: %v", err)
 	}

@@ -241,6 +241,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	scenarios := map[string]engine.Scenario{}
 	var notes []string
 	inProcess := false // some target runs inside this process
+	standIn := false   // some target is a stand-in (kfake)
 	targetDesc, targetVersion := driver.Redact(p.target), ""
 	var closers []func() error
 	defer func() {
@@ -269,6 +270,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 		}
 		notes = append(notes, opened.Notes...)
 		inProcess = inProcess || opened.InProcess
+		standIn = standIn || opened.StandIn
 		if opened.Target != "" {
 			targetDesc = opened.Target
 		}
@@ -297,7 +299,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	fp := envinfo.Collect()
 	fp.Target, fp.TargetVersion = targetDesc, targetVersion
 	opts := resultdir.Options{
-		Args: redactArgs(os.Args[1:]), Target: targetDesc, InProcess: inProcess, Concurrent: f.concurrent, Seed: f.seed,
+		Args: redactArgs(os.Args[1:]), Target: targetDesc, InProcess: inProcess, StandIn: standIn, Concurrent: f.concurrent, Seed: f.seed,
 		Run: run, Flags: f.familyFlags(p.fs), Thresholds: f.thresholds,
 		Segment: f.segment, Sweep: sweepInfoMap(f.sweepInfo),
 	}

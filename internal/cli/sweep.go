@@ -70,7 +70,8 @@ func newSweepCmd(env *Env) *cobra.Command {
   --nodes 1,3,5 --before-step CMD cluster sizes; CMD ({nodes}, {step}, {value},
                                   {target} substituted, run by sh -c) must resize
                                   the cluster and finish before the step starts
-  --targets URL1,URL2             one target per step (with --nodes: one per size)
+  --targets 'URL1 URL2'           one target per step, separated by spaces (with
+                                  --nodes: one per size)
 
 Each step is a normal "stampede run" in its own result directory
 PARENT/step-NN-VALUE (--out PARENT, default stampede-results/sweep-TIMESTAMP);
@@ -100,7 +101,7 @@ done are kept and analysed.`,
 	fs.StringVarP(&f.vus, "vus", "u", "", "VUs per step, e.g. 50,100,200,300,500 (or one value kept for every step)")
 	fs.StringVar(&f.rate, "rate", "", "arrival rate per step, e.g. 1000,2000,4000 (or one value kept for every step)")
 	fs.StringVar(&f.nodes, "nodes", "", "cluster sizes, e.g. 1,3,5 (needs --before-step or --targets)")
-	fs.StringVar(&f.targets, "targets", "", "one target URL per step (with --nodes: one per size)")
+	fs.StringVar(&f.targets, "targets", "", "target URLs separated by spaces, one per step (with --nodes: one per size)")
 	fs.StringVar(&f.beforeStep, "before-step", "", "command run by sh -c before each step, with {nodes} {step} {value} {target} substituted; must exit 0")
 	fs.DurationVar(&f.hookTimeout, "before-step-timeout", 30*time.Minute, "longest a --before-step command may take")
 	fs.DurationVar(&f.pause, "pause", 0, "pause between steps (after the hook), e.g. to let a cluster settle")
@@ -128,6 +129,9 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, template *pflag.Flag
 	}
 	steps, err := planSweep(f, scenarios)
 	if err != nil {
+		return err
+	}
+	if err := refuseStandInNodes(steps, fs.Changed("target"), scenarios); err != nil {
 		return err
 	}
 	passed := passThrough(template, fs)
@@ -282,13 +286,15 @@ func planSweep(f *sweepFlags, scenarios []string) ([]sweepStep, error) {
 	}
 	var targets []string
 	if f.targets != "" {
-		for _, t := range strings.Split(f.targets, ",") {
-			if t = strings.TrimSpace(t); t != "" {
-				if _, err := newDrivers().ParseTarget(t); err != nil {
-					return nil, asUsage(fmt.Errorf("--targets: %w", err))
-				}
-				targets = append(targets, t)
+		list, err := splitTargets(f.targets)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range list {
+			if _, err := newDrivers().ParseTarget(t); err != nil {
+				return nil, asUsage(fmt.Errorf("--targets: %w", err))
 			}
+			targets = append(targets, t)
 		}
 	}
 	var dim string
@@ -312,7 +318,7 @@ func planSweep(f *sweepFlags, scenarios []string) ([]sweepStep, error) {
 	case len(vus) > 0:
 		dim, values = sweep.DimVUs, itoaAll(vus)
 	default:
-		return nil, usagef("nothing to sweep: give --vus 50,100,200, --rate 1000,2000, --nodes 1,3,5 or --targets URL,URL")
+		return nil, usagef("nothing to sweep: give --vus 50,100,200, --rate 1000,2000, --nodes 1,3,5 or --targets 'URL URL'")
 	}
 	if (dim != sweep.DimVUs && len(vus) > 1) || (dim != sweep.DimRate && len(rates) > 1) {
 		return nil, usagef("sweep one dimension at a time: %s varies, so --vus and --rate take one value", dim)

@@ -29,9 +29,9 @@ func TestPlanSweep(t *testing.T) {
 		{name: "single rate is a rate sweep", f: sweepFlags{rate: "1000"}, wantDim: "rate", wantDirs: []string{"step-01-1000"}, wantExtra: []string{"--rate=1000"}},
 		{name: "nodes with a hook", f: sweepFlags{nodes: "1,3,5", beforeStep: "resize {nodes}", vus: "100"}, wantDim: "nodes",
 			wantDirs: []string{"step-01-1", "step-02-3", "step-03-5"}, wantExtra: []string{"--vus=100"}},
-		{name: "nodes with targets", f: sweepFlags{nodes: "1,3", targets: "postgres://u:pw@db1/x,postgres://db3/x"}, wantDim: "nodes",
+		{name: "nodes with targets", f: sweepFlags{nodes: "1,3", targets: "postgres://u:pw@db1/x postgres://db3/x"}, wantDim: "nodes",
 			wantDirs: []string{"step-01-1", "step-02-3"}, wantExtra: []string{"--target=postgres://db3/x"}},
-		{name: "targets", f: sweepFlags{targets: "http://10.0.0.1:8080/a,http://u:secret@10.0.0.2:8080/"}, wantDim: "target",
+		{name: "targets", f: sweepFlags{targets: "http://10.0.0.1:8080/a\nhttp://u:secret@10.0.0.2:8080/"}, wantDim: "target",
 			wantDirs: []string{"step-01-10.0.0.1_8080", "step-02-10.0.0.2_8080"}, wantExtra: []string{"--target=http://u:secret@10.0.0.2:8080/"}},
 		{name: "nothing", f: sweepFlags{}, wantErr: "nothing to sweep"},
 		{name: "two dimensions", f: sweepFlags{vus: "1,2", rate: "10,20"}, wantErr: "one dimension at a time"},
@@ -40,6 +40,9 @@ func TestPlanSweep(t *testing.T) {
 		{name: "bad value", f: sweepFlags{vus: "50,lots"}, wantErr: `"lots" is not a whole number`},
 		{name: "zero", f: sweepFlags{vus: "0,1"}, wantErr: "≥ 1"},
 		{name: "bad target", f: sweepFlags{targets: "gopher://x"}, wantErr: "gopher"},
+		{name: "multi-broker kafka URLs stay whole", f: sweepFlags{nodes: "3,5", targets: "kafka://a:9092,b:9092,c:9092  kafka://a:9092,b:9092,c:9092,d:9092,e:9092"}, wantDim: "nodes",
+			wantDirs: []string{"step-01-3", "step-02-5"}, wantExtra: []string{"--target=kafka://a:9092,b:9092,c:9092,d:9092,e:9092"}},
+		{name: "comma-separated URLs are refused", f: sweepFlags{targets: "http://a/,http://b/"}, wantErr: "separate target URLs with spaces"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

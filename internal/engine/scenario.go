@@ -107,6 +107,25 @@ func (it *Iter) RequestAudit(a Audit, start time.Duration, res driver.Result) ti
 			from = it.Intended
 		}
 	}
+	return it.op(a, from, start, end, res)
+}
+
+// RequestAt records an operation with its own intended start: a VU that
+// pipelines operations over iterations (kafka.Produce --produce-window) records,
+// in a later iteration, an operation an earlier one sent. responseTime
+// counts from intended (or start, when earlier), service_time from start.
+// It returns the end time.
+func (it *Iter) RequestAt(query string, intended, start time.Duration, res driver.Result) time.Duration {
+	end := it.Clock.Now()
+	if res.Err != nil && stoppedBy(it.ctx, res.Err) {
+		return end
+	}
+	return it.op(Audit{Label: query}, min(intended, start), start, end, res)
+}
+
+// op records an operation timed from from (responseTime) and start
+// (service_time) to end.
+func (it *Iter) op(a Audit, from, start, end time.Duration, res driver.Result) time.Duration {
 	rt := end - from
 	svc := int64(-1) // service_time exists only under the open model
 	if it.scheduled {

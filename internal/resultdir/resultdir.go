@@ -47,6 +47,9 @@ type Options struct {
 	// InProcess is set when the target ran inside stampede's process
 	// (SQLite, the embedded Kafka cluster).
 	InProcess bool `json:"inProcess,omitempty"`
+	// StandIn is set when the target was a test stand-in that does not
+	// model a real cluster (kfake, also behind stampede kafka serve).
+	StandIn bool `json:"standIn,omitempty"`
 	// Scenarios in run order with their executor configuration.
 	Scenarios  []ScenarioOptions `json:"scenarios"`
 	Concurrent bool              `json:"concurrent,omitempty"`

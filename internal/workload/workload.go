@@ -67,6 +67,10 @@ type Opened struct {
 	// (SQLite, the embedded Kafka cluster): generator and target then share
 	// one CPU budget, which the saturation checks must know.
 	InProcess bool
+	// StandIn is set when the target is a test stand-in that does not
+	// model a real cluster (kfake: no replication, ISR, leader election or
+	// network), whose Notes say so: its scaling cannot be measured.
+	StandIn bool
 	// Close releases the target (embedded servers, pools). May be nil.
 	Close func() error
 }

@@ -35,6 +35,9 @@ type Options struct {
 	// Force merges parts with different scenario sets or targets, which
 	// Merge otherwise refuses with ErrMismatch.
 	Force bool
+	// RateTrends are per-second trends rebuilt from the merged series so
+	// that they add up over the parts (see RateTrend).
+	RateTrends []RateTrend
 }
 
 // Result describes a merged directory.
@@ -126,7 +129,7 @@ func Merge(dirs []string, out string, opts Options) (*Result, error) {
 	if err := resultdir.Prepare(out); err != nil {
 		return nil, err
 	}
-	if res.Points, err = mergeSeries(dirs, out, snap, workers); err != nil {
+	if res.Points, err = mergeSeries(dirs, out, snap, workers, opts.RateTrends); err != nil {
 		return nil, err
 	}
 	if err := resultdir.WriteJSON(out, resultdir.SnapshotFile, snap); err != nil {

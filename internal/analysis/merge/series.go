@@ -71,7 +71,7 @@ func (a *seriesAcc) absorb(o *seriesAcc) error {
 // time base is the earliest zero; parts that shared a --start-at align
 // second for second, others to the nearest second. Points are written by
 // second, then in the scenario order of snap, in SeriesWriter's format.
-func mergeSeries(dirs []string, out string, snap *metrics.Snapshot, workers int) (int, error) {
+func mergeSeries(dirs []string, out string, snap *metrics.Snapshot, workers int, rts []RateTrend) (int, error) {
 	zeros := make([]time.Time, len(dirs))
 	var base time.Time
 	for i, d := range dirs {
@@ -143,6 +143,9 @@ func mergeSeries(dirs []string, out string, snap *metrics.Snapshot, workers int)
 				all[k] = a
 			}
 		}
+	}
+	if len(dirs) > 1 {
+		rebuildRateTrends(snap, all, base, rts, len(dirs))
 	}
 	return writeSeries(out, all, base, snap)
 }

@@ -28,6 +28,22 @@ type Scaling struct {
 	// MinEfficiency; otherwise SubLinearAt is the first point below it.
 	Linear      bool `json:"linear"`
 	SubLinearAt int  `json:"subLinearAt"`
+	// NotMeaningful says why the curve says nothing about scaling (a
+	// stand-in target); empty when it does.
+	NotMeaningful string `json:"notMeaningful,omitempty"`
+}
+
+// StandInScaling is the verdict of a node sweep against a stand-in.
+const StandInScaling = "not meaningful: the target is a stand-in (kfake, one process serving every broker, nothing replicated), so its broker count says nothing about how a cluster scales; sweep a real cluster (--targets), or use the nats family, whose embedded cluster is real replicated nats-server nodes"
+
+// standIn tells whether any point ran against a stand-in target.
+func standIn(points []Point) bool {
+	for _, p := range points {
+		if p.StandIn {
+			return true
+		}
+	}
+	return false
 }
 
 // Analysis is the result of a sweep.
@@ -69,6 +85,10 @@ func Analyze(points []Point, r Rule) *Analysis {
 			c.Knee = FindKnee(c.Points, r)
 		}
 		c.Verdict = Diagnose(c.Points, c.Knee)
+		if c.Scaling != nil && standIn(c.Points) {
+			c.Scaling.NotMeaningful = StandInScaling
+			c.Verdict = Verdict{Side: SideUnknown, Reason: StandInScaling}
+		}
 		if c.Scaling != nil && !c.Scaling.Linear && c.Verdict.Side == SideNone {
 			p := c.Points[c.Scaling.SubLinearAt]
 			c.Verdict = Verdict{Side: SideTarget, Reason: fmt.Sprintf(
@@ -116,6 +136,9 @@ func perNode(p Point) float64 {
 
 // Describe says how a node sweep scales, in one line.
 func (s *Scaling) Describe(curve []Point) string {
+	if s.NotMeaningful != "" {
+		return "not meaningful (stand-in target): efficiency figures are shown but describe one test process, not a cluster"
+	}
 	if len(curve) < 2 {
 		return "one cluster size: nothing to compare"
 	}

@@ -54,6 +54,9 @@ type Point struct {
 	// InProcess is set when the target ran inside stampede's own process
 	// (embedded SQLite or Kafka): generator and target share its CPU.
 	InProcess bool `json:"inProcess,omitempty"`
+	// StandIn is set when the target was a test stand-in that does not
+	// model a real cluster (kfake): its node count means nothing.
+	StandIn bool `json:"standIn,omitempty"`
 
 	Iterations int64 `json:"iterations"`
 	// Seconds is the measured span (scenario duration minus warm-up).
@@ -92,6 +95,9 @@ type Point struct {
 	MsgRate         float64 `json:"msgRate,omitempty"`
 	ServerCPU       float64 `json:"serverCPU,omitempty"`
 	ServersMeasured bool    `json:"serversMeasured,omitempty"`
+	// HostSaturated is selfcheck's verdict on the generator's whole
+	// machine (busy with other processes) for the scenario.
+	HostSaturated bool `json:"hostSaturated,omitempty"`
 }
 
 // FromResult returns one Point per scenario of a loaded step. check is the
@@ -113,13 +119,14 @@ func FromResult(r *resultdir.Result, check *selfcheck.Report) []Point {
 		cfg, _ := scenarioConfig(r.Options, sc.Name)
 		p := Point{Step: step, Dir: r.Dir, Dimension: dim, Value: value, Load: load, Nodes: nodes,
 			Scenario: sc.Name, Executor: sc.Executor, GeneratorCPU: -1, GeneratorMax: -1,
-			InProcess: r.Options.InProcess}
+			InProcess: r.Options.InProcess, StandIn: r.Options.StandIn}
 		measure(&p, sc, cfg)
 		measureMessaging(&p, sc)
 		if check != nil {
 			st := check.Window(sc.Start, sc.End)
 			if st.N > 0 {
 				p.GeneratorCPU, p.GeneratorMax, p.GeneratorSaturated = st.AvgCPU, st.MaxCPU, st.Saturated()
+				p.HostSaturated = st.HostSaturated()
 			}
 		}
 		out = append(out, p)

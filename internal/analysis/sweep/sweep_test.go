@@ -110,6 +110,8 @@ func TestDiagnose(t *testing.T) {
 			modify: func(c []Point) {
 				c[1].GeneratorSaturated, c[1].GeneratorCPU, c[1].InProcess = true, 0.95, true
 			}},
+		{name: "machine busy with other processes: unknown, as its note says", want: SideUnknown, reason: "machine was busy with other processes",
+			modify: func(c []Point) { c[0].HostSaturated = true }},
 		{name: "generator busy only after the knee does not count", want: SideTarget,
 			modify: func(c []Point) { c = append(c, c[2]); c[3].GeneratorSaturated = true }},
 		{name: "VUs idle outside iterations: client", want: SideClient, reason: "Little's law accounts for",
@@ -179,6 +181,31 @@ func TestScaling(t *testing.T) {
 				t.Error("node sweeps have no knee")
 			}
 		})
+	}
+}
+
+// A node sweep against kfake (kafka serve behind --targets): no scaling
+// verdict, whatever the curve; and no "target limits scaling" verdict
+// while the machine was busy.
+func TestScalingNotMeaningful(t *testing.T) {
+	c := nodeCurve([]int{1, 3, 5}, []float64{1000, 1200, 1300})
+	for i := range c {
+		c[i].StandIn = true
+	}
+	a := Analyze(c, Rule{})
+	cv := a.Curves[0]
+	if cv.Verdict.Side != SideUnknown || !strings.Contains(cv.Verdict.Reason, "not meaningful") || cv.Scaling.NotMeaningful == "" {
+		t.Errorf("stand-in node sweep: verdict %+v, scaling %+v", cv.Verdict, cv.Scaling)
+	}
+	if d := cv.Scaling.Describe(cv.Points); !strings.Contains(d, "not meaningful") {
+		t.Errorf("describe = %s", d)
+	}
+	c = nodeCurve([]int{1, 3, 5}, []float64{1000, 1200, 1300})
+	for i := range c {
+		c[i].HostSaturated = true
+	}
+	if v := Analyze(c, Rule{}).Curves[0].Verdict; v.Side == SideTarget || strings.Contains(v.Reason, "generator kept up") {
+		t.Errorf("busy machine: verdict %+v contradicts the self-check", v)
 	}
 }
 

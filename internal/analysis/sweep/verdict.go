@@ -57,6 +57,13 @@ func Diagnose(curve []Point, k Knee) Verdict {
 				p.Value, unitOf(p.Dimension), 100*p.GeneratorCPU, 100*p.GeneratorMax)}
 		}
 	}
+	for _, p := range curve[:last+1] {
+		if p.HostSaturated {
+			return Verdict{Side: SideUnknown, Reason: fmt.Sprintf(
+				"the generator's machine was busy with other processes at %s %s (its self-check says the numbers may be limited by the client): neither side can be named; re-run on a quiet machine or give the generator its own",
+				p.Value, unitOf(p.Dimension))}
+		}
+	}
 	p := curve[last]
 	if p.VUs > 0 && p.Concurrency < LittleGap*p.VUs && (p.Closed || p.Dropped > 0) {
 		return Verdict{Side: SideClient, Reason: fmt.Sprintf(

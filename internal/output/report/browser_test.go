@@ -148,7 +148,7 @@ func checkPage(t *testing.T, bin, page string, wantCharts int, shot string) page
 		t.Errorf("%d empty charts", st.empty)
 	}
 	png := filepath.Join(artifactDir(t), shot)
-	browser(t, bin, page, "--screenshot="+png, "--window-size=1280,2400")
+	browser(t, bin, page, "--screenshot="+png, "--produce-window-size=1280,2400")
 	if fi, err := os.Stat(png); err != nil || fi.Size() < 10_000 {
 		t.Fatalf("no screenshot: %v", err)
 	}

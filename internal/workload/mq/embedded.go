@@ -1,7 +1,9 @@
 package mq
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,15 +12,14 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
-// EmbeddedNote is said in every summary of a run on the embedded cluster.
-const EmbeddedNote = "embedded in-memory kfake cluster (%d brokers): throughput reflects the client and an in-memory test broker, not a real broker"
-
 // Embedded is an in-process Kafka-protocol cluster (franz-go's kfake)
 // listening on loopback ports. It keeps records in memory.
 type Embedded struct {
 	// Cluster is the kfake cluster, for tests that inject faults.
 	Cluster *kfake.Cluster
 	brokers int
+	fsync   bool
+	dataDir string // temporary, removed by Close
 	stop    chan struct{}
 	wg      sync.WaitGroup
 	once    sync.Once
@@ -35,6 +36,17 @@ type EmbeddedOptions struct {
 	Retention int64
 	// Blackhole acknowledges produced records without storing them.
 	Blackhole bool
+	// Fsync writes every produced batch to a temporary directory with
+	// fsync before acknowledging it (kfake's DataDir and SyncWrites), so
+	// that flush.messages=1 costs what a flush costs. The directory is
+	// removed by Close.
+	Fsync bool
+	// AutoCreate lets clients create topics by asking for them (metadata
+	// requests with auto-creation allowed, as kcat and most producers
+	// send), with AutoPartitions partitions (default 1) and kfake's
+	// replication factor (the broker count, at most 3).
+	AutoCreate     bool
+	AutoPartitions int32
 }
 
 // StartEmbedded starts an embedded cluster. Close stops it.
@@ -42,7 +54,14 @@ func StartEmbedded(o EmbeddedOptions) (*Embedded, error) {
 	if o.Brokers < 1 {
 		o.Brokers = 3
 	}
-	opts := []kfake.Opt{kfake.NumBrokers(o.Brokers), kfake.ClusterID("stampede-embedded")}
+	id := EmbeddedClusterID
+	if o.Fsync {
+		id = EmbeddedClusterIDFsync
+	}
+	opts := []kfake.Opt{kfake.NumBrokers(o.Brokers), kfake.ClusterID(id)}
+	if o.AutoCreate {
+		opts = append(opts, kfake.AllowAutoTopicCreation(), kfake.DefaultNumPartitions(int(max(o.AutoPartitions, 1))))
+	}
 	if len(o.Ports) > 0 {
 		if len(o.Ports) != o.Brokers {
 			return nil, fmt.Errorf("embedded cluster: %d ports for %d brokers", len(o.Ports), o.Brokers)
@@ -55,11 +74,22 @@ func StartEmbedded(o EmbeddedOptions) (*Embedded, error) {
 	if o.Blackhole {
 		opts = append(opts, kfake.BlackholeProduce())
 	}
+	var dir string
+	if o.Fsync && !o.Blackhole {
+		var err error
+		if dir, err = os.MkdirTemp("", "stampede-kfake-*"); err != nil {
+			return nil, fmt.Errorf("embedded cluster: %w", err)
+		}
+		opts = append(opts, kfake.DataDir(dir), kfake.SyncWrites())
+	}
 	c, err := kfake.NewCluster(opts...)
 	if err != nil {
+		if dir != "" {
+			err = errors.Join(err, os.RemoveAll(dir))
+		}
 		return nil, fmt.Errorf("embedded cluster: %w", err)
 	}
-	e := &Embedded{Cluster: c, brokers: o.Brokers, stop: make(chan struct{})}
+	e := &Embedded{Cluster: c, brokers: o.Brokers, fsync: dir != "", dataDir: dir, stop: make(chan struct{})}
 	if o.Retention > 0 && !o.Blackhole {
 		e.wg.Add(1)
 		go e.retain()
@@ -88,15 +118,26 @@ func (e *Embedded) Addrs() []string { return e.Cluster.ListenAddrs() }
 // URL is the kafka:// target of the cluster.
 func (e *Embedded) URL() string { return "kafka://" + strings.Join(e.Addrs(), ",") }
 
-// Note is the summary remark for runs on this cluster.
-func (e *Embedded) Note() string { return fmt.Sprintf(EmbeddedNote, e.brokers) }
+// Note says what the cluster does not model, for clients of another
+// process (stampede kafka serve).
+func (e *Embedded) Note() string { return e.standIn(false).note(nil) }
+
+// Fsync tells whether the cluster fsyncs every produced batch.
+func (e *Embedded) Fsync() bool { return e.fsync }
+
+func (e *Embedded) standIn(inProcess bool) standIn {
+	return standIn{brokers: e.brokers, fsync: e.fsync, inProcess: inProcess}
+}
 
 // Close stops the cluster; it is safe to call more than once.
-func (e *Embedded) Close() error {
+func (e *Embedded) Close() (err error) {
 	e.once.Do(func() {
 		close(e.stop)
 		e.wg.Wait()
 		e.Cluster.Close()
+		if e.dataDir != "" {
+			err = os.RemoveAll(e.dataDir)
+		}
 	})
-	return nil
+	return err
 }

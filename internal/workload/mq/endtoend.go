@@ -262,4 +262,7 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	}
 }
 
-func (v *e2eVU) Close() error { return nil }
+func (v *e2eVU) Close() error {
+	v.s.closeVU(v.snd.it)
+	return nil
+}

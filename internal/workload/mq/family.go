@@ -101,7 +101,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	var cluster *kfake.Cluster
 	target := ""
 	if env.Target == "" {
-		emb, err := StartEmbedded(EmbeddedOptions{Brokers: o.Brokers, Retention: o.EmbeddedRetention, Blackhole: o.EmbeddedBlackhole})
+		emb, err := StartEmbedded(EmbeddedOptions{Brokers: o.Brokers, Retention: o.EmbeddedRetention, Blackhole: o.EmbeddedBlackhole, Fsync: wantsFsync(&o)})
 		if err != nil {
 			return nil, err
 		}
@@ -111,12 +111,15 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		if err != nil {
 			return nil, err
 		}
-		notes = append(notes, emb.Note())
+		notes = append(notes, emb.standIn(true).note(&o))
 		if o.EmbeddedBlackhole {
 			notes = append(notes, "embedded cluster discards produced records (--embedded-blackhole): nothing can be consumed")
 		}
 		target = cfg.String() + " (embedded kfake)"
 		logf("kafka: started the embedded in-memory cluster, %d brokers on %s", o.Brokers, strings.Join(emb.Addrs(), ","))
+		if emb.Fsync() {
+			logf("kafka: flush.messages=1: the embedded cluster writes every batch to a temporary directory with fsync")
+		}
 	} else {
 		if o.ChurnBrokers {
 			return nil, workload.Usagef("--churn-brokers needs the embedded cluster (no --target); on a real cluster add and remove a broker yourself during the churn window")
@@ -139,6 +142,16 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	closers = append(closers, func() error { admin.Close(); return nil })
 	adm := kadm.NewClient(admin)
 	version, _ := kafkadrv.Version(ctx, admin)
+	standInTarget := cluster != nil
+	if cluster == nil {
+		if si, ok := detectStandIn(ctx, adm); ok {
+			// stampede kafka serve (or another kfake): same caveats.
+			standInTarget = true
+			notes = append(notes, si.note(&o))
+			target += " (kfake, by its cluster id)"
+			logf("kafka: the target is a kfake test cluster (cluster id): the summary says what it does not model")
+		}
+	}
 
 	cfgs, _ := o.topicConfigs()
 	r := &run{
@@ -175,7 +188,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}
 	r.ids = registerMetrics(env.Metrics, r.topics, needsOf(names, &o))
 	needPayload := false
-	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: version, InProcess: cluster != nil}
+	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: version, InProcess: cluster != nil, StandIn: standInTarget}
 	for _, n := range names {
 		switch n {
 		case ScenarioProduce:

@@ -40,6 +40,10 @@ type maxRateScenario struct {
 	steps []stepResult
 	best  int64
 	done  bool
+	// hi is the lowest rate found not sustained (0: none); hold what the
+	// final hold at best achieved.
+	hi   int64
+	hold holdResult
 }
 
 // sustainRatio is the fraction of due messages a sustained step completes.
@@ -96,10 +100,24 @@ func (s *maxRateScenario) Teardown(context.Context) error {
 			}
 		}
 		verdict := "converged"
-		if !s.done {
-			verdict = "not converged before the end of -d"
+		switch {
+		case !s.done && len(s.steps) == 0:
+			verdict = "not converged: -d ended before the first step was judged"
+		case !s.done:
+			verdict = "not converged before the end of -d: the highest rate a step sustained"
+		case s.hi > 0:
+			verdict = sprintf("converged: %s msgs/s was not sustained", fmtRate(float64(s.hi)))
 		}
-		s.note("max sustainable rate %s msgs/s (%s; steps: %s)", fmtRate(float64(s.best)), verdict, b.String())
+		line := sprintf("max sustainable rate %s msgs/s (%s; steps: %s", fmtRate(float64(s.best)), verdict, b.String())
+		if n := len(s.steps); n > 0 {
+			last := s.steps[n-1]
+			line += sprintf("; last step completed %s–%s msgs/s per window", fmtRate(last.lo), fmtRate(last.hi))
+		}
+		line += ")"
+		if s.done && s.best > 0 {
+			line += "; " + s.hold.describe()
+		}
+		s.note("%s", line)
 	}
 	return nil
 }
@@ -144,14 +162,66 @@ func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	return v.snd.send(ctx, it, s.prod.pick, intended)
 }
 
-func (v *maxRateVU) Close() error { return nil }
+func (v *maxRateVU) Close() error {
+	v.s.closeVU(v.snd.it)
+	return nil
+}
 
-// stepResult is one held rate; due and done count the second half.
+// stepResult is one held rate; due and done count the judged part, lo
+// and hi are the lowest and highest completion rate of its windows.
 type stepResult struct {
 	rate      int64
 	ok        bool
 	due, done int64
 	errs      int64
+	lo, hi    float64
+}
+
+// judgeWindows is how many windows the judged part of a step is cut into
+// for its spread.
+const judgeWindows = 4
+
+// judgement is what judge saw over a span of a step.
+type judgement struct {
+	due, done int64
+	// lo and hi are the completion rates (msgs/s) of the slowest and
+	// fastest window; last the last window's, lastDue its due rate.
+	lo, hi, last, lastDue float64
+}
+
+// ok tells whether the completed messages kept up with the due ones.
+func (j judgement) ok(ratio float64) bool { return float64(j.done) >= ratio*float64(j.due)-1 }
+
+// settling tells whether the last window completed faster than the rate
+// (the backlog was shrinking).
+func (j judgement) settling(rate int64) bool { return j.last >= float64(rate) && j.last > j.lastDue }
+
+// judge watches the schedule for d in judgeWindows windows and returns
+// due and completed messages with the windows' spread; false when ctx
+// ended.
+func (s *maxRateScenario) judge(ctx context.Context, d time.Duration) (judgement, bool) {
+	j := judgement{lo: math.Inf(1)}
+	t0 := s.clock.Now()
+	d0, c0 := s.pace.due(t0), s.completed()
+	prevT, prevD, prevC := t0, d0, c0
+	for w := 1; w <= judgeWindows; w++ {
+		if !sleepCtx(ctx, d/judgeWindows) {
+			return j, false
+		}
+		now := s.clock.Now()
+		due, done := s.pace.due(now), s.completed()
+		if sec := (now - prevT).Seconds(); sec > 0 {
+			r := float64(done-prevC) / sec
+			j.lo, j.hi = min(j.lo, r), max(j.hi, r)
+			j.last, j.lastDue = r, float64(due-prevD)/sec
+		}
+		prevT, prevD, prevC = now, due, done
+	}
+	j.due, j.done = prevD-d0, prevC-c0
+	if math.IsInf(j.lo, 1) {
+		j.lo = 0
+	}
+	return j, true
 }
 
 // control runs the search (see the type comment).
@@ -163,27 +233,38 @@ func (s *maxRateScenario) control(ctx context.Context, _ time.Duration) {
 		}
 		f0 := s.failed.Load()
 		s.pace.set(s.clock.Now(), rate)
-		// The first half fills the pipeline; the second half is judged.
+		// The first half fills the pipeline; the second half is judged,
+		// in windows whose completion rates give the step's spread.
 		if !sleepCtx(ctx, o.MaxRateStep/2) {
 			return false, false
 		}
-		mid := s.clock.Now()
-		d1, c1 := s.pace.due(mid), s.completed()
-		if !sleepCtx(ctx, o.MaxRateStep-o.MaxRateStep/2) {
+		j, alive := s.judge(ctx, o.MaxRateStep-o.MaxRateStep/2)
+		if !alive {
 			return false, false
 		}
-		end := s.clock.Now()
-		due, done := s.pace.due(end)-d1, s.completed()-c1
-		stepDue := s.pace.due(end) - s.pace.dueBefore()
+		extended := false
+		if !j.ok(sustainRatio) && j.settling(rate) {
+			// The backlog shrank in the last window: the pipeline was
+			// still filling. Judge one more half step on its own.
+			if j, alive = s.judge(ctx, o.MaxRateStep-o.MaxRateStep/2); !alive {
+				return false, false
+			}
+			extended = true
+		}
+		stepDue := s.pace.due(s.clock.Now()) - s.pace.dueBefore()
 		errs := s.failed.Load() - f0
-		ok := float64(done) >= sustainRatio*float64(due)-1 && float64(errs) <= o.MaxRateErrors*float64(stepDue)
-		s.steps = append(s.steps, stepResult{rate: rate, ok: ok, due: due, done: done, errs: errs})
+		ok := j.ok(sustainRatio) && float64(errs) <= o.MaxRateErrors*float64(stepDue)
+		s.steps = append(s.steps, stepResult{rate: rate, ok: ok, due: j.due, done: j.done, errs: errs, lo: j.lo, hi: j.hi})
 		verdict := "sustained"
 		if !ok {
 			verdict = "not sustained"
 		}
-		s.logf("%s: step %d: %s msgs/s for %s: second half %d due, %d completed (backlog %+d), %d errors → %s",
-			s.name, len(s.steps), fmtRate(float64(rate)), o.MaxRateStep, due, done, due-done, errs, verdict)
+		ext := ""
+		if extended {
+			ext = ", judged again after the backlog was still settling"
+		}
+		s.logf("%s: step %d: %s msgs/s for %s: judged %d due, %d completed (backlog %+d; completed %s–%s msgs/s per window%s), %d errors → %s",
+			s.name, len(s.steps), fmtRate(float64(rate)), o.MaxRateStep, j.due, j.done, j.due-j.done, fmtRate(j.lo), fmtRate(j.hi), ext, errs, verdict)
 		return ok, true
 	}
 	lo, hi := int64(0), int64(0)
@@ -218,10 +299,55 @@ func (s *maxRateScenario) control(ctx context.Context, _ time.Duration) {
 		}
 	}
 	s.finish(lo, true)
-	if lo > 0 {
-		s.settle(ctx, 5*o.MaxRateStep)
+	s.hi = hi
+	if lo > 0 && s.settle(ctx, 5*o.MaxRateStep) {
 		s.pace.set(s.clock.Now(), lo)
+		s.holdAt(ctx, lo)
 	}
+}
+
+// holdAt watches the final hold at rate until ctx ends, second by second,
+// so that the summary says whether the found rate held.
+func (s *maxRateScenario) holdAt(ctx context.Context, rate int64) {
+	h := &s.hold
+	h.rate = rate
+	t0 := s.clock.Now()
+	d0, c0 := s.pace.due(t0), s.completed()
+	h.lo = math.Inf(1)
+	prevT, prevC := t0, c0
+	for sleepCtx(ctx, time.Second) {
+		now := s.clock.Now()
+		c := s.completed()
+		r := float64(c-prevC) / (now - prevT).Seconds()
+		h.lo, h.hi = min(h.lo, r), max(h.hi, r)
+		h.secs++
+		h.span = now - t0
+		h.due, h.done = s.pace.due(now)-d0, c-c0
+		prevT, prevC = now, c
+	}
+}
+
+// holdResult is what the final hold at the found rate achieved.
+type holdResult struct {
+	rate      int64
+	secs      int
+	span      time.Duration
+	due, done int64
+	lo, hi    float64 // per-second completion rates
+}
+
+// describe says whether the hold sustained the rate.
+func (h *holdResult) describe() string {
+	if h.secs == 0 {
+		return "the rest of -d was too short to hold it for a second"
+	}
+	got := float64(h.done) / h.span.Seconds()
+	verdict := "it held"
+	if !(float64(h.done) >= sustainRatio*float64(h.due)-1) {
+		verdict = "it did NOT hold: treat it as an upper bound and re-run with a longer --max-rate-step"
+	}
+	return sprintf("held for %s afterwards: %s msgs/s completed (per second %s–%s), backlog %+d → %s",
+		h.span.Round(time.Second), fmtRate(got), fmtRate(h.lo), fmtRate(h.hi), h.due-h.done, verdict)
 }
 
 func (s *maxRateScenario) finish(best int64, converged bool) {

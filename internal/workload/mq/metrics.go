@@ -155,3 +155,23 @@ func registerMetrics(reg *metrics.Registry, topics []string, n needs) *ids {
 	}
 	return m
 }
+
+// PerSecond names a trend sampled once a second as a count of a counter
+// over that second (msgs_per_s of messages). Merging such trends across
+// processes must add the counts second by second (stampede merge does).
+type PerSecond struct {
+	Trend, Counter string
+	// Sparse trends cover only part of a run (a churn phase).
+	Sparse bool
+}
+
+// PerSecondTrends lists the family's per-second trends.
+// topic_msgs_per_s is not among them: its per-topic counts are not kept
+// in the series when there are many topics.
+func PerSecondTrends() []PerSecond {
+	out := []PerSecond{{Trend: MetricThroughput, Counter: MetricMessages}}
+	for _, p := range phases {
+		out = append(out, PerSecond{Trend: tagged(MetricThroughput, "phase", p), Counter: tagged(MetricMessages, "phase", p), Sparse: true})
+	}
+	return out
+}

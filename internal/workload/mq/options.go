@@ -42,6 +42,12 @@ type Options struct {
 	// before it waits for their acknowledgements (default 1): VUs ×
 	// PerIteration messages are in flight.
 	PerIteration int
+	// Window is how many of its messages a kafka.Produce VU may have
+	// unacknowledged (default 1: an iteration waits for its own
+	// acknowledgement). With W > 1 an iteration returns once its message
+	// is handed to the client: VUs × W messages are in flight, each still
+	// recorded with its own latency from its intended start.
+	Window int
 	// MaxInFlight is the produce requests in flight per broker
 	// (max.in.flight.requests.per.connection; default 5). With idempotence
 	// it is always 5, Kafka's limit.
@@ -120,6 +126,7 @@ func (o *Options) AddFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Acks, flagAcks, "1", "producer acks: 0, 1 or all")
 	fs.DurationVar(&o.Linger, "linger", 0, "producer linger (linger.ms)")
 	fs.IntVar(&o.PerIteration, "messages-per-iteration", 1, "kafka.Produce: messages an iteration sends before waiting for their acknowledgements (in flight = VUs × this)")
+	fs.IntVar(&o.Window, "produce-window", 1, "kafka.Produce: messages a VU may have unacknowledged; >1: an iteration returns once its message is handed over (in flight = VUs × this; every message keeps its own latency)")
 	fs.IntVar(&o.MaxInFlight, "max-in-flight", 5, "produce requests in flight per broker (max.in.flight.requests.per.connection)")
 	fs.Int32Var(&o.BatchBytes, "batch-bytes", 1000012, "largest record batch in bytes (batch.size)")
 	fs.StringVar(&o.Compression, "compression-type", "none", "producer compression: none, gzip, snappy, lz4, zstd")
@@ -178,6 +185,10 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--message-size must be between 0 and 64 MiB")
 	case o.PerIteration < 1 || o.PerIteration > 1<<16:
 		return fmt.Errorf("--messages-per-iteration must be between 1 and 65536")
+	case o.Window < 1 || o.Window > 1<<16:
+		return fmt.Errorf("--produce-window must be between 1 and 65536")
+	case o.Window > 1 && o.PerIteration > 1:
+		return fmt.Errorf("--produce-window and --messages-per-iteration: use one of them (a window keeps one message per iteration)")
 	case o.MaxInFlight < 1:
 		return fmt.Errorf("--max-in-flight must be ≥ 1")
 	case o.BatchBytes < 1:
@@ -216,8 +227,18 @@ func (o *Options) Validate() error {
 	if o.ConsumeFrom != "earliest" && o.ConsumeFrom != "latest" {
 		return fmt.Errorf("--consume-from %q: want earliest or latest", o.ConsumeFrom)
 	}
-	if _, err := o.topicConfigs(); err != nil {
+	cfgs, err := o.topicConfigs()
+	if err != nil {
 		return err
+	}
+	if v, ok := cfgs["min.insync.replicas"]; ok {
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil || n < 1:
+			return fmt.Errorf("min.insync.replicas %q: want a whole number ≥ 1", v)
+		case n > int(o.ReplicationFactor):
+			return fmt.Errorf("min.insync.replicas %d is above the replication factor %d: a broker rejects every acks=all write to such a topic (NOT_ENOUGH_REPLICAS); lower --min-insync-replicas or raise --replication-factor", n, o.ReplicationFactor)
+		}
 	}
 	if int(o.BatchBytes) < o.MessageSize+64 {
 		return fmt.Errorf("--batch-bytes %d cannot hold one %d-byte message", o.BatchBytes, o.MessageSize)
@@ -316,7 +337,7 @@ func (o *Options) producerOpts(maxInflight int) []kgo.Opt {
 		kgo.ProducerBatchMaxBytes(o.BatchBytes),
 		kgo.ProducerBatchCompression(codec),
 		kgo.RecordDeliveryTimeout(o.DeliveryTimeout),
-		kgo.MaxBufferedRecords(max(50000, 2*maxInflight*o.PerIteration)),
+		kgo.MaxBufferedRecords(max(50000, 2*maxInflight*o.PerIteration*o.Window)),
 		kgo.RetryBackoffFn(retryBackoff),
 	}
 	if !idem {

@@ -81,3 +81,44 @@ func BenchmarkStamp(b *testing.B) {
 		putStamp(h[:], stamp{SentNs: int64(i), VU: 1, Seq: uint64(i)})
 	}
 }
+
+func TestParseTopicSpec(t *testing.T) {
+	tests := []struct {
+		in   string
+		want TopicSpec
+		bad  bool
+	}{
+		{in: "orders", want: TopicSpec{"orders", 1, 1}},
+		{in: "orders:6", want: TopicSpec{"orders", 6, 1}},
+		{in: "a.b_c-d:3:3", want: TopicSpec{"a.b_c-d", 3, 3}},
+		{in: "", bad: true},
+		{in: "..", bad: true},
+		{in: "a b:1:1", bad: true},
+		{in: "t:0:1", bad: true},
+		{in: "t:1:0", bad: true},
+		{in: "t:x", bad: true},
+		{in: "t:1:1:1", bad: true},
+		{in: "t:1:40000", bad: true},
+	}
+	for _, tc := range tests {
+		got, err := ParseTopicSpec(tc.in)
+		if tc.bad != (err != nil) || !tc.bad && got != tc.want {
+			t.Errorf("ParseTopicSpec(%q) = %+v, %v", tc.in, got, err)
+		}
+	}
+}
+
+func FuzzParseTopicSpec(f *testing.F) {
+	for _, s := range []string{"orders", "t:3:3", "::", "a:-1:2", "x:99999999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ts, err := ParseTopicSpec(s)
+		if err != nil {
+			return
+		}
+		if checkTopicName(ts.Name) != nil || ts.Partitions < 1 || ts.RF < 1 {
+			t.Errorf("ParseTopicSpec(%q) accepted %+v", s, ts)
+		}
+	})
+}

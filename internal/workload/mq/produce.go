@@ -3,6 +3,7 @@ package mq
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -92,6 +93,9 @@ func (s *produceScenario) Teardown(context.Context) error {
 }
 
 func (s *produceScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
+	if s.opts.Window > 1 {
+		return &windowVU{s: s, snd: newWindowSender(s.base, id, s.opts.Window)}, nil
+	}
 	return &produceVU{s: s, snd: newSender(s.base, id, s.opts.PerIteration)}, nil
 }
 
@@ -105,4 +109,32 @@ func (v *produceVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	return v.snd.send(ctx, it, v.s.prod.pick, it.Intended)
 }
 
-func (v *produceVU) Close() error { return nil }
+func (v *produceVU) Close() error {
+	v.s.closeVU(v.snd.it)
+	return nil
+}
+
+// windowVU is a kafka.Produce VU with --produce-window > 1.
+type windowVU struct {
+	s   *produceScenario
+	snd *windowSender
+}
+
+func (v *windowVU) Iterate(ctx context.Context, it *engine.Iter) error {
+	v.s.begin(it, nil)
+	return v.snd.send(ctx, it, v.s.prod.pick, it.Intended)
+}
+
+// Close records the messages still in flight (acknowledged within
+// windowFinish after the VU's last iteration), then what is pending.
+func (v *windowVU) Close() error {
+	if v.snd.finish(min(v.s.opts.DeliveryTimeout+guardSlack, windowFinish)) {
+		v.snd.it.Rec.Flush()
+	}
+	v.s.closeVU(v.snd.it)
+	return nil
+}
+
+// windowFinish bounds how long a closing VU waits for its messages in
+// flight, so that Ctrl+C still ends a run within about 2 s.
+const windowFinish = 1500 * time.Millisecond

@@ -58,6 +58,7 @@ func (b *base) churnReport(elapsed time.Duration) string {
 	spans := [3]time.Duration{o.ChurnStart, o.ChurnFor, elapsed - o.ChurnStart - o.ChurnFor}
 	var parts []string
 	var base float64
+	var baseLo, baseHi float64
 	for i, p := range phases {
 		if spans[i] <= 0 {
 			parts = append(parts, p+" -")
@@ -65,10 +66,18 @@ func (b *base) churnReport(elapsed time.Duration) string {
 		}
 		r := float64(b.phaseAcked[i].Load()) / spans[i].Seconds()
 		s := sprintf("%s %s msgs/s", p, fmtRate(r))
+		lo, hi, n := spread(b.phaseSecs[i])
+		if n > 0 {
+			s += sprintf(" [per second %s–%s, %d s]", fmtRate(lo), fmtRate(hi), n)
+		}
 		if i == 0 {
-			base = r
+			base, baseLo, baseHi = r, lo, hi
 		} else if base > 0 {
-			s += sprintf(" (%+.1f%%)", (r/base-1)*100)
+			s += sprintf(" (%+.1f%%", (r/base-1)*100)
+			if n > 0 && baseHi > 0 && lo <= baseHi && hi >= baseLo {
+				s += ", within the per-second spread"
+			}
+			s += ")"
 		}
 		parts = append(parts, s)
 	}
@@ -98,4 +107,17 @@ func fmtRate(r float64) string {
 		out = append(out, c)
 	}
 	return string(out)
+}
+
+// spread returns the lowest and highest of xs and their count.
+func spread(xs []float64) (lo, hi float64, n int) {
+	for i, x := range xs {
+		if i == 0 || x < lo {
+			lo = x
+		}
+		if i == 0 || x > hi {
+			hi = x
+		}
+	}
+	return lo, hi, len(xs)
 }

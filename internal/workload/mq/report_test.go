@@ -31,7 +31,14 @@ func TestNotesGolden(t *testing.T) {
 	b.phaseAcked[1].Store(480_000)
 	b.phaseAcked[2].Store(245_000)
 	b.churnOps.Store(22)
+	b.phaseSecs = [3][]float64{{49_000, 51_500, 50_200, 48_900, 50_400}, {47_000, 49_500, 48_000, 48_500, 46_900, 48_200, 47_800, 48_300, 48_100, 47_700}, {47_500, 50_500, 49_000, 48_000, 50_000}}
 	lines = append(lines, b.churnReport(20*time.Second))
+	// A clear change: outside the per-second spread.
+	b.phaseSecs[1] = []float64{30_000, 31_000}
+	lines = append(lines, b.churnReport(20*time.Second))
+	// Standing-in settings and the stand-in note.
+	hr, _ := family(t, "--kafka-profile", ProfileHighReliability).effective()
+	lines = append(lines, standIn{brokers: 3, inProcess: true, fsync: true}.note(&hr), standIn{brokers: 1}.note(&hr))
 	for _, r := range []float64{0.25, 99.94, 123456.7} {
 		lines = append(lines, fmtRate(r))
 	}

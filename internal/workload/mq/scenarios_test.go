@@ -416,13 +416,35 @@ func TestMaxRate(t *testing.T) {
 		t.Fatalf("max_rate = %+v (log %s)", mr, res.log)
 	}
 	notes := strings.Join(res.opened.Scenarios[ScenarioMaxRate].(*maxRateScenario).Notes(), "\n")
-	if !strings.Contains(notes, "max sustainable rate") {
+	if !strings.Contains(notes, "max sustainable rate") || !strings.Contains(notes, "per window") {
 		t.Errorf("notes = %q", notes)
+	}
+	if strings.Contains(notes, "(converged") && !strings.Contains(notes, "held for") {
+		t.Errorf("converged without saying whether the hold held: %q", notes)
 	}
 	if !strings.Contains(res.log.String(), "step 1: 200 msgs/s") {
 		t.Errorf("log = %s", res.log)
 	}
 	if s.Trends[MetricBacklog] == nil || s.Trends[MetricPublishDelay] == nil {
 		t.Error("backlog or publish_delay missing")
+	}
+}
+
+// A run too short to converge still records what it found, and says it
+// did not converge.
+func TestMaxRateNotConverged(t *testing.T) {
+	f := family(t, "--max-rate-start", "200", "--max-rate-step", "600ms")
+	res := runSteps(t, f, "", step{ScenarioMaxRate, engine.Config{Executor: engine.ConstantVUs, VUs: 16, Duration: 1500 * time.Millisecond}})
+	s := res.sc(ScenarioMaxRate)
+	mr := s.Trends[MetricMaxRate]
+	if mr == nil || mr.Hist.TotalCount() != 1 {
+		t.Fatalf("max_rate = %+v: not recorded (log %s)", mr, res.log)
+	}
+	notes := strings.Join(res.opened.Scenarios[ScenarioMaxRate].(*maxRateScenario).Notes(), "\n")
+	if !strings.Contains(notes, "not converged") {
+		t.Errorf("notes = %q", notes)
+	}
+	if got, want := int64(mr.Stats().Max), res.opened.Scenarios[ScenarioMaxRate].(*maxRateScenario).best; got != want {
+		t.Errorf("max_rate %d, note's %d", got, want)
 	}
 }

@@ -38,6 +38,8 @@ type sender struct {
 	// header).
 	ok     bool
 	sentNs int64
+	// it is the VU's iteration context, kept for closeVU.
+	it *engine.Iter
 }
 
 // inflight are a sender's K records with their promises. Records abandoned
@@ -94,6 +96,7 @@ var errStopped = errors.New("stopped")
 // returned.
 func (s *sender) send(ctx context.Context, it *engine.Iter, pick func() (*kgo.Client, int), intended time.Duration) error {
 	b, f := s.b, s.cur.Load()
+	s.it = it
 	if p := s.ctx.Load(); p == nil || *p != ctx {
 		s.ctx.Store(&ctx)
 	}

@@ -53,8 +53,11 @@ type base struct {
 	consumed   atomic.Int64
 	failed     atomic.Int64
 	perTopic   []atomicInt
-	// phaseAcked counts acknowledged messages per churn phase.
+	// phaseAcked counts acknowledged messages per churn phase; phaseSecs
+	// are the per-second rates of each phase (written by tick, read once
+	// it stopped).
 	phaseAcked [3]atomicInt
+	phaseSecs  [3][]float64
 
 	churnOps, churnErrs atomic.Int64
 	lost, unmatched     atomic.Int64
@@ -62,6 +65,8 @@ type base struct {
 	samp    sampler
 	pending pending
 	watch   watchdog
+
+	closeOnce sync.Once
 
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
@@ -93,6 +98,13 @@ func (b *base) begin(it *engine.Iter, extra func(it *engine.Iter, at time.Durati
 				defer b.bg.Done()
 				b.watch.run(b.bgCtx, clock.Now, b.opts.DeliveryTimeout+guardSlack)
 			}()
+			if b.produces() {
+				b.bg.Add(1)
+				go func() {
+					defer b.bg.Done()
+					b.tick(b.bgCtx, clock)
+				}()
+			}
 			for _, f := range b.onStart {
 				b.bg.Add(1)
 				go func() {
@@ -224,14 +236,12 @@ func (p *pending) drain(r *metrics.Recorder, at time.Duration) {
 	}
 }
 
-// sampler takes one sample per second of the scenario on whichever VU
-// gets there first.
+// sampler calls a scenario's per-second hook (backlog) on whichever VU
+// gets there first once a second. Throughput is sampled by tick.
 type sampler struct {
-	next      atomic.Int64 // run offset (ns) of the next sample
-	mu        sync.Mutex   // held by the sampling VU
-	lastAt    time.Duration
-	lastAcked int64
-	lastTopic []int64
+	next   atomic.Int64 // run offset (ns) of the next sample
+	mu     sync.Mutex   // held by the sampling VU
+	lastAt time.Duration
 }
 
 func (s *sampler) init(start time.Duration) {
@@ -241,7 +251,7 @@ func (s *sampler) init(start time.Duration) {
 
 func (s *sampler) maybe(it *engine.Iter, b *base, extra func(*engine.Iter, time.Duration, time.Duration)) {
 	now := it.Start
-	if int64(now) < s.next.Load() || !s.mu.TryLock() {
+	if extra == nil || int64(now) < s.next.Load() || !s.mu.TryLock() {
 		return
 	}
 	defer s.mu.Unlock()
@@ -252,30 +262,70 @@ func (s *sampler) maybe(it *engine.Iter, b *base, extra func(*engine.Iter, time.
 	dt := now - s.lastAt
 	s.lastAt = now
 	s.next.Store(int64(now + time.Second))
-	r, m := it.Rec, b.ids
-	acked := b.acked.Load()
-	if b.produces() && dt > 0 {
-		perSec := float64(time.Second) / float64(dt)
-		tput := int64(float64(acked-s.lastAcked) * perSec)
-		r.Trend(m.throughput, now, tput)
-		if b.churn() {
-			r.Trend(m.phaseTput[b.phase(now-dt/2)], now, tput)
-		}
-		if len(b.topics) > 1 {
-			if s.lastTopic == nil {
-				s.lastTopic = make([]int64, len(b.topics))
-			}
-			for i := range b.perTopic {
-				n := b.perTopic[i].Load()
-				r.Trend(m.topicTput, now, int64(float64(n-s.lastTopic[i])*perSec))
-				s.lastTopic[i] = n
-			}
-		}
-	}
-	s.lastAcked = acked
 	if extra != nil {
 		extra(it, now, dt)
 	}
+}
+
+// tick samples the acknowledged msgs/s once a second until ctx ends,
+// from a background goroutine, so that a second in which no VU ran (a
+// stalled broker) is a sample of its own, 0 or low, rather than folded
+// into the next one. Each sample is the second's count divided by the
+// time it covers; VUs record the samples (pending).
+func (b *base) tick(ctx context.Context, clock metrics.Clock) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	m := b.ids
+	last := clock.Now()
+	lastAcked := b.acked.Load()
+	lastTopic := make([]int64, len(b.perTopic))
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := clock.Now()
+		dt := now - last
+		if dt <= 0 {
+			continue
+		}
+		perSec := float64(time.Second) / float64(dt)
+		acked := b.acked.Load()
+		tput := int64(float64(acked-lastAcked)*perSec + 0.5)
+		b.pending.trend(m.throughput, tput)
+		if b.churn() {
+			ph := b.phase(now - dt/2)
+			b.pending.trend(m.phaseTput[ph], tput)
+			b.phaseSecs[ph] = append(b.phaseSecs[ph], float64(acked-lastAcked)*perSec)
+		}
+		if len(b.topics) > 1 {
+			for i := range b.perTopic {
+				n := b.perTopic[i].Load()
+				b.pending.trend(m.topicTput, int64(float64(n-lastTopic[i])*perSec+0.5))
+				lastTopic[i] = n
+			}
+		}
+		last, lastAcked = now, acked
+	}
+}
+
+// closeVU is called by every VU's Close: the first stops the background
+// work (its last results, such as kafka.MaxRate's, land in pending) and
+// records what is pending on its own recorder, so that nothing measured
+// after the last iteration is lost. it is the VU's iteration context (nil
+// when it never ran).
+func (b *base) closeVU(it *engine.Iter) {
+	if it == nil || it.Rec == nil || !b.started.Load() {
+		return
+	}
+	b.closeOnce.Do(func() {
+		b.stopBackground()
+		if b.pending.any.Load() {
+			b.pending.drain(it.Rec, it.Now())
+			it.Rec.Flush()
+		}
+	})
 }
 
 // produces tells whether the scenario produces (all but kafka.Consume).
