@@ -73,6 +73,13 @@ func (it *Iter) Now() time.Duration { return it.Clock.Now() }
 // the same, and only responseTime is recorded). Operations cut
 // short by the end of the run are not recorded. It returns the end time.
 func (it *Iter) Request(query string, start time.Duration, res driver.Result) time.Duration {
+	return it.RequestHTTP(query, start, res, nil, nil)
+}
+
+// RequestHTTP is Request for an HTTP operation: it also records k6's HTTP
+// metrics (ids, registered with metrics.RegisterHTTP) from h, and hands h
+// to the per-request log. h and ids may be nil (then it is Request).
+func (it *Iter) RequestHTTP(query string, start time.Duration, res driver.Result, ids *metrics.HTTPIDs, h *metrics.HTTPSample) time.Duration {
 	end := it.Clock.Now()
 	if res.Err != nil && stoppedBy(it.ctx, res.Err) {
 		return end // interrupted by the stop, not a target failure
@@ -98,6 +105,12 @@ func (it *Iter) Request(query string, start time.Duration, res driver.Result) ti
 		errMsg = res.Err.Error()
 	}
 	it.Rec.Op(end, int64(rt/time.Microsecond), svc, lat, res.Rows, errMsg)
+	if h != nil && ids != nil {
+		if h.FirstByte > 0 {
+			h.Receiving = max(end-h.FirstByte, 0)
+		}
+		it.Rec.HTTP(end, ids, h)
+	}
 	if it.log != nil {
 		lat := time.Duration(-1)
 		if res.HasLatency {
@@ -105,7 +118,7 @@ func (it *Iter) Request(query string, start time.Duration, res driver.Result) ti
 		}
 		it.log.Write(RequestRecord{
 			Time: it.Clock.Wall(end), Query: query, Latency: lat, ResponseTime: rt,
-			OK: res.Err == nil, Rows: res.Rows, Err: errMsg,
+			OK: res.Err == nil, Rows: res.Rows, Err: errMsg, HTTP: h,
 		})
 	}
 	return end
@@ -135,6 +148,9 @@ type RequestRecord struct {
 	OK           bool
 	Rows         int64
 	Err          string
+	// HTTP holds k6's HTTP measurements of an HTTP request (nil
+	// otherwise). It is only valid during Write.
+	HTTP *metrics.HTTPSample
 }
 
 // RequestLog receives per-request records. Each VU gets its own writer so

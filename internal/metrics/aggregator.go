@@ -21,6 +21,7 @@ const seriesLag = 2
 // batches of every Recorder; other methods are safe for concurrent use.
 type Aggregator struct {
 	reg       *Registry
+	trendIDs  []bool // by ID: the metric is a trend
 	pool      *batchPool
 	in        chan *Batch
 	ctl       chan func()
@@ -63,6 +64,10 @@ func NewAggregator(reg *Registry, clock Clock, scenarios []string, observers ...
 	}
 	for _, name := range scenarios {
 		a.scenarios = append(a.scenarios, newScenarioState(name, reg))
+	}
+	a.trendIDs = make([]bool, reg.Len())
+	for id := range a.trendIDs {
+		a.trendIDs[id] = reg.Def(ID(id)).Kind == KindTrend
 	}
 	return a
 }
@@ -217,6 +222,10 @@ func (a *Aggregator) consume(b *Batch) {
 	}
 	for id, n := range b.Counts {
 		if n != 0 {
+			if a.trendIDs[id] {
+				s.trend(ID(id)).RecordValues(0, n) // zero values counted by the recorder
+				continue
+			}
 			s.counts[id] += n
 			bin.counts[id] += n
 		}

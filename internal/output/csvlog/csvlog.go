@@ -35,16 +35,29 @@ type Options struct {
 	// Queue is the number of full buffers (default 16) that may wait for the
 	// writer goroutine before VUs block.
 	Queue int
+	// NewEncoder, when set, replaces the nebula-bench CSV: each VU's
+	// writer encodes its records with its own encoder (other formats of
+	// per-request streams, e.g. k6's JSON and CSV outputs), after Header.
+	NewEncoder func(scenario string) RecordEncoder
+	// Header is written first when NewEncoder is set.
+	Header string
+}
+
+// RecordEncoder appends one request record in some format to b. Each VU
+// has its own, so it may keep state without locks.
+type RecordEncoder interface {
+	Append(b []byte, r *engine.RequestRecord) []byte
 }
 
 // Log is a per-request CSV log over an io.Writer. It implements
 // engine.RequestLog. Writer may be called concurrently; each returned
 // Writer belongs to one goroutine. Close flushes everything.
 type Log struct {
-	size  int
-	queue chan chunk
-	free  chan []byte
-	done  chan struct{}
+	size   int
+	newEnc func(scenario string) RecordEncoder
+	queue  chan chunk
+	free   chan []byte
+	done   chan struct{}
 
 	mu      sync.RWMutex // guards writers and closed; read-held while sending on queue
 	writers map[*Writer]struct{}
@@ -85,7 +98,12 @@ func New(w io.Writer, opts Options) *Log {
 		done:    make(chan struct{}),
 		writers: map[*Writer]struct{}{},
 	}
-	l.queue <- chunk{b: []byte(Header)}
+	l.newEnc = opts.NewEncoder
+	if l.newEnc == nil {
+		l.queue <- chunk{b: []byte(Header)}
+	} else if opts.Header != "" {
+		l.queue <- chunk{b: []byte(opts.Header)}
+	}
 	go l.run(w)
 	return l
 }
@@ -95,6 +113,9 @@ func New(w io.Writer, opts Options) *Log {
 // scenario is ignored.
 func (l *Log) Writer(scenario string) engine.RequestWriter {
 	w := &Writer{log: l, buf: make([]byte, 0, min(firstBufSize, l.size))}
+	if l.newEnc != nil {
+		w.custom = l.newEnc(scenario)
+	}
 	l.mu.Lock()
 	if !l.closed {
 		l.writers[w] = struct{}{}
@@ -199,12 +220,20 @@ type Writer struct {
 	buf []byte
 	n   int64 // records in buf
 	enc encoder
+	// custom replaces enc when the log has another format.
+	custom RecordEncoder
+	rec    engine.RequestRecord
 }
 
 // Write appends r to the VU's buffer and hands the buffer to the writer
 // goroutine when it is full, blocking while the writer lags.
 func (w *Writer) Write(r engine.RequestRecord) {
-	w.buf = w.enc.append(w.buf, &r)
+	if w.custom != nil {
+		w.rec = r // through an interface, &r would escape: one allocation per record
+		w.buf = w.custom.Append(w.buf, &w.rec)
+	} else {
+		w.buf = w.enc.append(w.buf, &r)
+	}
 	w.n++
 	if len(w.buf) >= w.log.size {
 		w.handoff()

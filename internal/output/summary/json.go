@@ -67,7 +67,7 @@ func WriteJSON(w io.Writer, snap *metrics.Snapshot, opts JSONOptions) error {
 		}
 	}
 	for _, sc := range snap.Scenarios {
-		addMetrics(doc.Metrics, "{scenario:"+sc.Name+"}", sc)
+		addMetrics(doc.Metrics, sc.Name, sc)
 		doc.Stampede.Scenarios[sc.Name] = jsonScenario{
 			Executor: sc.Executor, Start: sc.Start.UTC(), End: sc.End.UTC(),
 			DurationMs: ms(sc.Duration()), Interrupted: sc.Interrupted,
@@ -203,15 +203,22 @@ type jsonGauge struct {
 // jsonValues is a metric known only from a threshold.
 type jsonValues struct{ thresholds }
 
-// addMetrics adds every metric of sc under NAME+suffix.
-func addMetrics(dst map[string]jsonMetric, suffix string, sc *metrics.ScenarioSnapshot) {
+// addMetrics adds every metric of sc under its name, or its
+// NAME{scenario:SCENARIO} submetric when scenario is not empty.
+func addMetrics(dst map[string]jsonMetric, scenario string, sc *metrics.ScenarioSnapshot) {
+	key := func(name string) string {
+		if scenario == "" {
+			return name
+		}
+		return metrics.WithTag(name, "scenario", scenario)
+	}
 	for name, t := range sc.Trends {
 		s := t.Stats()
 		k := 1.0
 		if t.Unit == metrics.UnitMicros {
 			k = 1000
 		}
-		dst[name+suffix] = &jsonTrend{
+		dst[key(name)] = &jsonTrend{
 			Min: s.Min / k, Avg: s.Avg / k, Med: s.Med / k, Max: s.Max / k,
 			P90: s.P90 / k, P95: s.P95 / k, P99: s.P99 / k,
 		}
@@ -221,16 +228,16 @@ func addMetrics(dst map[string]jsonMetric, suffix string, sc *metrics.ScenarioSn
 		if sc.Units[name] == metrics.UnitMicros {
 			v /= 1000
 		}
-		dst[name+suffix] = &jsonCounter{Count: v, Rate: threshold.PerSecond(v, sc)}
+		dst[key(name)] = &jsonCounter{Count: v, Rate: threshold.PerSecond(v, sc)}
 	}
 	for name, r := range sc.Rates {
 		if _, named := metrics.CheckName(name); named {
 			continue // in root_group.checks
 		}
-		dst[name+suffix] = &jsonRate{Passes: r.Passes, Fails: r.Fails, Value: r.Value()}
+		dst[key(name)] = &jsonRate{Passes: r.Passes, Fails: r.Fails, Value: r.Value()}
 	}
 	for name, g := range sc.Gauges {
-		dst[name+suffix] = &jsonGauge{Value: g.Value, Min: g.Min, Max: g.Max}
+		dst[key(name)] = &jsonGauge{Value: g.Value, Min: g.Min, Max: g.Max}
 	}
 }
 
