@@ -46,6 +46,8 @@ type runFlags struct {
 	sweepInfo  []string // KEY=VALUE from stampede sweep, into options.json
 	selfProf   string
 
+	k6 k6Flags // k6's options (runk6.go)
+
 	// familyFlagNames are the workload options, recorded in options.json.
 	familyFlagNames map[string]bool
 	// flagFamily names the family of each workload flag (for --help).
@@ -116,6 +118,7 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this time (RFC 3339, or now+30s) before starting, so segments begin together")
 	fs.StringArrayVar(&f.sweepInfo, "sweep-info", nil, "KEY=VALUE describing the sweep step (set by stampede sweep)")
 	_ = fs.MarkHidden("sweep-info")
+	addK6Flags(fs, &f.k6)
 	f.familyFlagNames = map[string]bool{}
 	f.flagFamily = map[string]string{}
 	for _, fam := range catalog.Families() {

@@ -43,6 +43,12 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		deps.Log = csv
 		undo = append(undo, func() { csv.Close() })
 	}
+	streams, err := openK6Streams(p, p.run, reg, p.tags)
+	if err != nil {
+		return fail(err)
+	}
+	undo = append(undo, func() { closeK6Streams(streams) })
+	deps.Log = withStreams(deps.Log, streams)
 	series, err := resultdir.NewSeriesWriter(dir)
 	if err != nil {
 		return fail(err)
@@ -89,6 +95,9 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		if cerr := csv.Close(); cerr != nil {
 			errs = append(errs, fmt.Errorf("request log: %w", cerr))
 		}
+	}
+	if kerr := closeK6Streams(streams); kerr != nil {
+		errs = append(errs, fmt.Errorf("--out: %w", kerr))
 	}
 	if serr := series.Close(); serr != nil {
 		errs = append(errs, fmt.Errorf("series: %w", serr))

@@ -75,9 +75,8 @@ type row struct {
 	extras []string
 }
 
-var trendStats = []string{"avg", "min", "med", "max", "p(90)", "p(95)", "p(99)"}
-
 func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
+	trendStats := c.trendStats()
 	var rows []row
 	for name, t := range sc.Trends {
 		s := t.Stats()
@@ -89,9 +88,15 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 		case metrics.UnitBytes:
 			f = fmtBytes
 		}
-		rows = append(rows, row{name: name, trend: []string{
-			f(s.Avg / k), f(s.Min / k), f(s.Med / k), f(s.Max / k), f(s.P90 / k), f(s.P95 / k), f(s.P99 / k),
-		}})
+		vals := make([]string, len(trendStats))
+		for i, st := range trendStats {
+			if st == "count" {
+				vals[i] = fmtNum(float64(s.Count))
+				continue
+			}
+			vals[i] = f(trendStat(t, st) / k)
+		}
+		rows = append(rows, row{name: name, trend: vals})
 	}
 	for name, n := range sc.Counters {
 		v, f := float64(n), fmtNum
@@ -141,7 +146,7 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 	// Trend statistics go on one line when they fit, else on as few
 	// aligned lines as fit (avg..max, then the percentiles at 80 columns).
 	perLine := len(trendStats)
-	for perLine > 1 && !chunksFit(statMax, perLine, c.opts.Width-prefix) {
+	for perLine > 1 && !chunksFit(trendStats, statMax, perLine, c.opts.Width-prefix) {
 		perLine--
 	}
 	marks := c.marks(sc)
@@ -160,7 +165,7 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 				if from > 0 {
 					head = strings.Repeat(" ", prefix)
 				}
-				c.line(head + c.stats(r.trend, statMax, from, to))
+				c.line(head + c.stats(trendStats, r.trend, statMax, from, to))
 			}
 			continue
 		}
@@ -174,7 +179,7 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 
 // chunksFit reports whether the trend stats laid out perLine to a line fit
 // in room columns.
-func chunksFit(widths []int, perLine, room int) bool {
+func chunksFit(trendStats []string, widths []int, perLine, room int) bool {
 	for from := 0; from < len(trendStats); from += perLine {
 		n := -1
 		for i := from; i < min(from+perLine, len(trendStats)); i++ {
@@ -187,7 +192,7 @@ func chunksFit(widths []int, perLine, room int) bool {
 	return true
 }
 
-func (c *console) stats(vals []string, widths []int, from, to int) string {
+func (c *console) stats(trendStats, vals []string, widths []int, from, to int) string {
 	parts := make([]string, 0, to-from)
 	for i := from; i < to; i++ {
 		parts = append(parts, trendStats[i]+"="+c.st.paint(vals[i], cyan)+strings.Repeat(" ", widths[i]-width(vals[i])))

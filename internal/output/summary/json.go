@@ -26,6 +26,12 @@ type JSONOptions struct {
 	Thresholds []threshold.Result
 	// IsStdOutTTY is reported in the "state" block, as k6 does.
 	IsStdOutTTY bool
+	// TrendStats are the statistics of trends (k6's --summary-trend-stats,
+	// see ParseTrendStats); nil: DefaultTrendStats.
+	TrendStats []string
+	// Tags are the run's tags (--tag and testid), written under
+	// "stampede"."tags"; k6's own keys are unchanged.
+	Tags map[string]string
 }
 
 // WriteJSON writes snap in the shape of k6's --summary-export file:
@@ -60,14 +66,15 @@ func WriteJSON(w io.Writer, snap *metrics.Snapshot, opts JSONOptions) error {
 		},
 	}
 	all := total.Of(snap)
-	addMetrics(doc.Metrics, "", all)
+	doc.Stampede.Tags = opts.Tags
+	addMetrics(doc.Metrics, "", all, opts.TrendStats)
 	for metric, r := range all.Rates {
 		if name, ok := metrics.CheckName(metric); ok {
 			doc.RootGroup.Checks[name] = jsonCheck{Name: name, Path: "::" + name, ID: md5hex("::" + name), Passes: r.Passes, Fails: r.Fails}
 		}
 	}
 	for _, sc := range snap.Scenarios {
-		addMetrics(doc.Metrics, sc.Name, sc)
+		addMetrics(doc.Metrics, sc.Name, sc, opts.TrendStats)
 		doc.Stampede.Scenarios[sc.Name] = jsonScenario{
 			Executor: sc.Executor, Start: sc.Start.UTC(), End: sc.End.UTC(),
 			DurationMs: ms(sc.Duration()), Interrupted: sc.Interrupted,
@@ -142,6 +149,7 @@ type jsonStampede struct {
 	Errors           map[string]map[string]int64 `json:"errors"` // scenario → message → count
 	Notes            map[string][]string         `json:"notes"`  // scenario → notes
 	ThresholdsFailed int                         `json:"thresholdsFailed"`
+	Tags             map[string]string           `json:"tags,omitempty"`
 }
 
 type jsonScenario struct {
@@ -205,7 +213,7 @@ type jsonValues struct{ thresholds }
 
 // addMetrics adds every metric of sc under its name, or its
 // NAME{scenario:SCENARIO} submetric when scenario is not empty.
-func addMetrics(dst map[string]jsonMetric, scenario string, sc *metrics.ScenarioSnapshot) {
+func addMetrics(dst map[string]jsonMetric, scenario string, sc *metrics.ScenarioSnapshot, trendStats []string) {
 	key := func(name string) string {
 		if scenario == "" {
 			return name
@@ -213,6 +221,10 @@ func addMetrics(dst map[string]jsonMetric, scenario string, sc *metrics.Scenario
 		return metrics.WithTag(name, "scenario", scenario)
 	}
 	for name, t := range sc.Trends {
+		if trendStats != nil {
+			dst[key(name)] = newStatsTrend(t, trendStats)
+			continue
+		}
 		s := t.Stats()
 		k := 1.0
 		if t.Unit == metrics.UnitMicros {

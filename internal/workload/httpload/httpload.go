@@ -75,7 +75,32 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 			return nil, workload.Usagef("--params: %v", err)
 		}
 	}
-	tmpl, err := compileRequest(f.method, path, f.headers, f.body, params)
+	lookup := func(k string) (string, bool) {
+		if v, ok := env.Vars[k]; ok {
+			return v, true
+		}
+		if env.Getenv != nil {
+			if v := env.Getenv(k); v != "" {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	headers := make([]string, len(f.headers))
+	body := f.body
+	if path, err = expandEnv(path, lookup); err == nil {
+		if body, err = expandEnv(f.body, lookup); err == nil {
+			for i, h := range f.headers {
+				if headers[i], err = expandEnv(h, lookup); err != nil {
+					break
+				}
+			}
+		}
+	}
+	if err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	tmpl, err := compileRequest(f.method, path, headers, body, params)
 	if err != nil {
 		return nil, workload.Usagef("%v", err)
 	}
