@@ -22,6 +22,7 @@ const seriesLag = 2
 type Aggregator struct {
 	reg       *Registry
 	trendIDs  []bool // by ID: the metric is a trend
+	slots     []int8 // by ID: index in secondBin.trends, -1 for none
 	pool      *batchPool
 	in        chan *Batch
 	ctl       chan func()
@@ -64,6 +65,13 @@ func NewAggregator(reg *Registry, clock Clock, scenarios []string, observers ...
 	}
 	for _, name := range scenarios {
 		a.scenarios = append(a.scenarios, newScenarioState(name, reg))
+	}
+	a.slots = make([]int8, reg.Len())
+	for i := range a.slots {
+		a.slots[i] = -1
+	}
+	for i, id := range reg.Series() {
+		a.slots[id] = int8(i)
 	}
 	a.trendIDs = make([]bool, reg.Len())
 	for id := range a.trendIDs {
@@ -218,6 +226,8 @@ func (a *Aggregator) consume(b *Batch) {
 		record(s.trend(smp.ID), smp.V)
 		if smp.ID == IDResponseTime {
 			record(bin.rt, smp.V)
+		} else if slot := a.slots[smp.ID]; slot >= 0 {
+			record(bin.seriesTrend(int(slot), len(a.reg.Series())), smp.V)
 		}
 	}
 	for id, n := range b.Counts {

@@ -53,6 +53,7 @@ func RegisterHTTP(r *Registry) (HTTPIDs, error) {
 		}
 		*m.id = id
 	}
+	r.MarkSeries(ids.Duration)
 	return ids, nil
 }
 

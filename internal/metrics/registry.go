@@ -116,7 +116,23 @@ func CheckName(metric string) (string, bool) {
 type Registry struct {
 	defs   []Def
 	byName map[string]ID
+	series []ID // trends with per-second histograms (see MarkSeries)
 }
+
+// MarkSeries asks for a per-second histogram of trend id besides
+// responseTime's, handed to observers in Point.Trends (live outputs draw
+// k6's http_req_duration from it). Call it before the run starts.
+func (r *Registry) MarkSeries(id ID) {
+	for _, s := range r.series {
+		if s == id {
+			return
+		}
+	}
+	r.series = append(r.series, id)
+}
+
+// Series lists the trends marked with MarkSeries.
+func (r *Registry) Series() []ID { return r.series }
 
 // Fixed IDs of the built-in metrics.
 const (
