@@ -8,8 +8,8 @@
 //	k6_NAME_rate{...}                       rates, the fraction so far: k6_http_req_failed_rate, k6_checks_rate,
 //	                                        k6_requests_failed_rate
 //	k6_vus{...}                             active VUs
-//	k6_responseTime_STAT{...}               responseTime so far, seconds: STAT is p99, p95, p90, med, avg, min,
-//	                                        max; plus k6_responseTime_count and k6_responseTime_sum
+//	k6_http_req_duration_STAT{...}          trends so far, seconds (k6's trend-stats gauges): http_req_duration
+//	k6_responseTime_STAT{...}               and responseTime; STAT is p99, p95, p90, med, avg, min, max, count, sum
 //
 // Every series carries the run's tags (testid and --tag values) and the
 // scenario. One sample per series per finished second is pushed, in
@@ -111,8 +111,25 @@ type Output struct {
 
 type scenarioState struct {
 	counts map[string]int64
-	rt     *hdr.Histogram
-	rtSum  float64 // seconds
+	trends map[string]*trendState // responseTime and the series trends (http_req_duration)
+}
+
+type trendState struct {
+	h   *hdr.Histogram
+	sum float64 // seconds
+}
+
+func (s *scenarioState) add(name string, h *hdr.Histogram) {
+	if h == nil || h.TotalCount() == 0 {
+		return
+	}
+	t := s.trends[name]
+	if t == nil {
+		t = &trendState{h: metrics.NewHistogram()}
+		s.trends[name] = t
+	}
+	t.h.Merge(h)
+	t.sum += h.Mean() * float64(h.TotalCount()) / 1e6
 }
 
 // New starts an output.
@@ -159,15 +176,15 @@ func (o *Output) Observe(p *metrics.Point) {
 	o.mu.Lock()
 	s := o.state[p.Scenario]
 	if s == nil {
-		s = &scenarioState{counts: map[string]int64{}, rt: metrics.NewHistogram()}
+		s = &scenarioState{counts: map[string]int64{}, trends: map[string]*trendState{}}
 		o.state[p.Scenario] = s
 	}
 	for k, n := range p.Counts {
 		s.counts[k] += n
 	}
-	if p.Hist != nil && p.Hist.TotalCount() > 0 {
-		s.rt.Merge(p.Hist)
-		s.rtSum += p.RT.Mean * float64(p.RT.N) / 1e6
+	s.add(metrics.ResponseTime, p.Hist)
+	for name, h := range p.Trends {
+		s.add(name, h)
 	}
 	ts := p.Time.Add(time.Second).UnixMilli() // the end of the second
 	ss := o.seriesOf(p.Scenario, s, p.VUs, ts)
@@ -212,18 +229,28 @@ func (o *Output) seriesOf(scenario string, s *scenarioState, vus, ts int64) []se
 		add(metricName(k)+"_total", float64(s.counts[k]))
 	}
 	add("k6_vus", float64(vus))
-	if n := s.rt.TotalCount(); n > 0 {
-		q := s.rt.ValueAtPercentilesSlice([]float64{99, 95, 90, 50})
-		name := metricName(metrics.ResponseTime)
+	for _, tn := range sortedNames(s.trends) {
+		t := s.trends[tn]
+		q := t.h.ValueAtPercentilesSlice([]float64{99, 95, 90, 50})
+		name := metricName(tn)
 		for i, st := range []string{"p99", "p95", "p90", "med"} {
 			add(name+"_"+st, float64(q[i])/1e6)
 		}
-		add(name+"_avg", s.rt.Mean()/1e6)
-		add(name+"_min", float64(s.rt.Min())/1e6)
-		add(name+"_max", float64(s.rt.Max())/1e6)
-		add(name+"_count", float64(n))
-		add(name+"_sum", s.rtSum)
+		add(name+"_avg", t.h.Mean()/1e6)
+		add(name+"_min", float64(t.h.Min())/1e6)
+		add(name+"_max", float64(t.h.Max())/1e6)
+		add(name+"_count", float64(t.h.TotalCount()))
+		add(name+"_sum", t.sum)
 	}
+	return out
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -35,7 +36,7 @@ func feed(o *Output, scenario string, n int) {
 		}
 		p := &metrics.Point{Scenario: scenario, Sec: int64(i), Time: now.Add(time.Duration(i-n) * time.Second),
 			Counts: map[string]int64{"requests": 100, "http_reqs": 100, "http_req_failed": 1, "http_req_failed_fail": 99, "data_sent": 6100},
-			VUs:    10, Hist: h, RT: metrics.StatsOf(h)}
+			VUs:    10, Hist: h, RT: metrics.StatsOf(h), Trends: map[string]*hdr.Histogram{metrics.HTTPReqDuration: h}}
 		o.Observe(p)
 	}
 }
@@ -136,11 +137,13 @@ func TestRemoteWriteToPrometheus(t *testing.T) {
 	}
 	for q, want := range map[string]float64{
 		`k6_http_reqs_total{testid="rw-test",scenario="http.Request",env="ci"}`: 500,
-		`k6_http_req_failed_rate{testid="rw-test"}`:                            0.01,
-		`k6_data_sent_total{testid="rw-test"}`:                                 30500,
-		`k6_vus{testid="rw-test"}`:                                             10,
-		`k6_responseTime_count{testid="rw-test"}`:                              500,
-		`k6_responseTime_max{testid="rw-test"}`:                                0.1,
+		`k6_http_req_failed_rate{testid="rw-test"}`:                             0.01,
+		`k6_data_sent_total{testid="rw-test"}`:                                  30500,
+		`k6_vus{testid="rw-test"}`:                                              10,
+		`k6_responseTime_count{testid="rw-test"}`:                               500,
+		`k6_responseTime_max{testid="rw-test"}`:                                 0.1,
+		`k6_http_req_duration_count{testid="rw-test"}`:                          500,
+		`k6_http_req_duration_med{testid="rw-test"}`:                            0.05,
 	} {
 		if got := query(q); math.Abs(got-want) > want*0.002 {
 			t.Errorf("%s = %v, want %v", q, got, want)
