@@ -82,15 +82,24 @@ func start(t testing.TB, cmd *exec.Cmd, url string) {
 // and returns its base URL (http://127.0.0.1:PORT).
 func Prometheus(t testing.TB) string {
 	t.Helper()
+	return PrometheusWith(t, "global:\n  scrape_interval: 1m\n")
+}
+
+// PrometheusWith starts a Prometheus server with config (YAML) and extra
+// flags (e.g. --enable-feature=native-histograms), its remote-write
+// receiver on, and returns its base URL.
+func PrometheusWith(t testing.TB, config string, flags ...string) string {
+	t.Helper()
 	bin := need(t, "prometheus", "prometheus")
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(cfg, []byte("global:\n  scrape_interval: 1m\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	addr := FreePort(t)
-	cmd := exec.Command(bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--web.enable-remote-write-receiver", "--log.level=warn")
+	args := append([]string{"--config.file=" + cfg, "--storage.tsdb.path=" + filepath.Join(dir, "data"),
+		"--web.listen-address=" + addr, "--web.enable-remote-write-receiver", "--log.level=warn"}, flags...)
+	cmd := exec.Command(bin, args...)
 	base := "http://" + addr
 	start(t, cmd, base+"/-/ready")
 	return base
