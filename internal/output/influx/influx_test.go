@@ -79,14 +79,14 @@ type line struct {
 
 // receiver is an InfluxDB stand-in that parses every write.
 type receiver struct {
-	mu     sync.Mutex
-	lines  []line
-	reqs   []*http.Request
+	mu    sync.Mutex
+	lines []line
+	reqs  []*http.Request
 	// queries are the /query requests (CREATE DATABASE), answered 200.
 	queries []string
 	status  int
-	block  chan struct{}
-	srv    *httptest.Server
+	block   chan struct{}
+	srv     *httptest.Server
 }
 
 func newReceiver(t *testing.T) *receiver {

@@ -29,7 +29,7 @@ func TestRealInfluxDB(t *testing.T) {
 		var r struct {
 			Results []struct {
 				Series []struct{ Values [][]any } `json:"series"`
-				Error  string                    `json:"error"`
+				Error  string                     `json:"error"`
 			} `json:"results"`
 		}
 		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
