@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -212,26 +213,24 @@ func (p *progress) loop() {
 
 // line renders the status of the running scenario in at most 79 columns:
 // elapsed/planned time, VUs, iterations, the rate over the last tick, p95
-// of the last finished second and errors.
+// of the last finished second and errors. The figures keep their units
+// whatever their size: the scenario name is shortened to make room.
 func (p *progress) line(c progressScenario, l metrics.LiveStats, now time.Duration, rate float64) string {
 	spec := p.specs[c.idx]
 	el := now - c.start
 	total := spec.Config.TotalDuration()
-	name := spec.Name
-	if len(name) > 24 {
-		name = name[:23] + "…"
-	}
 	clock := fmt.Sprintf("%.0fs/%.0fs", el.Seconds(), total.Seconds())
 	p95 := "-"
 	if l.LastP95 > 0 {
 		p95 = fmtMicros(l.LastP95)
 	}
-	s := fmt.Sprintf("%-24s %-9s %5d VUs %10d it %8.0f/s p95 %-8s err %d",
-		name, clock, l.VUs, l.Iterations, rate, p95, l.Errors)
-	if r := []rune(s); len(r) > 79 {
-		s = string(r[:79])
+	figures := fmt.Sprintf("%-9s %5d VUs %9d it %7.0f/s p95 %-8s err %d", clock, l.VUs, l.Iterations, rate, p95, l.Errors)
+	room := max(79-utf8.RuneCountInString(figures)-1, 8)
+	name := []rune(spec.Name)
+	if len(name) > room {
+		name = append(name[:room-1], '…')
 	}
-	return s
+	return fmt.Sprintf("%-*s %s", room, string(name), figures)
 }
 
 // fmtMicros formats µs compactly like k6 (215µs, 1.23ms, 2.5s).
