@@ -136,6 +136,15 @@ func withStreams(log engine.RequestLog, streams []*k6stream.Stream) engine.Reque
 	return t
 }
 
+// markLiveSeries asks the aggregator for per-second histograms of k6's
+// http_req_duration, which the live outputs (InfluxDB, remote write) write;
+// without them the run does not pay for the extra histogram.
+func markLiveSeries(reg *metrics.Registry) {
+	if id, ok := reg.Lookup(metrics.HTTPReqDuration); ok {
+		reg.MarkSeries(id)
+	}
+}
+
 // checkRemoteWriteSpec validates --out prometheus-rw=URL.
 func checkRemoteWriteSpec(o outputSpec) error {
 	if err := promrw.CheckURL(o.arg); err != nil {
@@ -158,6 +167,7 @@ func (l *liveOutputs) startRemoteWrite(o outputSpec, p *runPlan, reg *metrics.Re
 		return usagef("--out prometheus-rw: %v", err)
 	}
 	l.remoteWrites = append(l.remoteWrites, out)
+	markLiveSeries(reg)
 	l.observers = append(l.observers, out.Observe)
 	fmt.Fprintf(info, "prometheus remote write: pushing to %s (testid=%s)\n", out.Display(), tags["testid"])
 	return nil

@@ -123,6 +123,7 @@ func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Regi
 			return nil, usagef("--out influxdb: %v", err)
 		}
 		l.influxes = append(l.influxes, out)
+		markLiveSeries(reg)
 		l.observers = append(l.observers, out.Observe)
 		fmt.Fprintf(info, "influxdb: writing to %s\n", out.Display())
 	}

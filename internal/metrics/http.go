@@ -53,7 +53,6 @@ func RegisterHTTP(r *Registry) (HTTPIDs, error) {
 		}
 		*m.id = id
 	}
-	r.MarkSeries(ids.Duration)
 	return ids, nil
 }
 

@@ -56,9 +56,15 @@ func (c *console) checks(sc *metrics.ScenarioSnapshot) {
 func (c *console) marks(sc *metrics.ScenarioSnapshot) map[string]bool {
 	pass := map[string]bool{}
 	suffix := "{scenario:" + sc.Name + "}"
+	tagged := ",scenario:" + sc.Name + "}" // a tagged submetric of this scenario
 	for _, r := range c.opts.Thresholds {
 		name, ok := strings.CutSuffix(r.Metric, suffix)
-		if !ok && (len(c.snap.Scenarios) != 1 || strings.Contains(r.Metric, "{")) {
+		if !ok {
+			if base, cut := strings.CutSuffix(r.Metric, tagged); cut {
+				name, ok = base+"}", true
+			}
+		}
+		if !ok && (len(c.snap.Scenarios) != 1 || strings.Contains(r.Metric, "{scenario:") || strings.Contains(r.Metric, ",scenario:")) {
 			continue
 		}
 		p, seen := pass[name]
@@ -73,6 +79,7 @@ type row struct {
 	trend  []string // formatted trend stats, or nil
 	value  string   // first column of other kinds
 	extras []string
+	key    string // the metric's name, for its threshold mark
 }
 
 func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
@@ -132,7 +139,15 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 	statMax := make([]int, len(trendStats))
 	for i := range rows {
 		r := &rows[i]
-		r.name = clip(r.name, c.opts.Width/3)
+		r.key = r.name
+		if base, tags, ok := strings.Cut(r.name, "{"); ok && base != "" && strings.HasSuffix(tags, "}") {
+			// A tagged submetric sits under its metric, as k6 shows it:
+			// "  { expected_response:true }".
+			r.name = "  { " + strings.TrimSuffix(tags, "}") + " }"
+			r.name = clip(r.name, max(c.opts.Width/3, 30))
+		} else {
+			r.name = clip(r.name, c.opts.Width/3)
+		}
 		nameMax = max(nameMax, width(r.name))
 		valueMax = max(valueMax, width(r.value))
 		for j, e := range r.extras {
@@ -152,7 +167,7 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 	marks := c.marks(sc)
 	for _, r := range rows {
 		mark := " "
-		if pass, ok := marks[r.name]; ok {
+		if pass, ok := marks[r.key]; ok {
 			mark = c.st.paint(succMark, green)
 			if !pass {
 				mark = c.st.paint(failMark, red)
