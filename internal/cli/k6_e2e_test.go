@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/output/servertest"
 )
 
 // TestK6UserHTTPRun is what a k6 user does on the first day: k6's
@@ -118,5 +121,47 @@ func TestK6UserHTTPRun(t *testing.T) {
 	code, _, stderr = runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "-i", "1", "--threshold", "http_req_duration{status:200}: p(95)<1", "--out", filepath.Join(dir, "r5"))
 	if code != 2 || !strings.Contains(stderr, "does not record the submetric") {
 		t.Errorf("unrecorded submetric: exit %d, %s", code, stderr)
+	}
+}
+
+// TestK6UserLiveOutputs: an HTTP run writes to a real InfluxDB (database
+// created on the fly) and pushes to a real Prometheus, with no manual step;
+// both hold k6's HTTP metrics under the run's testid afterwards.
+func TestK6UserLiveOutputs(t *testing.T) {
+	influxURL := servertest.InfluxDB(t)
+	promURL := servertest.Prometheus(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
+	defer srv.Close()
+	dir := t.TempDir()
+	code, stdout, stderr := runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "-u", "2", "-d", "2s",
+		"--tag", "testid=live-e2e", "--out", "influxdb="+influxURL+"/k6fresh", "--out", "prometheus-rw="+promURL+"/api/v1/write",
+		"--out", filepath.Join(dir, "res"), "--quiet", "--no-report", "--no-csv")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout, "not written") {
+		t.Errorf("lost lines or samples:\n%s", stdout)
+	}
+	get := func(u string) string {
+		t.Helper()
+		resp, err := http.Get(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var b strings.Builder
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			b.WriteString(sc.Text())
+		}
+		return b.String()
+	}
+	q := url.Values{"db": {"k6fresh"}, "q": {`SELECT sum("value") FROM "http_reqs" WHERE "testid"='live-e2e'; SELECT count("p95") FROM "http_req_duration"`}}
+	if body := get(influxURL + "/query?" + q.Encode()); !strings.Contains(body, `"sum"`) || !strings.Contains(body, `"count"`) {
+		t.Errorf("influxdb: %s", body)
+	}
+	pq := url.Values{"query": {`k6_http_req_duration_count{testid="live-e2e",scenario="http.Request"}`}}
+	if body := get(promURL + "/api/v1/query?" + pq.Encode()); !strings.Contains(body, `"testid":"live-e2e"`) {
+		t.Errorf("prometheus: %s", body)
 	}
 }
