@@ -32,8 +32,7 @@ func (o *Output) createDatabase() {
 	}
 	resp, err := o.client.Do(req)
 	if err != nil {
-		o.warnCreate(unwrapURLError(err).Error())
-		return
+		return // unreachable: the first write says so, once
 	}
 	defer resp.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
