@@ -3,6 +3,8 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -163,5 +165,43 @@ func TestK6UserLiveOutputs(t *testing.T) {
 	pq := url.Values{"query": {`k6_http_req_duration_count{testid="live-e2e",scenario="http.Request"}`}}
 	if body := get(promURL + "/api/v1/query?" + pq.Encode()); !strings.Contains(body, `"testid":"live-e2e"`) {
 		t.Errorf("prometheus: %s", body)
+	}
+}
+
+// TestK6InsecureSkipTLSVerify: a self-signed https target fails every
+// request until --insecure-skip-tls-verify; then k6's TLS phase is timed.
+func TestK6InsecureSkipTLSVerify(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes are expected
+	srv.StartTLS()
+	defer srv.Close()
+	dir := t.TempDir()
+	read := func(name string) map[string]map[string]any {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, name, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct{ Metrics map[string]map[string]any }
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc.Metrics
+	}
+	runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "-u", "1", "-i", "3", "--out", filepath.Join(dir, "strict"), "--quiet", "--no-report", "--no-csv")
+	if m := read("strict"); m["http_req_failed"]["value"] != 1.0 {
+		t.Errorf("self-signed certificate accepted without the flag: %v", m["http_req_failed"])
+	}
+	code, _, stderr := runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "-u", "1", "-i", "3", "--insecure-skip-tls-verify",
+		"--out", filepath.Join(dir, "insecure"), "--quiet", "--no-report", "--no-csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	m := read("insecure")
+	if m["http_req_failed"]["value"] != 0.0 || m["http_reqs"]["count"] != 3.0 {
+		t.Errorf("with --insecure-skip-tls-verify: %v %v", m["http_req_failed"], m["http_reqs"])
+	}
+	if tls := m["http_req_tls_handshaking"]["max"].(float64); tls <= 0 {
+		t.Errorf("TLS handshake not timed: %v", m["http_req_tls_handshaking"])
 	}
 }
