@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v kcat >/dev/null 2>&1 || missing+=(kcat)
+command -v influxd >/dev/null 2>&1 || missing+=(influxdb)     # InfluxDB output tests (a real 1.x server)
+command -v prometheus >/dev/null 2>&1 || missing+=(prometheus) # remote-write output tests (a real server)
 if ! command -v pg_ctlcluster >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
 	missing+=(postgresql)
 fi

@@ -55,6 +55,8 @@ type runFlags struct {
 	// besides those driver.IsSecretHeader knows.
 	secretHeaders []string
 
+	k6 k6Flags // k6's options (runk6.go)
+
 	// familyFlagNames are the workload options, recorded in options.json.
 	familyFlagNames map[string]bool
 	// flagFamily names the family of each workload flag (for --help).
@@ -128,6 +130,7 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.StringArrayVar(&f.secretHeaders, "secret-header", nil, "header NAME whose value is a credential, never written to any file (Authorization, Cookie, X-Api-Key and the like always are)")
 	fs.StringArrayVar(&f.sweepInfo, "sweep-info", nil, "KEY=VALUE describing the sweep step (set by stampede sweep)")
 	_ = fs.MarkHidden("sweep-info")
+	addK6Flags(fs, &f.k6)
 	f.familyFlagNames = map[string]bool{}
 	f.flagFamily = map[string]string{}
 	for _, fam := range catalog.Families() {

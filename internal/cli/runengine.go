@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -61,6 +62,12 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		undo = append(undo, func() { csv.Close() })
 	}
 	cleanup.add(filepath.Join(dir, resultdir.SeriesFile))
+	streams, err := openK6Streams(p, p.run, reg, p.tags, cleanup)
+	if err != nil {
+		return fail(err)
+	}
+	undo = append(undo, func() { closeK6Streams(streams) })
+	deps.Log = withStreams(deps.Log, streams)
 	series, err := resultdir.NewSeriesWriter(dir)
 	if err != nil {
 		return fail(err)
@@ -108,6 +115,9 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		if cerr := csv.Close(); cerr != nil {
 			errs = append(errs, fmt.Errorf("request log: %w", cerr))
 		}
+	}
+	if kerr := closeK6Streams(streams); kerr != nil {
+		errs = append(errs, fmt.Errorf("--out: %w", kerr))
 	}
 	if serr := series.Close(); serr != nil {
 		errs = append(errs, fmt.Errorf("series: %w", serr))
@@ -222,26 +232,24 @@ func (p *progress) loop() {
 
 // line renders the status of the running scenario in at most 79 columns:
 // elapsed/planned time, VUs, iterations, the rate over the last tick, p95
-// of the last finished second and errors.
+// of the last finished second and errors. The figures keep their units
+// whatever their size: the scenario name is shortened to make room.
 func (p *progress) line(c progressScenario, l metrics.LiveStats, now time.Duration, rate float64) string {
 	spec := p.specs[c.idx]
 	el := now - c.start
 	total := spec.Config.TotalDuration()
-	name := spec.Name
-	if len(name) > 24 {
-		name = name[:23] + "…"
-	}
 	clock := fmt.Sprintf("%.0fs/%.0fs", el.Seconds(), total.Seconds())
 	p95 := "-"
 	if l.LastP95 > 0 {
 		p95 = fmtMicros(l.LastP95)
 	}
-	s := fmt.Sprintf("%-24s %-9s %5d VUs %10d it %8.0f/s p95 %-8s err %d",
-		name, clock, l.VUs, l.Iterations, rate, p95, l.Errors)
-	if r := []rune(s); len(r) > 79 {
-		s = string(r[:79])
+	figures := fmt.Sprintf("%-9s %5d VUs %9d it %7.0f/s p95 %-8s err %d", clock, l.VUs, l.Iterations, rate, p95, l.Errors)
+	room := max(79-utf8.RuneCountInString(figures)-1, 8)
+	name := []rune(spec.Name)
+	if len(name) > room {
+		name = append(name[:room-1], '…')
 	}
-	return s
+	return fmt.Sprintf("%-*s %s", room, string(name), figures)
 }
 
 // fmtMicros formats µs compactly like k6 (215µs, 1.23ms, 2.5s).

@@ -34,6 +34,8 @@ type runPlan struct {
 	outputs   []outputSpec
 	fileCfg   *fileConfig
 	profilers []profile.Collector // --profile, around each scenario
+	tags      map[string]string   // --tag values and testid of the current run
+	run       int                 // the current run's number (0: single run)
 }
 
 // runRun is `stampede run`: plan, then run once or --repeat times.
@@ -184,6 +186,11 @@ func makePlan(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSe
 			dir = spec.arg
 			continue
 		}
+		if _, k6 := k6StreamKinds[spec.kind]; k6 {
+			if err := checkStreamSpec(spec, f.repeat); err != nil {
+				return nil, err
+			}
+		}
 		p.outputs = append(p.outputs, spec)
 	}
 	if dir == "" {
@@ -194,6 +201,9 @@ func makePlan(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSe
 		if _, err := parseThreshold(t); err != nil {
 			return nil, err
 		}
+	}
+	if err := f.k6.check(); err != nil {
+		return nil, err
 	}
 	if p.profilers, err = parseProfilers(f.profiles, env.Getenv); err != nil {
 		return nil, err
@@ -222,6 +232,7 @@ func (p *runPlan) workloadEnv(env *Env, reg *metrics.Registry) *workload.Env {
 		Target: p.target, Drivers: newDrivers(), DataDir: f.dataDir, Metrics: reg,
 		MaxVUs: int(maxVUs(p.configs)), Seed: f.seed, Timeout: f.timeout,
 		Log: env.Stderr, Stderr: io.Discard, Quiet: f.quiet, Getenv: env.Getenv,
+		InsecureSkipTLSVerify: f.k6.insecure, UserAgent: f.k6.userAgent, Vars: f.k6.vars(),
 	}
 	if isTTY(env.Stderr) && !f.quiet && !f.json {
 		wenv.Stderr = env.Stderr // progress bars only on a terminal
@@ -238,6 +249,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	f := p.flags
 	reg := metrics.NewRegistry()
 	wenv := p.workloadEnv(env, reg)
+	p.run, p.tags = run, f.k6.runTags(dir)
 	scenarios := map[string]engine.Scenario{}
 	var notes []string
 	inProcess := false // some target runs inside this process
@@ -299,7 +311,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	fp := envinfo.Collect()
 	fp.Target, fp.TargetVersion = targetDesc, targetVersion
 	opts := resultdir.Options{
-		Args: redactArgs(os.Args[1:]), Target: targetDesc, InProcess: inProcess, StandIn: standIn, Concurrent: f.concurrent, Seed: f.seed,
+		Args: redactEnvArgs(redactArgs(os.Args[1:])), Target: targetDesc, InProcess: inProcess, StandIn: standIn, Concurrent: f.concurrent, Seed: f.seed,
 		Run: run, Flags: f.familyFlags(p.fs), Thresholds: f.thresholds,
 		Segment: f.segment, Sweep: sweepInfoMap(f.sweepInfo),
 	}

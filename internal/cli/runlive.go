@@ -11,6 +11,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/influx"
 	"github.com/stampede-bench/stampede/internal/output/prom"
+	"github.com/stampede-bench/stampede/internal/output/promrw"
 	"github.com/stampede-bench/stampede/internal/output/report"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
@@ -32,8 +33,10 @@ type liveOutputs struct {
 	sampler  *selfcheck.Sampler
 	self     *selfcheck.Report // set by close
 	influxes []*influx.Output
-	notes    []string // run-wide remarks, set by close
-	closed   bool
+	// remoteWrites are the --out prometheus-rw pushes (runk6out.go).
+	remoteWrites []*promrw.Output
+	notes        []string // run-wide remarks, set by close
+	closed       bool
 }
 
 // checkOutputSpec validates a live --out spec (kind=ARG) without starting
@@ -45,6 +48,10 @@ func checkOutputSpec(o outputSpec) error {
 			return usagef("--out influxdb: %v", err) // the error shows the URL without credentials
 		}
 		return nil
+	case "json", "csv":
+		return nil // per-request streams (runk6out.go)
+	case "prometheus-rw":
+		return checkRemoteWriteSpec(o)
 	}
 	return usagef("output %s is not available (known: influxdb=URL)", o.kind)
 }
@@ -76,7 +83,7 @@ func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Regi
 	l := &liveOutputs{inProcess: inProcess}
 	l.sampler = selfcheck.Start(selfcheck.ProcessUsage, 0, time.Second)
 	if promAddr != "" {
-		c := prom.New(reg, prom.Options{Start: time.Now(), Generator: func() (float64, int64, bool) {
+		c := prom.New(reg, prom.Options{Start: time.Now(), Labels: promLabels(p.tags), Generator: func() (float64, int64, bool) {
 			s, ok := l.sampler.Latest()
 			return s.CPU, s.RSS, ok
 		}})
@@ -91,7 +98,20 @@ func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Regi
 		fmt.Fprintf(info, "prometheus: http://%s/metrics\n", srv.Addr())
 	}
 	for _, o := range p.outputs {
+		if o.kind == "prometheus-rw" {
+			if err := l.startRemoteWrite(o, p, reg, info); err != nil {
+				l.close()
+				return nil, err
+			}
+			continue
+		}
+		if o.kind != "influxdb" {
+			continue
+		}
 		tags := map[string]string{}
+		for k, v := range p.tags {
+			tags[k] = v
+		}
 		if f.segment != "" {
 			tags["segment"] = f.segment
 		}
@@ -103,6 +123,7 @@ func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Regi
 			return nil, usagef("--out influxdb: %v", err)
 		}
 		l.influxes = append(l.influxes, out)
+		markLiveSeries(reg)
 		l.observers = append(l.observers, out.Observe)
 		fmt.Fprintf(info, "influxdb: writing to %s\n", out.Display())
 	}
@@ -176,6 +197,7 @@ func (l *liveOutputs) close() {
 			l.notes = append(l.notes, n)
 		}
 	}
+	l.notes = append(l.notes, l.closeRemoteWrites()...)
 	if l.sampler != nil {
 		l.self = l.sampler.Stop()
 	}

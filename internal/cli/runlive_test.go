@@ -35,6 +35,10 @@ type influxSink struct {
 
 func (s *influxSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	if r.URL.Path == "/query" { // CREATE DATABASE
+		io.WriteString(w, `{"results":[{"statement_id":0}]}`)
+		return
+	}
 	dec := lp.NewDecoderWithBytes(body)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -63,6 +67,9 @@ func (s *influxSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			if string(k) == "value" && v.Kind() == lp.Int {
 				s.sums[string(m)+"/"+scenario] += v.IntV()
+			}
+			if string(k) == "value" && v.Kind() == lp.Float { // counts are floats, as k6 writes them
+				s.sums[string(m)+"/"+scenario] += int64(v.FloatV())
 			}
 		}
 	}
@@ -99,8 +106,9 @@ func TestRunLiveOutputs(t *testing.T) {
 			if err == nil {
 				b, _ := io.ReadAll(resp.Body)
 				resp.Body.Close()
-				if strings.Contains(string(b), `stampede_requests_total{scenario="builtin.Noop"}`) &&
-					!strings.Contains(string(b), `stampede_requests_total{scenario="builtin.Noop"} 0`) {
+				// testid: the run's tag (the result directory's name).
+				if strings.Contains(string(b), `stampede_requests_total{scenario="builtin.Noop",testid="res"}`) &&
+					!strings.Contains(string(b), `stampede_requests_total{scenario="builtin.Noop",testid="res"} 0`) {
 					scraped <- string(b)
 					return
 				}

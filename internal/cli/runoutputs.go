@@ -71,7 +71,11 @@ func checkThresholds(specs []string, reg *metrics.Registry, scenarios []string) 
 func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (failed bool, err error) {
 	f := p.flags
 	var results []threshold.Result
-	if len(f.thresholds) > 0 {
+	trendStats, err := f.k6.trendStatList()
+	if err != nil {
+		return false, err
+	}
+	if len(f.thresholds) > 0 && !f.k6.noThresholds {
 		ts, err := threshold.ParseAll(f.thresholds)
 		if err != nil {
 			return false, asUsage(err)
@@ -80,7 +84,7 @@ func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (f
 		failed = threshold.Failed(results)
 	}
 	var js bytes.Buffer
-	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, IsStdOutTTY: isTTY(env.Stdout)}); err != nil {
+	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, IsStdOutTTY: isTTY(env.Stdout), TrendStats: trendStats, Tags: p.tags}); err != nil {
 		return failed, err
 	}
 	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
@@ -92,17 +96,18 @@ func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (f
 		}
 	}
 	var txt bytes.Buffer
-	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results}); err != nil {
+	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results, TrendStats: trendStats}); err != nil {
 		return failed, err
 	}
 	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, txt.Bytes()); err != nil {
 		return failed, err
 	}
 	switch {
+	case f.k6.noSummary:
 	case f.json:
 		_, err = env.Stdout.Write(js.Bytes())
 	case isTTY(env.Stdout) && !f.noColor:
-		err = summary.WriteConsole(env.Stdout, snap, summary.ConsoleOptions{Thresholds: results, Color: true})
+		err = summary.WriteConsole(env.Stdout, snap, summary.ConsoleOptions{Thresholds: results, Color: true, TrendStats: trendStats})
 	default:
 		_, err = env.Stdout.Write(txt.Bytes())
 	}

@@ -21,6 +21,11 @@ func parseOutputSpec(s string) (outputSpec, error) {
 		return o, checkOutputSpec(o) // before any result directory exists
 	case "dir":
 		return outputSpec{kind: "dir", arg: arg}, nil
+	case "json", "csv":
+		return outputSpec{kind: name, arg: arg}, nil // checked by makePlan (checkStreamSpec)
+	case "prometheus-rw", "experimental-prometheus-rw":
+		o := outputSpec{kind: "prometheus-rw", arg: arg}
+		return o, checkOutputSpec(o)
 	}
-	return outputSpec{}, usagef("unknown output %q in --out %s (known: influxdb=URL, or a directory)", name, s)
+	return outputSpec{}, usagef("unknown output %q in --out %s (known: influxdb=URL, prometheus-rw=URL, json=FILE, csv=FILE, or a directory)", name, s)
 }

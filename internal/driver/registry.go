@@ -17,6 +17,12 @@ type Options struct {
 	Timeout time.Duration
 	// Getenv resolves credentials from the environment (may be nil).
 	Getenv func(string) string
+	// InsecureSkipTLSVerify accepts any server certificate (k6's
+	// --insecure-skip-tls-verify). Drivers without TLS ignore it.
+	InsecureSkipTLSVerify bool
+	// UserAgent is the HTTP User-Agent header; empty means the driver's
+	// default ("stampede").
+	UserAgent string
 }
 
 // Opener creates a driver for a parsed target URL.

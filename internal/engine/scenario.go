@@ -91,6 +91,17 @@ type Audit struct {
 	// a shortest path, -1 for none), logged when HasAnswer.
 	Answer    int64
 	HasAnswer bool
+	// HTTP, with HTTPIDs (registered with metrics.RegisterHTTP), holds
+	// k6's HTTP measurements of an HTTP request; nil otherwise.
+	HTTP    *metrics.HTTPSample
+	HTTPIDs *metrics.HTTPIDs
+}
+
+// RequestHTTP is Request for an HTTP operation: it also records k6's HTTP
+// metrics (ids, registered with metrics.RegisterHTTP) from h, and hands h
+// to the per-request log. h and ids may be nil (then it is Request).
+func (it *Iter) RequestHTTP(query string, start time.Duration, res driver.Result, ids *metrics.HTTPIDs, h *metrics.HTTPSample) time.Duration {
+	return it.RequestAudit(Audit{Label: query, HTTP: h, HTTPIDs: ids}, start, res)
 }
 
 // RequestAudit is Request with the statement as sent, a label and an
@@ -141,6 +152,12 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res driver.Result) t
 		it.connErr = it.connErr || (!it.scheduled && driver.IsConnError(res.Err))
 	}
 	it.Rec.Op(end, int64(rt/time.Microsecond), svc, lat, res.Rows, errMsg)
+	if h, ids := a.HTTP, a.HTTPIDs; h != nil && ids != nil {
+		if h.FirstByte > 0 {
+			h.Receiving = max(end-h.FirstByte, 0)
+		}
+		it.Rec.HTTP(end, ids, h)
+	}
 	if it.log != nil {
 		lat := time.Duration(-1)
 		if res.HasLatency {
@@ -149,7 +166,7 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res driver.Result) t
 		it.log.Write(RequestRecord{
 			Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
 			OK: res.Err == nil, Rows: res.Rows, Err: errMsg,
-			Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer,
+			Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
 		})
 	}
 	return end
@@ -186,6 +203,9 @@ type RequestRecord struct {
 	// Answer is the request's answer beyond Rows, when HasAnswer.
 	Answer    int64
 	HasAnswer bool
+	// HTTP holds k6's HTTP measurements of an HTTP request (nil
+	// otherwise). It is only valid during Write.
+	HTTP *metrics.HTTPSample
 }
 
 // RequestLog receives per-request records. Each VU gets its own writer so

@@ -21,6 +21,8 @@ const seriesLag = 2
 // batches of every Recorder; other methods are safe for concurrent use.
 type Aggregator struct {
 	reg       *Registry
+	trendIDs  []bool // by ID: the metric is a trend
+	slots     []int8 // by ID: index in secondBin.trends, -1 for none
 	pool      *batchPool
 	in        chan *Batch
 	ctl       chan func()
@@ -63,6 +65,17 @@ func NewAggregator(reg *Registry, clock Clock, scenarios []string, observers ...
 	}
 	for _, name := range scenarios {
 		a.scenarios = append(a.scenarios, newScenarioState(name, reg))
+	}
+	a.slots = make([]int8, reg.Len())
+	for i := range a.slots {
+		a.slots[i] = -1
+	}
+	for i, id := range reg.Series() {
+		a.slots[id] = int8(i)
+	}
+	a.trendIDs = make([]bool, reg.Len())
+	for id := range a.trendIDs {
+		a.trendIDs[id] = reg.Def(ID(id)).Kind == KindTrend
 	}
 	return a
 }
@@ -213,10 +226,16 @@ func (a *Aggregator) consume(b *Batch) {
 		record(s.trend(smp.ID), smp.V)
 		if smp.ID == IDResponseTime {
 			record(bin.rt, smp.V)
+		} else if slot := a.slots[smp.ID]; slot >= 0 {
+			record(bin.seriesTrend(int(slot), len(a.reg.Series())), smp.V)
 		}
 	}
 	for id, n := range b.Counts {
 		if n != 0 {
+			if a.trendIDs[id] {
+				s.trend(ID(id)).RecordValues(0, n) // zero values counted by the recorder
+				continue
+			}
 			s.counts[id] += n
 			bin.counts[id] += n
 		}

@@ -29,7 +29,7 @@ type Batch struct {
 	Scenario int
 	Sec      int64 // seconds since the run started
 	Samples  []Sample
-	Counts   []int64 // indexed by ID; counters and rate passes
+	Counts   []int64 // indexed by ID; counters and rate passes; for a trend: its number of zero values
 	Fails    []int64 // indexed by ID; rate fails
 	Errors   []errCount
 	touched  bool

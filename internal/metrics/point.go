@@ -21,6 +21,10 @@ type Point struct {
 	// Hist is the responseTime histogram of the second. It is only valid
 	// during an Observer call and is never serialized directly.
 	Hist *hdr.Histogram `json:"-"`
+	// Trends are the per-second histograms of the trends marked with
+	// Registry.MarkSeries (e.g. http_req_duration), by name; valid only
+	// during an Observer call, never serialized.
+	Trends map[string]*hdr.Histogram `json:"-"`
 }
 
 // PointStats summarize a histogram of one second, µs.

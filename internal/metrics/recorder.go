@@ -51,9 +51,11 @@ func (r *Recorder) Op(at time.Duration, rt, svc, lat, rows int64, errMsg string)
 		b.Samples = append(b.Samples, Sample{ID: IDServiceTime, V: svc})
 	}
 	if errMsg != "" {
+		b.Counts[IDRequestsFailed]++ // k6 Rate: a failure is a "pass" (non-zero sample)
 		r.Error(at, errMsg)
 		return
 	}
+	b.Fails[IDRequestsFailed]++
 	b.Samples = append(b.Samples, Sample{ID: IDRows, V: rows})
 	if lat >= 0 {
 		b.Samples = append(b.Samples, Sample{ID: IDLatency, V: lat})

@@ -38,3 +38,32 @@ func BenchmarkClockNow(b *testing.B) {
 	}
 	_ = d
 }
+
+// BenchmarkRecordHTTPRequest is BenchmarkRecordRequest plus k6's HTTP
+// metrics of the request (http_reqs, http_req_duration and its
+// expected_response submetric, http_req_failed, the six phases, data_sent
+// and data_received), as the http family records them.
+func BenchmarkRecordHTTPRequest(b *testing.B) {
+	reg := NewRegistry()
+	ids, err := RegisterHTTP(reg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	clock := NewClock()
+	agg := NewAggregator(reg, clock, []string{"s"})
+	go agg.Run()
+	defer agg.Close()
+	r := agg.Recorder(0, 0)
+	prev := clock.Now()
+	h := HTTPSample{Sending: 6 * time.Microsecond, Waiting: 500 * time.Microsecond, Sent: 60, Received: 120, Status: 200, Expected: true}
+	b.ReportAllocs()
+	for b.Loop() {
+		start := prev
+		end := clock.Now()
+		r.Op(end, int64((end-start)/time.Microsecond), -1, -1, 1, "")
+		r.HTTP(end, &ids, &h)
+		prev = clock.Now()
+		r.Iteration(prev, prev-start)
+	}
+	r.Flush()
+}

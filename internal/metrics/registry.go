@@ -81,11 +81,16 @@ const (
 	Rows              = "rows"               // rows per request
 	Iterations        = "iterations"         // completed iterations
 	Requests          = "requests"           // operations sent to the target
-	Errors            = "errors"             // failed operations and iterations
+	Errors            = "errors"             // failed operations and iterations (a counter: its "rate" is failures per second; the fraction is requests_failed)
 	DroppedIterations = "dropped_iterations" // arrival-rate iterations that found no free VU
 	Checks            = "checks"             // rate of passed checks
 	VUs               = "vus"                // active VUs
 	VUsMax            = "vus_max"            // allocated VUs
+	// RequestsFailed is k6's Rate for failures of every family: value =
+	// failed operations / all operations (a fraction, so that
+	// 'requests_failed: rate<0.01' reads as in k6). As in k6's
+	// http_req_failed, "passes" count the failed operations.
+	RequestsFailed = "requests_failed"
 )
 
 // CheckPrefix starts the names of named-check rates, k6's submetric
@@ -111,7 +116,23 @@ func CheckName(metric string) (string, bool) {
 type Registry struct {
 	defs   []Def
 	byName map[string]ID
+	series []ID // trends with per-second histograms (see MarkSeries)
 }
+
+// MarkSeries asks for a per-second histogram of trend id besides
+// responseTime's, handed to observers in Point.Trends (live outputs draw
+// k6's http_req_duration from it). Call it before the run starts.
+func (r *Registry) MarkSeries(id ID) {
+	for _, s := range r.series {
+		if s == id {
+			return
+		}
+	}
+	r.series = append(r.series, id)
+}
+
+// Series lists the trends marked with MarkSeries.
+func (r *Registry) Series() []ID { return r.series }
 
 // Fixed IDs of the built-in metrics.
 const (
@@ -127,6 +148,7 @@ const (
 	IDChecks
 	IDVUs
 	IDVUsMax
+	IDRequestsFailed
 )
 
 // NewRegistry returns a registry holding the built-in metrics.
@@ -145,6 +167,7 @@ func NewRegistry() *Registry {
 		{Checks, KindRate, UnitNone},
 		{VUs, KindGauge, UnitNone},
 		{VUsMax, KindGauge, UnitNone},
+		{RequestsFailed, KindRate, UnitNone},
 	} {
 		if _, err := r.Add(d); err != nil {
 			panic(err) // unreachable: built-ins are distinct

@@ -89,6 +89,11 @@ func (s *scenarioState) bin(sec int64, a *Aggregator) *secondBin {
 
 func (s *scenarioState) recycle(b *secondBin) {
 	b.rt.Reset()
+	for _, h := range b.trends {
+		if h != nil {
+			h.Reset()
+		}
+	}
 	clear(b.counts)
 	clear(b.fails)
 	b.errors = nil
@@ -132,6 +137,7 @@ func (s *scenarioState) snapshot(reg *Registry) *ScenarioSnapshot {
 type secondBin struct {
 	sec           int64
 	rt            *hdr.Histogram
+	trends        []*hdr.Histogram // Registry.Series, created on first use
 	counts, fails []int64
 	errors        map[string]int64
 }
@@ -141,6 +147,14 @@ func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
 		Scenario: s.name, Sec: b.sec, Time: clock.Wall(time.Duration(b.sec) * time.Second),
 		Counts: map[string]int64{}, Errors: b.errors, Hist: b.rt, RT: StatsOf(b.rt),
 		VUs: int64(s.gauges[IDVUs].val),
+	}
+	for i, id := range reg.Series() {
+		if i < len(b.trends) && b.trends[i] != nil && b.trends[i].TotalCount() > 0 {
+			if p.Trends == nil {
+				p.Trends = map[string]*hdr.Histogram{}
+			}
+			p.Trends[reg.Def(id).Name] = b.trends[i]
+		}
 	}
 	for id := 0; id < reg.Len(); id++ {
 		d := reg.Def(ID(id))
@@ -152,4 +166,15 @@ func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
 		}
 	}
 	return p
+}
+
+// seriesTrend returns the bin's histogram of series slot (of n).
+func (b *secondBin) seriesTrend(slot, n int) *hdr.Histogram {
+	if len(b.trends) < n {
+		b.trends = append(b.trends, make([]*hdr.Histogram, n-len(b.trends))...)
+	}
+	if b.trends[slot] == nil {
+		b.trends[slot] = NewHistogram()
+	}
+	return b.trends[slot]
 }

@@ -44,6 +44,11 @@ func Check(ts []Threshold, reg *metrics.Registry, scenarios []string) error {
 	for _, t := range ts {
 		id, ok := reg.Lookup(t.Metric)
 		if !ok {
+			if base, _, tagged := strings.Cut(t.Metric, "{"); tagged {
+				if _, known := reg.Lookup(base); known {
+					return fmt.Errorf("threshold %q: stampede does not record the submetric %s (tagged submetrics it records: %s)", t.String(), t.Metric, strings.Join(submetrics(reg), ", "))
+				}
+			}
 			return fmt.Errorf("threshold %q: unknown metric %q (known: %s)", t.String(), t.Metric, strings.Join(reg.Names(), ", "))
 		}
 		d := reg.Def(id)
@@ -57,6 +62,20 @@ func Check(ts []Threshold, reg *metrics.Registry, scenarios []string) error {
 		}
 	}
 	return nil
+}
+
+// submetrics lists the registered tagged submetrics (besides scenario).
+func submetrics(reg *metrics.Registry) []string {
+	var out []string
+	for _, n := range reg.Names() {
+		if strings.Contains(n, "{") {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{"none"}
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {

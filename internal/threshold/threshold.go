@@ -13,11 +13,15 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
 )
 
 // Threshold is a set of expressions on one metric.
 type Threshold struct {
-	// Metric is the metric name, e.g. "responseTime".
+	// Metric is the metric name, e.g. "responseTime", including the tags
+	// of a tagged submetric other than scenario, as registered:
+	// "http_req_duration{expected_response:true}".
 	Metric string
 	// Scenario restricts the threshold to one scenario; empty means all
 	// scenarios together.
@@ -32,7 +36,7 @@ func (t Threshold) Key() string {
 	if t.Scenario == "" {
 		return t.Metric
 	}
-	return t.Metric + "{scenario:" + t.Scenario + "}"
+	return metrics.WithTag(t.Metric, "scenario", t.Scenario)
 }
 
 // String is the canonical spec, which Parse accepts.
@@ -140,11 +144,14 @@ func Parse(spec string) (Threshold, error) {
 		if end < 0 {
 			return Threshold{}, fmt.Errorf("threshold %q: unclosed '{': %s", spec, example)
 		}
-		sc, err := parseTags(rest[1:end])
+		sc, tags, err := parseTags(rest[1:end])
 		if err != nil {
 			return Threshold{}, fmt.Errorf("threshold %q: %w", spec, err)
 		}
 		t.Scenario = sc
+		if tags != "" {
+			t.Metric += "{" + tags + "}"
+		}
 		rest = rest[end+1:]
 	}
 	trimmed := strings.TrimLeft(rest, " \t")
@@ -227,19 +234,31 @@ func firstRune(s string) string {
 	return ""
 }
 
-// parseTags reads the inside of {...}: only the scenario tag exists.
-func parseTags(s string) (string, error) {
-	k, v, ok := strings.Cut(s, ":")
-	k, v = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(v), `"'`)
-	switch {
-	case !ok || k == "":
-		return "", fmt.Errorf("bad submetric {%s}: want {scenario:NAME}", s)
-	case k != "scenario":
-		return "", fmt.Errorf("unsupported tag %q in {%s}: only {scenario:NAME} is supported", k, s)
-	case v == "" || strings.ContainsAny(v, ",{}"):
-		return "", fmt.Errorf("bad scenario name in {%s}: want {scenario:NAME}", s)
+// parseTags reads the inside of {...}: k6's comma-separated key:value
+// tags. The scenario tag restricts the threshold to one scenario; the other
+// tags name a tagged submetric such as http_req_duration{expected_response:true},
+// returned as "key:value[,key:value]" in the order written (Check tells
+// whether the run records it).
+func parseTags(s string) (scenario, tags string, err error) {
+	var rest []string
+	for part := range strings.SplitSeq(s, ",") {
+		k, v, ok := strings.Cut(part, ":")
+		k, v = strings.TrimSpace(k), strings.Trim(strings.TrimSpace(v), `"'`)
+		switch {
+		case !ok || k == "" || v == "":
+			return "", "", fmt.Errorf("bad submetric {%s}: want {TAG:VALUE}, e.g. {scenario:NAME} or {expected_response:true}", s)
+		case strings.ContainsAny(v, "{}"):
+			return "", "", fmt.Errorf("bad tag value in {%s}", s)
+		case k == "scenario":
+			if scenario != "" {
+				return "", "", fmt.Errorf("two scenario tags in {%s}", s)
+			}
+			scenario = v
+		default:
+			rest = append(rest, k+":"+v)
+		}
 	}
-	return v, nil
+	return scenario, strings.Join(rest, ","), nil
 }
 
 func parseExpr(src string) (Expr, error) {

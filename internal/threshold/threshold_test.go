@@ -30,6 +30,10 @@ func TestParse(t *testing.T) {
 				{"p(95)<200", p(95), Lt, 200}, {"med<50", Agg{Name: "med"}, Lt, 50}, {"max<2000", Agg{Name: "max"}, Lt, 2000}}}},
 		{"scenario submetric", "responseTime{scenario:go.Go1Step}: p(99)<300",
 			Threshold{Metric: "responseTime", Scenario: "go.Go1Step", Exprs: []Expr{{"p(99)<300", p(99), Lt, 300}}}},
+		{"k6 tagged submetric", "http_req_duration{expected_response:true}: p(95)<200",
+			Threshold{Metric: "http_req_duration{expected_response:true}", Exprs: []Expr{{"p(95)<200", p(95), Lt, 200}}}},
+		{"tagged submetric of one scenario", "http_req_duration{expected_response:true,scenario:http.Request}: p(95)<200",
+			Threshold{Metric: "http_req_duration{expected_response:true}", Scenario: "http.Request", Exprs: []Expr{{"p(95)<200", p(95), Lt, 200}}}},
 		{"scenario submetric with spaces and quotes", `responseTime{ scenario: "kafka.Produce" } p(99)<300`,
 			Threshold{Metric: "responseTime", Scenario: "kafka.Produce", Exprs: []Expr{{"p(99)<300", p(99), Lt, 300}}}},
 		{"checks rate", "checks: rate>0.99",
@@ -83,9 +87,9 @@ func TestParseErrors(t *testing.T) {
 		{"value with unit", "responseTime: p(95)<200ms", "is not a number (time trends take ms"},
 		{"value missing", "responseTime: p(95)<", "is not a number"},
 		{"value NaN", "responseTime: avg<NaN", "is not a number"},
-		{"other tag", "responseTime{status:200}: p(95)<200", `unsupported tag "status"`},
-		{"tag without value", "responseTime{scenario}: p(95)<200", "want {scenario:NAME}"},
-		{"empty scenario", "responseTime{scenario:}: p(95)<200", "bad scenario name"},
+		{"tag without value", "responseTime{scenario}: p(95)<200", "want {TAG:VALUE}"},
+		{"empty scenario", "responseTime{scenario:}: p(95)<200", "want {TAG:VALUE}"},
+		{"two scenarios", "responseTime{scenario:a,scenario:b}: p(95)<200", "two scenario tags"},
 		{"unclosed brace", "responseTime{scenario:a: p(95)<200", "unclosed"},
 		{"junk after the name", "responseTime(1): p(95)<200", `unexpected "("`},
 	}
@@ -132,6 +136,9 @@ func TestParseAllMergesRepeatedMetrics(t *testing.T) {
 func TestCheck(t *testing.T) {
 	reg := metrics.NewRegistry()
 	reg.MustAdd(metrics.Def{Name: "kafka.bytes", Kind: metrics.KindCounter, Unit: metrics.UnitBytes})
+	if _, err := metrics.RegisterHTTP(reg); err != nil {
+		t.Fatal(err)
+	}
 	scenarios := []string{"go.Go1Step", "kafka.Produce"}
 	tests := []struct {
 		name, spec, want string // want "" means valid
@@ -140,6 +147,12 @@ func TestCheck(t *testing.T) {
 		{"custom counter", "kafka.bytes: rate>1000000", ""},
 		{"known scenario", "latency{scenario:go.Go1Step}: med<5", ""},
 		{"gauge", "vus: value<=400", ""},
+		{"k6 http duration", "http_req_duration: p(95)<200", ""},
+		{"k6 expected responses", "http_req_duration{expected_response:true}: p(95)<200", ""},
+		{"k6 failure rate", "http_req_failed: rate<0.01", ""},
+		{"k6 request count", "http_reqs: count>0", ""},
+		{"failure rate of every family", "requests_failed: rate<0.01", ""},
+		{"unrecorded tag", "http_req_duration{status:200}: p(95)<200", "does not record the submetric http_req_duration{status:200} (tagged submetrics it records: http_req_duration{expected_response:true})"},
 		{"unknown metric", "responseTim: p(95)<200", `unknown metric "responseTim" (known: `},
 		{"rate of a trend", "responseTime: rate<200", "responseTime is a trend: rate does not apply (use avg, min, max, med, p(N))"},
 		{"percentile of a counter", "iterations: p(95)<200", "iterations is a counter: p(95) does not apply (use count, rate)"},

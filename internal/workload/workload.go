@@ -97,6 +97,14 @@ type Env struct {
 	Stderr io.Writer
 	Quiet  bool
 	Getenv func(string) string
+
+	// k6 options (see stampede run --help, "k6 options").
+	// InsecureSkipTLSVerify accepts any TLS certificate; UserAgent is the
+	// HTTP User-Agent (empty: the driver's default).
+	InsecureSkipTLSVerify bool
+	UserAgent             string
+	// Vars are the -e/--env KEY=VALUE pairs, for {{__ENV.KEY}} in templates.
+	Vars map[string]string
 }
 
 // Logf writes one preparation message.

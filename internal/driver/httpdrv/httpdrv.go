@@ -6,7 +6,6 @@ package httpdrv
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -42,11 +41,13 @@ func Register(r *driver.Registry) {
 
 // Driver connects to one HTTP origin.
 type Driver struct {
-	u       *url.URL
-	addr    string
-	host    string
-	timeout time.Duration
-	tls     bool
+	u        *url.URL
+	addr     string
+	host     string
+	timeout  time.Duration
+	tls      bool
+	insecure bool
+	ua       string // User-Agent header value
 }
 
 var _ driver.Driver = (*Driver)(nil)
@@ -57,7 +58,14 @@ func Open(_ context.Context, target *url.URL, opts driver.Options) (driver.Drive
 	if target.Host == "" {
 		return nil, fmt.Errorf("http target %s has no host", driver.RedactURL(target))
 	}
-	d := &Driver{u: target, host: target.Host, timeout: opts.Timeout, tls: target.Scheme == "https"}
+	d := &Driver{u: target, host: target.Host, timeout: opts.Timeout, tls: target.Scheme == "https",
+		insecure: opts.InsecureSkipTLSVerify, ua: opts.UserAgent}
+	if d.ua == "" {
+		d.ua = DefaultUserAgent
+	}
+	if strings.ContainsAny(d.ua, "\r\n") {
+		return nil, fmt.Errorf("user agent %q has a line break", d.ua)
+	}
 	port := target.Port()
 	if port == "" {
 		port = "80"
@@ -73,8 +81,7 @@ func Open(_ context.Context, target *url.URL, opts driver.Options) (driver.Drive
 // target fails before the run.
 func (d *Driver) Conn(ctx context.Context) (driver.Conn, error) {
 	if d.tls {
-		tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, TLSClientConfig: &tls.Config{}}
-		return &stdConn{d: d, client: &http.Client{Transport: tr, Timeout: d.timeout}}, nil
+		return newStdConn(d), nil
 	}
 	c := &conn{d: d}
 	if err := c.dial(ctx); err != nil {
@@ -90,10 +97,12 @@ func (d *Driver) Close() error { return nil }
 type conn struct {
 	d      *Driver
 	nc     net.Conn
+	cr     countingReader
 	r      *reader
 	wbuf   []byte
 	ctx    context.Context
 	stopAF func() bool
+	tm     Timings // of the last request
 }
 
 func (c *conn) dial(ctx context.Context) error {
@@ -103,7 +112,8 @@ func (c *conn) dial(ctx context.Context) error {
 		return fmt.Errorf("connect %s: %w", c.d.addr, rootCause(err))
 	}
 	c.nc = nc
-	c.r = newReader(nc)
+	c.cr.r = nc
+	c.r = newReader(&c.cr)
 	return nil
 }
 
@@ -122,6 +132,8 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 			}
 		})
 	}
+	t0 := time.Now()
+	c.tm = Timings{Proto: "HTTP/1.1", Start: t0}
 	if err := ctx.Err(); err != nil {
 		return driver.Result{Err: err}
 	}
@@ -129,19 +141,29 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		if err := c.dial(ctx); err != nil {
 			return driver.Result{Err: err}
 		}
+		now := time.Now()
+		c.tm.Connecting = now.Sub(t0)
+		c.tm.Blocked = c.tm.Connecting
+		t0 = now
 	}
 	if c.d.timeout > 0 {
-		c.nc.SetDeadline(time.Now().Add(c.d.timeout))
+		c.nc.SetDeadline(t0.Add(c.d.timeout))
 	}
-	c.wbuf = appendRequest(c.wbuf[:0], c.d.host, op)
-	if _, err := c.nc.Write(c.wbuf); err != nil {
+	c.wbuf = appendRequest(c.wbuf[:0], c.d.host, c.d.ua, op)
+	n, err := c.nc.Write(c.wbuf)
+	c.tm.Sent = int64(n)
+	if err != nil {
 		return c.fail(ctx, err)
 	}
+	t1 := time.Now()
+	c.tm.Sending = t1.Sub(t0)
+	c.cr.n = 0
 	// Let the other VUs send first: by the time this one reads, its
 	// response has usually arrived, saving a read that would fail with
 	// EAGAIN and a trip through the poller.
 	runtime.Gosched()
-	status, keep, err := c.r.response()
+	status, keep, err := c.r.response(&c.tm, t1)
+	c.tm.Received = c.cr.n
 	if err != nil {
 		return c.fail(ctx, err)
 	}
@@ -195,6 +217,9 @@ func (c *conn) closeNet() {
 	}
 }
 
+// LastTimings implements Timer.
+func (c *conn) LastTimings() *Timings { return &c.tm }
+
 func (c *conn) Close() error {
 	if c.stopAF != nil {
 		c.stopAF()
@@ -216,7 +241,7 @@ func methodHeaders(op *driver.Op) (method string, headers []string) {
 }
 
 // appendRequest renders an HTTP/1.1 request.
-func appendRequest(b []byte, host string, op *driver.Op) []byte {
+func appendRequest(b []byte, host, ua string, op *driver.Op) []byte {
 	method, headers := methodHeaders(op)
 	path := op.Query
 	if path == "" {
@@ -227,7 +252,9 @@ func appendRequest(b []byte, host string, op *driver.Op) []byte {
 	b = append(b, path...)
 	b = append(b, " HTTP/1.1\r\nHost: "...)
 	b = append(b, host...)
-	b = append(b, "\r\nUser-Agent: stampede\r\n"...)
+	b = append(b, "\r\nUser-Agent: "...)
+	b = append(b, ua...)
+	b = append(b, "\r\n"...)
 	for _, h := range headers {
 		b = append(b, h...)
 		b = append(b, "\r\n"...)
@@ -253,48 +280,4 @@ func appendInt(b []byte, n int) []byte {
 		n /= 10
 	}
 	return append(b, tmp[i:]...)
-}
-
-// stdConn serves https through net/http.
-type stdConn struct {
-	d      *Driver
-	client *http.Client
-}
-
-func (c *stdConn) Do(ctx context.Context, op *driver.Op) driver.Result {
-	method, headers := methodHeaders(op)
-	u := *c.d.u
-	ref, err := url.Parse(op.Query)
-	if err != nil {
-		return driver.Result{Err: fmt.Errorf("bad request path %q", op.Query)}
-	}
-	u.Path, u.RawQuery = ref.Path, ref.RawQuery
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), strings.NewReader(string(op.Body)))
-	if err != nil {
-		return driver.Result{Err: err}
-	}
-	for _, h := range headers {
-		if k, v, ok := strings.Cut(h, ":"); ok {
-			req.Header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
-		}
-	}
-	resp, err := c.client.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return driver.Result{Err: err}
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode >= 400 {
-		return driver.Result{Status: resp.StatusCode, Err: &Status{Code: resp.StatusCode}}
-	}
-	return driver.Result{Rows: 1, Status: resp.StatusCode}
-}
-
-func (c *stdConn) Close() error {
-	c.client.CloseIdleConnections()
-	return nil
 }

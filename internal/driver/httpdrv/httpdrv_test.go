@@ -112,6 +112,6 @@ func BenchmarkAppendRequest(b *testing.B) {
 	var buf []byte
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = appendRequest(buf[:0], "127.0.0.1:8080", op)
+		buf = appendRequest(buf[:0], "127.0.0.1:8080", DefaultUserAgent, op)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 )
 
 // reader parses HTTP/1.1 responses from a buffered connection and discards
@@ -20,12 +21,24 @@ func newReader(r io.Reader) *reader { return &reader{br: bufio.NewReaderSize(r, 
 var errMalformed = errors.New("malformed HTTP response")
 
 // response reads one response: its status, whether the connection stays
-// open, and the body (discarded).
-func (r *reader) response() (status int, keepAlive bool, err error) {
+// open, and the body (discarded). It sets tm's Waiting (from sent, when
+// the request was written, to the status line) and Receiving (from then to
+// the end of the body, left to the caller: FirstByte is set instead, to
+// save a clock read).
+func (r *reader) response(tm *Timings, sent time.Time) (status int, keepAlive bool, err error) {
 	line, err := r.br.ReadSlice('\n')
+	tm.FirstByte = time.Now()
+	tm.Waiting = tm.FirstByte.Sub(sent)
 	if err != nil {
 		return 0, false, err
 	}
+	status, keepAlive, err = r.rest(line)
+	tm.Status = status
+	return status, keepAlive, err
+}
+
+// rest parses the status line and reads the headers and the body.
+func (r *reader) rest(line []byte) (status int, keepAlive bool, err error) {
 	// "HTTP/1.1 200 OK\r\n"
 	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) {
 		return 0, false, errMalformed

@@ -44,6 +44,18 @@ type Options struct {
 	// memory of the log stays flat however many slow VUs a run has. A VU
 	// holds no buffer at all between a hand-off and its next request.
 	Budget int
+	// NewEncoder, when set, replaces the nebula-bench CSV: each VU's
+	// writer encodes its records with its own encoder (other formats of
+	// per-request streams, e.g. k6's JSON and CSV outputs), after Header.
+	NewEncoder func(scenario string) RecordEncoder
+	// Header is written first when NewEncoder is set.
+	Header string
+}
+
+// RecordEncoder appends one request record in some format to b. Each VU
+// has its own, so it may keep state without locks.
+type RecordEncoder interface {
+	Append(b []byte, r *engine.RequestRecord) []byte
 }
 
 // Log is a per-request CSV log over an io.Writer. It implements
@@ -53,6 +65,7 @@ type Log struct {
 	size    int
 	budget  int
 	handoff atomic.Int64 // bytes a VU buffers before handing over
+	newEnc  func(scenario string) RecordEncoder
 	queue   chan chunk
 	free    chan []byte
 	done    chan struct{}
@@ -101,7 +114,12 @@ func New(w io.Writer, opts Options) *Log {
 		writers: map[*Writer]struct{}{},
 	}
 	l.handoff.Store(int64(opts.BufferSize))
-	l.queue <- chunk{b: []byte(Header)}
+	l.newEnc = opts.NewEncoder
+	if l.newEnc == nil {
+		l.queue <- chunk{b: []byte(Header)}
+	} else if opts.Header != "" {
+		l.queue <- chunk{b: []byte(opts.Header)}
+	}
 	go l.run(w)
 	return l
 }
@@ -111,6 +129,9 @@ func New(w io.Writer, opts Options) *Log {
 // scenario is ignored.
 func (l *Log) Writer(scenario string) engine.RequestWriter {
 	w := &Writer{log: l}
+	if l.newEnc != nil {
+		w.custom = l.newEnc(scenario)
+	}
 	l.mu.Lock()
 	if !l.closed {
 		l.writers[w] = struct{}{}
@@ -221,6 +242,9 @@ type Writer struct {
 	buf []byte
 	n   int64 // records in buf
 	enc encoder
+	// custom replaces enc when the log has another format.
+	custom RecordEncoder
+	rec    engine.RequestRecord
 }
 
 // Write appends r to the VU's buffer and hands the buffer to the writer
@@ -229,7 +253,12 @@ func (w *Writer) Write(r engine.RequestRecord) {
 	if w.buf == nil {
 		w.buf = w.log.getBuf()
 	}
-	w.buf = w.enc.append(w.buf, &r)
+	if w.custom != nil {
+		w.rec = r // through an interface, &r would escape: one allocation per record
+		w.buf = w.custom.Append(w.buf, &w.rec)
+	} else {
+		w.buf = w.enc.append(w.buf, &r)
+	}
 	w.n++
 	if int64(len(w.buf)) >= w.log.handoff.Load() {
 		w.handoff()

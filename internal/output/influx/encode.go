@@ -22,6 +22,8 @@ type item struct {
 	errors   map[string]int64
 	vus      int64
 	rt       metrics.PointStats
+	// trends are the per-second stats of series trends (http_req_duration).
+	trends map[string]metrics.PointStats
 }
 
 // lines is the number of lines an item becomes (for drop accounting).
@@ -30,7 +32,7 @@ func (it *item) lines() int {
 	if it.rt.N > 0 {
 		n++
 	}
-	return n
+	return n + len(it.trends)
 }
 
 // maxTagLen bounds an error message tag, in bytes.
@@ -83,7 +85,9 @@ func (e *encoder) line(measurement, scenario, errTag string, t time.Time, fields
 	}
 }
 
-func (e *encoder) intField(k string, v int64) { e.enc.AddField(k, lp.IntValue(v)) }
+// intField writes a count as a float field, as k6 writes every value:
+// a database shared with k6's own writes then has one type per field.
+func (e *encoder) intField(k string, v int64) { e.floatField(k, float64(v)) }
 
 func (e *encoder) floatField(k string, v float64) {
 	if fv, ok := lp.FloatValue(v); ok {
@@ -102,6 +106,10 @@ func (e *encoder) floatField(k string, v float64) {
 func (e *encoder) add(it *item) {
 	sc := sanitize(it.scenario)
 	t := it.t.Truncate(time.Second)
+	for _, name := range sortedKeys(it.trends) {
+		st := it.trends[name]
+		e.line(name, sc, "", t, func() { e.statFields(st) })
+	}
 	if it.rt.N > 0 {
 		rt := it.rt
 		e.line(metrics.ResponseTime, sc, "", t, func() {
@@ -156,6 +164,19 @@ func (e *encoder) add(it *item) {
 	e.line(metrics.VUs, sc, "", t, func() { e.intField("value", it.vus) })
 }
 
+// statFields writes a trend's second: value (the mean, k6 dashboards'
+// field), count, max, mean and percentiles, in ms.
+func (e *encoder) statFields(st metrics.PointStats) {
+	e.floatField("value", round3(st.Mean/1e3))
+	e.intField("count", st.N)
+	e.floatField("max", ms(st.Max))
+	e.floatField("mean", round3(st.Mean/1e3))
+	e.floatField("p50", ms(st.P50))
+	e.floatField("p90", ms(st.P90))
+	e.floatField("p95", ms(st.P95))
+	e.floatField("p99", ms(st.P99))
+}
+
 func ms(us int64) float64 { return float64(us) / 1e3 }
 
 func round3(x float64) float64 { return math.Round(x*1e3) / 1e3 }
@@ -183,7 +204,7 @@ func sanitize(s string) string {
 	return s
 }
 
-func sortedKeys(m map[string]int64) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

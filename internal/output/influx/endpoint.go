@@ -17,6 +17,8 @@ type endpoint struct {
 	user, pass string
 	// display is the URL for messages: no credentials, no token.
 	display string
+	// db is the 1.x database and query its /query URL (CREATE DATABASE).
+	db, query string
 }
 
 // ParseURL checks an --out influxdb=URL value. Accepted forms:
@@ -68,6 +70,12 @@ func ParseURL(raw string) (endpoint, error) {
 		if q.Has(k) {
 			return endpoint{}, fmt.Errorf("influxdb URL: pass credentials as user:pass@host or in STAMPEDE_INFLUX_TOKEN, not as ?%s=", k)
 		}
+	}
+	if !ep.v2 {
+		ep.db = q.Get("db")
+		qu := *u
+		qu.Path, qu.RawQuery = strings.TrimSuffix(u.Path, "write")+"query", ""
+		ep.query = qu.String()
 	}
 	q.Set("precision", "s")
 	u.RawQuery = q.Encode()

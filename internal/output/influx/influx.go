@@ -104,6 +104,7 @@ type Output struct {
 	pending int // lines in enc's buffer
 	stats   Stats
 	warned  bool
+	created bool // CREATE DATABASE succeeded
 }
 
 // New checks cfg and starts the writer goroutine.
@@ -161,6 +162,12 @@ func (o *Output) Display() string { return o.ep.display }
 // it and counts its lines. It must not be called after Close.
 func (o *Output) Observe(p *metrics.Point) {
 	it := &item{scenario: p.Scenario, t: p.Time, counts: p.Counts, errors: p.Errors, vus: p.VUs, rt: p.RT}
+	for name, h := range p.Trends {
+		if it.trends == nil {
+			it.trends = map[string]metrics.PointStats{}
+		}
+		it.trends[name] = metrics.StatsOf(h)
+	}
 	n := int64(it.lines())
 	o.lines.Add(n)
 	select {
@@ -172,6 +179,7 @@ func (o *Output) Observe(p *metrics.Point) {
 
 func (o *Output) loop() {
 	defer close(o.done)
+	o.createDatabase()
 	t := time.NewTicker(o.cfg.FlushInterval)
 	defer t.Stop()
 	for {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -78,12 +79,14 @@ type line struct {
 
 // receiver is an InfluxDB stand-in that parses every write.
 type receiver struct {
-	mu     sync.Mutex
-	lines  []line
-	reqs   []*http.Request
-	status int
-	block  chan struct{}
-	srv    *httptest.Server
+	mu    sync.Mutex
+	lines []line
+	reqs  []*http.Request
+	// queries are the /query requests (CREATE DATABASE), answered 200.
+	queries []string
+	status  int
+	block   chan struct{}
+	srv     *httptest.Server
 }
 
 func newReceiver(t *testing.T) *receiver {
@@ -113,6 +116,12 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 	body, _ := io.ReadAll(req.Body)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if req.URL.Path == "/query" {
+		q, _ := url.ParseQuery(string(body))
+		r.queries = append(r.queries, q.Get("q"))
+		fmt.Fprint(w, `{"results":[{"statement_id":0}]}`)
+		return
+	}
 	r.reqs = append(r.reqs, req)
 	if r.status/100 != 2 {
 		w.WriteHeader(r.status)
@@ -217,7 +226,10 @@ func TestWriteV1(t *testing.T) {
 		t.Fatalf("%d responseTime lines", len(rt))
 	}
 	f := rt[0].fields
-	if f["count"] != int64(4) || f["p50"] != 2.0 || f["max"].(float64) < 40 || f["max"].(float64) > 40.1 || rt[0].tags["segment"] != "1/2" {
+	if len(r.queries) != 1 || r.queries[0] != `CREATE DATABASE "k6"` {
+		t.Errorf("queries %q, want CREATE DATABASE first", r.queries)
+	}
+	if f["count"] != 4.0 || f["p50"] != 2.0 || f["max"].(float64) < 40 || f["max"].(float64) > 40.1 || rt[0].tags["segment"] != "1/2" {
 		t.Errorf("responseTime line %+v", rt[0])
 	}
 	if !rt[0].t.Equal(t0) || !rt[1].t.Equal(t0.Add(time.Second)) {
@@ -228,11 +240,11 @@ func TestWriteV1(t *testing.T) {
 			t.Errorf("%s: %d lines", m, len(ls))
 		}
 	}
-	if it := r.find("iterations", "go.Go1Step")[0]; it.fields["value"] != int64(4) {
+	if it := r.find("iterations", "go.Go1Step")[0]; it.fields["value"] != 4.0 { // floats, as k6 writes
 		t.Errorf("iterations %+v", it)
 	}
 	ch := r.find("checks", "go.Go1Step")
-	if len(ch) != 2 || ch[0].fields["value"] != 0.75 || ch[0].fields["fails"] != int64(1) {
+	if len(ch) != 2 || ch[0].fields["value"] != 0.75 || ch[0].fields["fails"] != 1.0 {
 		t.Errorf("checks %+v", ch)
 	}
 	if ls := r.find("checks_fail", "go.Go1Step"); len(ls) != 0 {

@@ -79,7 +79,9 @@ func Snapshot(t testing.TB) *metrics.Snapshot {
 		if i%750 == 749 {
 			rec.Error(at, "read tcp 192.168.8.61:9669: i/o timeout")
 			rec.Rate(metrics.IDChecks, at, false)
+			rec.Rate(metrics.IDRequestsFailed, at, true)
 		} else {
+			rec.Rate(metrics.IDRequestsFailed, at, false)
 			rec.Trend(metrics.IDLatency, at, rt*7/10)
 			rec.Trend(metrics.IDRows, at, r.Between(0, 160))
 			rec.Rate(metrics.IDChecks, at, true)
@@ -126,6 +128,8 @@ func Snapshot(t testing.TB) *metrics.Snapshot {
 		rec.Trend(metrics.IDResponseTime, at, rt)
 		rec.Trend(metrics.IDServiceTime, at, rt-r.Between(0, 5_000))
 		rec.Add(metrics.IDRequests, at, 1)
+		failed := i%30 == 7 || i%50 == 11 && i/50 < 2*len(rare)
+		rec.Rate(metrics.IDRequestsFailed, at, failed)
 		switch {
 		case i%30 == 7: // 40 of 1200: the seed's E_CONSENSUS_ERROR
 			rec.Error(at, `error: E_CONSENSUS_ERROR(-16). "`)

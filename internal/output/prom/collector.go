@@ -45,6 +45,9 @@ type Options struct {
 	Generator func() (cpu float64, rss int64, ok bool)
 	// Start is the run's start, exposed as the created timestamp.
 	Start time.Time
+	// Labels are added to every series (the run's testid and --tag
+	// values), as constant labels.
+	Labels prometheus.Labels
 }
 
 // DefaultBuckets are classic response-time buckets from 100µs to 10s.
@@ -100,17 +103,17 @@ func New(reg *metrics.Registry, opts Options) *Collector {
 	sc := []string{"scenario"}
 	c := &Collector{
 		opts: opts, reg: reg, bounds: nativeBounds(opts.Schema),
-		iterations: prometheus.NewDesc("stampede_iterations_total", "Completed iterations.", sc, nil),
-		requests:   prometheus.NewDesc("stampede_requests_total", "Operations sent to the target.", sc, nil),
-		errs:       prometheus.NewDesc("stampede_errors_total", "Failed operations and iterations by error message.", []string{"scenario", "error"}, nil),
-		dropped:    prometheus.NewDesc("stampede_dropped_iterations_total", "Arrival-rate iterations that found no free VU.", sc, nil),
-		checks:     prometheus.NewDesc("stampede_checks_total", "Checks by result (pass or fail).", []string{"scenario", "result"}, nil),
-		counter:    prometheus.NewDesc("stampede_workload_total", "Workload counters by metric name.", []string{"scenario", "metric"}, nil),
-		rate:       prometheus.NewDesc("stampede_workload_rate_total", "Workload rates by metric name and result (pass or fail).", []string{"scenario", "metric", "result"}, nil),
-		vus:        prometheus.NewDesc("stampede_vus", "Active virtual users.", sc, nil),
-		rt:         prometheus.NewDesc("stampede_response_time_seconds", "Client-measured response time (from the intended start under arrival-rate executors).", sc, nil),
-		genCPU:     prometheus.NewDesc("stampede_generator_cpu_ratio", "CPU use of the stampede process over the last second, as a fraction of the cores it may use.", nil, nil),
-		genRSS:     prometheus.NewDesc("stampede_generator_resident_memory_bytes", "Resident memory of the stampede process.", nil, nil),
+		iterations: prometheus.NewDesc("stampede_iterations_total", "Completed iterations.", sc, opts.Labels),
+		requests:   prometheus.NewDesc("stampede_requests_total", "Operations sent to the target.", sc, opts.Labels),
+		errs:       prometheus.NewDesc("stampede_errors_total", "Failed operations and iterations by error message.", []string{"scenario", "error"}, opts.Labels),
+		dropped:    prometheus.NewDesc("stampede_dropped_iterations_total", "Arrival-rate iterations that found no free VU.", sc, opts.Labels),
+		checks:     prometheus.NewDesc("stampede_checks_total", "Checks by result (pass or fail).", []string{"scenario", "result"}, opts.Labels),
+		counter:    prometheus.NewDesc("stampede_workload_total", "Workload counters by metric name.", []string{"scenario", "metric"}, opts.Labels),
+		rate:       prometheus.NewDesc("stampede_workload_rate_total", "Workload rates by metric name and result (pass or fail).", []string{"scenario", "metric", "result"}, opts.Labels),
+		vus:        prometheus.NewDesc("stampede_vus", "Active virtual users.", sc, opts.Labels),
+		rt:         prometheus.NewDesc("stampede_response_time_seconds", "Client-measured response time (from the intended start under arrival-rate executors).", sc, opts.Labels),
+		genCPU:     prometheus.NewDesc("stampede_generator_cpu_ratio", "CPU use of the stampede process over the last second, as a fraction of the cores it may use.", nil, opts.Labels),
+		genRSS:     prometheus.NewDesc("stampede_generator_resident_memory_bytes", "Resident memory of the stampede process.", nil, opts.Labels),
 		scenarios:  map[string]*scenarioState{},
 	}
 	return c

@@ -72,8 +72,11 @@ func writeFixture(t testing.TB, dir string, fr fixtureRun) *resultdir.Result {
 			h := metrics.NewHistogram()
 			p := &metrics.Point{Scenario: fs.name, Sec: sec, Time: fixtureBase.Add(time.Duration(sec) * time.Second), Counts: map[string]int64{}, VUs: fs.vus}
 			n := fs.perSec
-			if s == 0 || s == fs.seconds {
-				n /= 2 // partial first and last seconds
+			switch s { // partial first and last seconds: the scenario starts 0.25 s into its first
+			case 0:
+				n = n * 3 / 4
+			case fs.seconds:
+				n /= 4
 			}
 			if s >= fs.stall[0] && s < fs.stall[1] {
 				n = 0

@@ -63,11 +63,16 @@ func TestBuild(t *testing.T) {
 	if se.ReqL[3] != 0 || se.ReqH[3] != 120 || se.Req[3] != 60 {
 		t.Errorf("bucket 3: min %v max %v mean %v; want 0, 120, 60", se.ReqL[3], se.ReqH[3], se.Req[3])
 	}
+	// Rates divide by the time each bucket covers: the scenario starts
+	// 0.25 s into its first second and ends 0.25 s into its last.
 	var total float64
 	for i, v := range se.Req {
 		w := float64(se.Step)
+		if i == 0 {
+			w -= 0.25
+		}
 		if i == len(se.Req)-1 {
-			w = float64(31 - se.Step*(len(se.Req)-1))
+			w = float64(31-se.Step*(len(se.Req)-1)) - 0.75
 		}
 		total += v * w
 	}
@@ -206,5 +211,26 @@ func TestBuildErrors(t *testing.T) {
 	p, err := Build([]*resultdir.Result{res}, Options{})
 	if err != nil || p.Runs[0].Scenarios[0].Series != nil || p.Runs[0].Scenarios[0].Distribution == nil {
 		t.Errorf("without series: %v", err)
+	}
+}
+
+// TestPartialSecondsAreNotARamp: the first and last seconds of a scenario
+// are partly covered; their rates divide by the time they cover, so a
+// steady load draws flat instead of starting and ending near 0.
+func TestPartialSecondsAreNotARamp(t *testing.T) {
+	p, err := Build(twoRuns(t, t.TempDir()), Options{MaxPoints: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	se := p.Runs[0].Scenarios[0].Series
+	if se.Step != 1 {
+		t.Fatalf("step %d", se.Step)
+	}
+	first, mid, last := se.Req[0], se.Req[5], se.Req[len(se.Req)-1]
+	t.Logf("first %v, middle %v, last %v req/s", first, mid, last)
+	for _, v := range []float64{first, last} {
+		if v < mid*0.7 || v > mid*1.5 {
+			t.Errorf("partial second drawn at %v req/s against %v in the middle: %v", v, mid, se.Req)
+		}
 	}
 }

@@ -32,6 +32,25 @@ type seriesAcc struct {
 	p99, mx  []float64
 	open     map[int64]*hdr.Histogram // bucket → merged histogram
 	done     map[int64]bool
+	// from and to bound the scenario in run seconds (from the snapshot;
+	// to 0: unknown): the first and last seconds are only partly covered,
+	// and their rates divide by the time they cover (see cover).
+	from, to float64
+}
+
+// minCover is the least part of a second, in seconds, whose rates are
+// drawn: a sliver of a second would turn a handful of requests into a
+// spike (its counts still add to the totals).
+const minCover = 0.1
+
+// cover is the time second i of the scenario covers, in seconds (1 for a
+// second fully inside the scenario).
+func (a *seriesAcc) cover(i int) float64 {
+	if a.to <= a.from {
+		return 1
+	}
+	lo := float64(a.first + int64(i))
+	return max(min(lo+1, a.to)-max(lo, a.from), 0)
 }
 
 func (a *seriesAcc) grow(n int) {
@@ -90,6 +109,7 @@ func newAcc(sc *Scenario, ss *metrics.ScenarioSnapshot, base time.Time, firstSee
 	a := &seriesAcc{sc: sc, first: firstSeen, msgs: map[string][]int64{}, open: map[int64]*hdr.Histogram{}, done: map[int64]bool{}}
 	n := int64(1)
 	if ss != nil && !ss.Start.IsZero() && ss.End.After(ss.Start) {
+		a.from, a.to = ss.Start.Sub(base).Seconds(), ss.End.Sub(base).Seconds()
 		a.first = int64(math.Floor(ss.Start.Sub(base).Seconds()))
 		// The second the scenario ended in, unless it ended exactly on
 		// a second's boundary.
@@ -167,6 +187,13 @@ func (a *seriesAcc) close(b int64, h *hdr.Histogram) {
 	a.done[b] = true
 }
 
+func minNaN(a, b float64) float64 {
+	if math.IsNaN(a) {
+		return b
+	}
+	return min(a, b)
+}
+
 func maxNaN(a, b float64) float64 {
 	if math.IsNaN(a) {
 		return b
@@ -186,20 +213,27 @@ func (a *seriesAcc) finish() {
 	s := &Series{Step: step}
 	for b := 0; b < nb; b++ {
 		lo, hi := b*step, min((b+1)*step, n)
-		w := float64(hi - lo)
+		w := 0.0 // seconds the bucket covers
 		var req, it, er, vus int64
-		reqMax, reqMin := int64(0), int64(math.MaxInt64)
+		reqMax, reqMin := math.NaN(), math.NaN()
 		for i := lo; i < hi; i++ {
 			req += a.req[i]
 			it += a.iter[i]
 			er += a.errs[i]
 			vus = max(vus, a.vus[i])
-			reqMax = max(reqMax, a.req[i])
-			reqMin = min(reqMin, a.req[i])
+			c := a.cover(i)
+			w += c
+			if c >= minCover {
+				r := float64(a.req[i]) / c
+				reqMax, reqMin = maxNaN(reqMax, r), minNaN(reqMin, r)
+			}
+		}
+		if w < minCover {
+			w = math.NaN() // too short a sliver to draw a rate
 		}
 		s.Req = append(s.Req, round(float64(req)/w, 2))
-		s.ReqH = append(s.ReqH, float64(reqMax))
-		s.ReqL = append(s.ReqL, float64(reqMin))
+		s.ReqH = append(s.ReqH, round(reqMax, 2))
+		s.ReqL = append(s.ReqL, round(reqMin, 2))
 		s.Iter = append(s.Iter, round(float64(it)/w, 2))
 		s.Err = append(s.Err, round(float64(er)/w, 3))
 		s.VUs = append(s.VUs, float64(vus))
@@ -239,10 +273,17 @@ func (a *seriesAcc) topMessages(nb, step, n int) []MsgSeries {
 		for b := 0; b < nb; b++ {
 			lo, hi := b*step, min((b+1)*step, n)
 			var sum int64
-			for i := lo; i < hi && i < len(secs); i++ {
-				sum += secs[i]
+			w := 0.0
+			for i := lo; i < hi; i++ {
+				w += a.cover(i)
+				if i < len(secs) {
+					sum += secs[i]
+				}
 			}
-			ms.N = append(ms.N, round(float64(sum)/float64(hi-lo), 3))
+			if w < minCover {
+				w = math.NaN()
+			}
+			ms.N = append(ms.N, round(float64(sum)/w, 3))
 		}
 		out = append(out, ms)
 	}

@@ -56,9 +56,15 @@ func (c *console) checks(sc *metrics.ScenarioSnapshot) {
 func (c *console) marks(sc *metrics.ScenarioSnapshot) map[string]bool {
 	pass := map[string]bool{}
 	suffix := "{scenario:" + sc.Name + "}"
+	tagged := ",scenario:" + sc.Name + "}" // a tagged submetric of this scenario
 	for _, r := range c.opts.Thresholds {
 		name, ok := strings.CutSuffix(r.Metric, suffix)
-		if !ok && (len(c.snap.Scenarios) != 1 || strings.Contains(r.Metric, "{")) {
+		if !ok {
+			if base, cut := strings.CutSuffix(r.Metric, tagged); cut {
+				name, ok = base+"}", true
+			}
+		}
+		if !ok && (len(c.snap.Scenarios) != 1 || strings.Contains(r.Metric, "{scenario:") || strings.Contains(r.Metric, ",scenario:")) {
 			continue
 		}
 		p, seen := pass[name]
@@ -73,11 +79,11 @@ type row struct {
 	trend  []string // formatted trend stats, or nil
 	value  string   // first column of other kinds
 	extras []string
+	key    string // the metric's name, for its threshold mark
 }
 
-var trendStats = []string{"avg", "min", "med", "max", "p(90)", "p(95)", "p(99)"}
-
 func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
+	trendStats := c.trendStats()
 	var rows []row
 	for name, t := range sc.Trends {
 		s := t.Stats()
@@ -89,9 +95,15 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 		case metrics.UnitBytes:
 			f = fmtBytes
 		}
-		rows = append(rows, row{name: name, trend: []string{
-			f(s.Avg / k), f(s.Min / k), f(s.Med / k), f(s.Max / k), f(s.P90 / k), f(s.P95 / k), f(s.P99 / k),
-		}})
+		vals := make([]string, len(trendStats))
+		for i, st := range trendStats {
+			if st == "count" {
+				vals[i] = fmtNum(float64(s.Count))
+				continue
+			}
+			vals[i] = f(trendStat(t, st) / k)
+		}
+		rows = append(rows, row{name: name, trend: vals})
 	}
 	for name, n := range sc.Counters {
 		v, f := float64(n), fmtNum
@@ -127,7 +139,15 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 	statMax := make([]int, len(trendStats))
 	for i := range rows {
 		r := &rows[i]
-		r.name = clip(r.name, c.opts.Width/3)
+		r.key = r.name
+		if base, tags, ok := strings.Cut(r.name, "{"); ok && base != "" && strings.HasSuffix(tags, "}") {
+			// A tagged submetric sits under its metric, as k6 shows it:
+			// "  { expected_response:true }".
+			r.name = "  { " + strings.TrimSuffix(tags, "}") + " }"
+			r.name = clip(r.name, max(c.opts.Width/3, 30))
+		} else {
+			r.name = clip(r.name, c.opts.Width/3)
+		}
 		nameMax = max(nameMax, width(r.name))
 		valueMax = max(valueMax, width(r.value))
 		for j, e := range r.extras {
@@ -141,13 +161,13 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 	// Trend statistics go on one line when they fit, else on as few
 	// aligned lines as fit (avg..max, then the percentiles at 80 columns).
 	perLine := len(trendStats)
-	for perLine > 1 && !chunksFit(statMax, perLine, c.opts.Width-prefix) {
+	for perLine > 1 && !chunksFit(trendStats, statMax, perLine, c.opts.Width-prefix) {
 		perLine--
 	}
 	marks := c.marks(sc)
 	for _, r := range rows {
 		mark := " "
-		if pass, ok := marks[r.name]; ok {
+		if pass, ok := marks[r.key]; ok {
 			mark = c.st.paint(succMark, green)
 			if !pass {
 				mark = c.st.paint(failMark, red)
@@ -160,7 +180,7 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 				if from > 0 {
 					head = strings.Repeat(" ", prefix)
 				}
-				c.line(head + c.stats(r.trend, statMax, from, to))
+				c.line(head + c.stats(trendStats, r.trend, statMax, from, to))
 			}
 			continue
 		}
@@ -174,7 +194,7 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 
 // chunksFit reports whether the trend stats laid out perLine to a line fit
 // in room columns.
-func chunksFit(widths []int, perLine, room int) bool {
+func chunksFit(trendStats []string, widths []int, perLine, room int) bool {
 	for from := 0; from < len(trendStats); from += perLine {
 		n := -1
 		for i := from; i < min(from+perLine, len(trendStats)); i++ {
@@ -187,7 +207,7 @@ func chunksFit(widths []int, perLine, room int) bool {
 	return true
 }
 
-func (c *console) stats(vals []string, widths []int, from, to int) string {
+func (c *console) stats(trendStats, vals []string, widths []int, from, to int) string {
 	parts := make([]string, 0, to-from)
 	for i := from; i < to; i++ {
 		parts = append(parts, trendStats[i]+"="+c.st.paint(vals[i], cyan)+strings.Repeat(" ", widths[i]-width(vals[i])))

@@ -30,6 +30,9 @@ type ConsoleOptions struct {
 	// TopErrors is how many error messages to list per scenario (default
 	// 10); the rest are counted in one line.
 	TopErrors int
+	// TrendStats are the trend statistics shown (k6's
+	// --summary-trend-stats, see ParseTrendStats); nil: DefaultTrendStats.
+	TrendStats []string
 }
 
 const (

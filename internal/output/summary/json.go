@@ -26,6 +26,12 @@ type JSONOptions struct {
 	Thresholds []threshold.Result
 	// IsStdOutTTY is reported in the "state" block, as k6 does.
 	IsStdOutTTY bool
+	// TrendStats are the statistics of trends (k6's --summary-trend-stats,
+	// see ParseTrendStats); nil: DefaultTrendStats.
+	TrendStats []string
+	// Tags are the run's tags (--tag and testid), written under
+	// "stampede"."tags"; k6's own keys are unchanged.
+	Tags map[string]string
 }
 
 // WriteJSON writes snap in the shape of k6's --summary-export file:
@@ -60,14 +66,15 @@ func WriteJSON(w io.Writer, snap *metrics.Snapshot, opts JSONOptions) error {
 		},
 	}
 	all := total.Of(snap)
-	addMetrics(doc.Metrics, "", all)
+	doc.Stampede.Tags = opts.Tags
+	addMetrics(doc.Metrics, "", all, opts.TrendStats)
 	for metric, r := range all.Rates {
 		if name, ok := metrics.CheckName(metric); ok {
 			doc.RootGroup.Checks[name] = jsonCheck{Name: name, Path: "::" + name, ID: md5hex("::" + name), Passes: r.Passes, Fails: r.Fails}
 		}
 	}
 	for _, sc := range snap.Scenarios {
-		addMetrics(doc.Metrics, "{scenario:"+sc.Name+"}", sc)
+		addMetrics(doc.Metrics, sc.Name, sc, opts.TrendStats)
 		doc.Stampede.Scenarios[sc.Name] = jsonScenario{
 			Executor: sc.Executor, Start: sc.Start.UTC(), End: sc.End.UTC(),
 			DurationMs: ms(sc.Duration()), Interrupted: sc.Interrupted,
@@ -142,6 +149,7 @@ type jsonStampede struct {
 	Errors           map[string]map[string]int64 `json:"errors"` // scenario → message → count
 	Notes            map[string][]string         `json:"notes"`  // scenario → notes
 	ThresholdsFailed int                         `json:"thresholdsFailed"`
+	Tags             map[string]string           `json:"tags,omitempty"`
 }
 
 type jsonScenario struct {
@@ -203,15 +211,26 @@ type jsonGauge struct {
 // jsonValues is a metric known only from a threshold.
 type jsonValues struct{ thresholds }
 
-// addMetrics adds every metric of sc under NAME+suffix.
-func addMetrics(dst map[string]jsonMetric, suffix string, sc *metrics.ScenarioSnapshot) {
+// addMetrics adds every metric of sc under its name, or its
+// NAME{scenario:SCENARIO} submetric when scenario is not empty.
+func addMetrics(dst map[string]jsonMetric, scenario string, sc *metrics.ScenarioSnapshot, trendStats []string) {
+	key := func(name string) string {
+		if scenario == "" {
+			return name
+		}
+		return metrics.WithTag(name, "scenario", scenario)
+	}
 	for name, t := range sc.Trends {
+		if trendStats != nil {
+			dst[key(name)] = newStatsTrend(t, trendStats)
+			continue
+		}
 		s := t.Stats()
 		k := 1.0
 		if t.Unit == metrics.UnitMicros {
 			k = 1000
 		}
-		dst[name+suffix] = &jsonTrend{
+		dst[key(name)] = &jsonTrend{
 			Min: s.Min / k, Avg: s.Avg / k, Med: s.Med / k, Max: s.Max / k,
 			P90: s.P90 / k, P95: s.P95 / k, P99: s.P99 / k,
 		}
@@ -221,16 +240,16 @@ func addMetrics(dst map[string]jsonMetric, suffix string, sc *metrics.ScenarioSn
 		if sc.Units[name] == metrics.UnitMicros {
 			v /= 1000
 		}
-		dst[name+suffix] = &jsonCounter{Count: v, Rate: threshold.PerSecond(v, sc)}
+		dst[key(name)] = &jsonCounter{Count: v, Rate: threshold.PerSecond(v, sc)}
 	}
 	for name, r := range sc.Rates {
 		if _, named := metrics.CheckName(name); named {
 			continue // in root_group.checks
 		}
-		dst[name+suffix] = &jsonRate{Passes: r.Passes, Fails: r.Fails, Value: r.Value()}
+		dst[key(name)] = &jsonRate{Passes: r.Passes, Fails: r.Fails, Value: r.Value()}
 	}
 	for name, g := range sc.Gauges {
-		dst[name+suffix] = &jsonGauge{Value: g.Value, Min: g.Min, Max: g.Max}
+		dst[key(name)] = &jsonGauge{Value: g.Value, Min: g.Min, Max: g.Max}
 	}
 }
 

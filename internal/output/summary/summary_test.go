@@ -208,3 +208,41 @@ func TestWriteErrors(t *testing.T) {
 		t.Errorf("WriteConsole = %v, want the write error", err)
 	}
 }
+
+// TestTrendStats: --summary-trend-stats picks and orders the statistics of
+// every trend, in the JSON and on the console, as k6 does.
+func TestTrendStats(t *testing.T) {
+	stats, err := ParseTrendStats("avg, p(99.9),count,med")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseTrendStats("avg,p95"); err == nil {
+		t.Fatal("p95 accepted")
+	}
+	snap := outputtest.Snapshot(t)
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, snap, JSONOptions{TrendStats: stats, Tags: map[string]string{"testid": "t1"}}); err != nil {
+		t.Fatal(err)
+	}
+	s := buf.String()
+	if !strings.Contains(s, `"responseTime": {
+            "avg": `) || !strings.Contains(s, `"p(99.9)"`) || strings.Contains(s, `"p(90)"`) || !strings.Contains(s, `"testid": "t1"`) {
+		t.Errorf("JSON:\n%s", s)
+	}
+	var doc struct {
+		Metrics map[string]map[string]float64 `json:"metrics"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if rt := doc.Metrics["responseTime"]; rt["count"] != 4200 || rt["p(99.9)"] < rt["med"] {
+		t.Errorf("responseTime %v", rt)
+	}
+	buf.Reset()
+	if err := WriteConsole(&buf, snap, ConsoleOptions{TrendStats: stats}); err != nil {
+		t.Fatal(err)
+	}
+	if c := buf.String(); !strings.Contains(c, "p(99.9)=") || !strings.Contains(c, "count=3000") || strings.Contains(c, "p(90)=") {
+		t.Errorf("console:\n%s", c)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 
@@ -74,11 +75,37 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 			return nil, workload.Usagef("--params: %v", err)
 		}
 	}
-	tmpl, err := compileRequest(f.method, path, f.headers, f.body, params)
+	lookup := func(k string) (string, bool) {
+		if v, ok := env.Vars[k]; ok {
+			return v, true
+		}
+		if env.Getenv != nil {
+			if v := env.Getenv(k); v != "" {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	headers := make([]string, len(f.headers))
+	body := f.body
+	if path, err = expandEnv(path, lookup); err == nil {
+		if body, err = expandEnv(f.body, lookup); err == nil {
+			for i, h := range f.headers {
+				if headers[i], err = expandEnv(h, lookup); err != nil {
+					break
+				}
+			}
+		}
+	}
 	if err != nil {
 		return nil, workload.Usagef("%v", err)
 	}
-	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: env.MaxVUs, Timeout: env.Timeout})
+	tmpl, err := compileRequest(f.method, path, headers, body, params)
+	if err != nil {
+		return nil, workload.Usagef("%v", err)
+	}
+	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: env.MaxVUs, Timeout: env.Timeout,
+		InsecureSkipTLSVerify: env.InsecureSkipTLSVerify, UserAgent: env.UserAgent})
 	if err != nil {
 		return nil, workload.Usagef("%v", err)
 	}
@@ -88,6 +115,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	probe.Close()
 	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.expectStatus}
+	if env.Metrics != nil {
+		ids, err := metrics.RegisterHTTP(env.Metrics)
+		if err != nil {
+			return nil, err
+		}
+		sc.http = &ids
+	}
 	if f.expectStatus != 0 && env.Metrics != nil {
 		sc.checkID = env.Metrics.MustAdd(metrics.CheckMetric(fmt.Sprintf("status is %d", f.expectStatus)))
 	}
@@ -108,6 +142,8 @@ type scenario struct {
 	label  string // fixed per-request label when the path holds a secret
 	// checkID is the "status is N" check rate (0 without --expect-status).
 	checkID metrics.ID
+	// http are k6's HTTP metrics (nil without a registry).
+	http *metrics.HTTPIDs
 }
 
 func (s *scenario) NewVU(ctx context.Context, id int) (engine.VU, error) {
@@ -116,6 +152,7 @@ func (s *scenario) NewVU(ctx context.Context, id int) (engine.VU, error) {
 		return nil, err
 	}
 	v := &vu{conn: c, s: s, row: id}
+	v.timer, _ = c.(httpdrv.Timer)
 	v.op = s.tmpl.static()
 	return v, nil
 }
@@ -126,6 +163,9 @@ type vu struct {
 	op   *driver.Op
 	row  int
 	buf  opBuf
+	// timer gives the driver's phase timings; hs is reused per request.
+	timer httpdrv.Timer
+	hs    metrics.HTTPSample
 }
 
 func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
@@ -134,13 +174,32 @@ func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
 		op = v.s.tmpl.render(&v.buf, v.row)
 		v.row++
 	}
-	start := it.Now()
+	var start time.Duration
+	if v.timer == nil || v.s.http == nil {
+		start = it.Now()
+	}
 	res := v.conn.Do(ctx, op)
 	label := op.Query
 	if v.s.label != "" {
 		label = v.s.label
 	}
-	it.Request(label, start, res)
+	if v.timer == nil || v.s.http == nil {
+		it.Request(label, start, res)
+	} else {
+		t := v.timer.LastTimings()
+		base := it.Clock.Base()
+		start = t.Start.Sub(base) // the driver read the clock as Do began
+		v.hs = metrics.HTTPSample{
+			Blocked: t.Blocked, Connecting: t.Connecting, TLSHandshaking: t.TLSHandshaking,
+			Sending: t.Sending, Waiting: t.Waiting, Receiving: t.Receiving,
+			Sent: t.Sent, Received: t.Received, Status: t.Status,
+			Expected: v.s.expected(t.Status), Method: v.s.tmpl.method, Proto: t.Proto,
+		}
+		if !t.FirstByte.IsZero() {
+			v.hs.FirstByte = t.FirstByte.Sub(base)
+		}
+		it.RequestHTTP(label, start, res, v.s.http, &v.hs)
+	}
 	if v.s.expect != 0 {
 		ok := res.Status == v.s.expect
 		if v.s.checkID != 0 {
@@ -153,6 +212,15 @@ func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
 }
 
 func (v *vu) Close() error { return v.conn.Close() }
+
+// expected is k6's expected_response: the status --expect-status names, or
+// by default any status from 200 to 399 (k6's default response callback).
+func (s *scenario) expected(status int) bool {
+	if s.expect != 0 {
+		return status == s.expect
+	}
+	return status >= 200 && status < 400
+}
 
 // request is a compiled request template.
 type request struct {

@@ -131,3 +131,26 @@ func TestOpen(t *testing.T) {
 		})
 	}
 }
+
+func TestExpandEnv(t *testing.T) {
+	vars := map[string]string{"HOST": "api.test", "TOKEN": "s3cret"}
+	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	tests := []struct{ in, want, err string }{
+		{"/x/{{__ENV.HOST}}/y", "/x/api.test/y", ""},
+		{"Authorization: Bearer {{ __ENV.TOKEN }}", "Authorization: Bearer s3cret", ""},
+		{"/users/{{id}}?h={{__ENV.HOST}}", "/users/{{id}}?h=api.test", ""},
+		{"/{{__ENV.NOPE}}", "", "NOPE is not set (give it with -e NOPE=VALUE)"},
+	}
+	for _, tc := range tests {
+		got, err := expandEnv(tc.in, lookup)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("expandEnv(%q) error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("expandEnv(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/stampede-bench/stampede/internal/output/summary"
+)
+
+// k6Flags are k6's run options that stampede shares (see addK6Flags).
+type k6Flags struct {
+	env          []string // -e KEY=VALUE
+	tags         []string // --tag KEY=VALUE
+	trendStats   string
+	noThresholds bool
+	noSummary    bool
+	insecure     bool
+	userAgent    string
+}
+
+// k6FlagNames lists the flags of addK6Flags, for the help section.
+var k6FlagNames = []string{"env", "tag", "summary-trend-stats", "no-thresholds", "no-summary", "insecure-skip-tls-verify", "user-agent"}
+
+// addK6Flags registers k6's option flags on run.
+func addK6Flags(fs *pflag.FlagSet, k *k6Flags) {
+	fs.StringArrayVarP(&k.env, "env", "e", nil, "KEY=VALUE for {{__ENV.KEY}} in request templates, like k6's -e (repeatable)")
+	fs.StringArrayVar(&k.tags, "tag", nil, "KEY=VALUE tag on every output: summary, k6 JSON/CSV streams, Prometheus labels, InfluxDB tags (repeatable; testid defaults to the result directory's name)")
+	fs.StringVar(&k.trendStats, "summary-trend-stats", "", "trend statistics in the summary, e.g. avg,min,med,max,p(90),p(95),p(99.9),count (default k6's)")
+	fs.BoolVar(&k.noThresholds, "no-thresholds", false, "do not evaluate thresholds (a failed one no longer exits 99)")
+	fs.BoolVar(&k.noSummary, "no-summary", false, "do not print the end-of-test summary (the result directory and --summary-export still get it)")
+	fs.BoolVar(&k.insecure, "insecure-skip-tls-verify", false, "accept any TLS certificate of an https:// target")
+	fs.StringVar(&k.userAgent, "user-agent", "", `HTTP User-Agent header (default "stampede")`)
+}
+
+// check validates the k6 flags before anything runs.
+func (k *k6Flags) check() error {
+	if _, err := parseKV("-e/--env", k.env); err != nil {
+		return err
+	}
+	if _, err := parseKV("--tag", k.tags); err != nil {
+		return err
+	}
+	if _, err := k.trendStatList(); err != nil {
+		return err
+	}
+	if strings.ContainsAny(k.userAgent, "\r\n") {
+		return usagef("--user-agent must be one line")
+	}
+	return nil
+}
+
+// vars returns the -e values.
+func (k *k6Flags) vars() map[string]string {
+	m, _ := parseKV("-e/--env", k.env)
+	return m
+}
+
+// trendStatList is --summary-trend-stats parsed (nil: the defaults).
+func (k *k6Flags) trendStatList() ([]string, error) {
+	if k.trendStats == "" {
+		return nil, nil
+	}
+	st, err := summary.ParseTrendStats(k.trendStats)
+	if err != nil {
+		return nil, usagef("--summary-trend-stats: %v", err)
+	}
+	return st, nil
+}
+
+// runTags are the --tag values plus testid, which defaults to the name of
+// the run's result directory (dir), so that runs are told apart in Grafana.
+func (k *k6Flags) runTags(dir string) map[string]string {
+	m, _ := parseKV("--tag", k.tags)
+	if m == nil {
+		m = map[string]string{}
+	}
+	if m["testid"] == "" {
+		m["testid"] = testID(dir)
+	}
+	return m
+}
+
+// testID names a run by its result directory: "20261130-171400", or
+// "20261130-171400-run-02" for a repeated run.
+func testID(dir string) string {
+	base := filepath.Base(filepath.Clean(dir))
+	if strings.HasPrefix(base, "run-") {
+		return filepath.Base(filepath.Dir(filepath.Clean(dir))) + "-" + base
+	}
+	return base
+}
+
+// parseKV parses KEY=VALUE values of flag.
+func parseKV(flag string, values []string) (map[string]string, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, v := range values {
+		key, val, ok := strings.Cut(v, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" || strings.ContainsAny(key, " {},=\"") {
+			return nil, usagef("%s %q: want KEY=VALUE", flag, v)
+		}
+		m[key] = val
+	}
+	return m, nil
+}
+
+// sortedTags renders tags as k=v,k=v for messages.
+func sortedTags(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + m[k]
+	}
+	return strings.Join(parts, ",")
+}
+
+// targetOrigin is scheme://host of an http(s) target ("" otherwise), for
+// the url tag of k6 streams. It never holds credentials.
+func targetOrigin(target string) string {
+	u, err := url.Parse(target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	return fmt.Sprintf("%s://%s", u.Scheme, u.Host)
+}
+
+// redactEnvArgs hides the values of -e/--env KEY=VALUE in recorded
+// arguments: they often carry credentials (k6 users pass tokens so).
+func redactEnvArgs(args []string) []string {
+	out := append([]string(nil), args...)
+	hide := func(kv string) string {
+		k, _, _ := strings.Cut(kv, "=")
+		return k + "=xxxxx"
+	}
+	for i, a := range out {
+		switch {
+		case i > 0 && (args[i-1] == "-e" || args[i-1] == "--env"):
+			out[i] = hide(a)
+		case strings.HasPrefix(a, "--env="):
+			out[i] = "--env=" + hide(a[len("--env="):])
+		case strings.HasPrefix(a, "-e") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			out[i] = "-e" + hide(strings.TrimPrefix(a[2:], "="))
+		}
+	}
+	return out
+}

@@ -1,0 +1,134 @@
+package metrics
+
+import "time"
+
+// k6's built-in HTTP metric names, with k6's kinds and units (see
+// RegisterHTTP). Time trends are recorded in µs and shown in ms like k6.
+const (
+	HTTPReqs           = "http_reqs"                // counter: HTTP requests sent
+	HTTPReqDuration    = "http_req_duration"        // trend: sending + waiting + receiving
+	HTTPReqFailed      = "http_req_failed"          // rate: passes = failed requests (status ≥ 400 or no response)
+	HTTPReqBlocked     = "http_req_blocked"         // trend: before the request could be sent (includes connecting and TLS)
+	HTTPReqConnecting  = "http_req_connecting"      // trend: TCP connect (0 on a reused connection)
+	HTTPReqTLS         = "http_req_tls_handshaking" // trend: TLS handshake (0 on plain HTTP or a reused connection)
+	HTTPReqSending     = "http_req_sending"         // trend: writing the request
+	HTTPReqWaiting     = "http_req_waiting"         // trend: request written → first response byte (TTFB)
+	HTTPReqReceiving   = "http_req_receiving"       // trend: first response byte → whole response read
+	DataSent           = "data_sent"                // counter, bytes: written to the socket
+	DataReceived       = "data_received"            // counter, bytes: read from the socket
+	ExpectedResponse   = "expected_response"        // the tag of k6's http_req_duration{expected_response:true}
+	HTTPReqDurationExp = HTTPReqDuration + "{" + ExpectedResponse + ":true}"
+)
+
+// HTTPIDs are the IDs of the HTTP metrics in one Registry.
+type HTTPIDs struct {
+	Reqs, Duration, DurationExpected, Failed                       ID
+	Blocked, Connecting, TLSHandshaking, Sending, Waiting, Receive ID
+	Sent, Received                                                 ID
+}
+
+// RegisterHTTP adds k6's HTTP metrics to r (idempotent) and returns their IDs.
+func RegisterHTTP(r *Registry) (HTTPIDs, error) {
+	var ids HTTPIDs
+	for _, m := range []struct {
+		id *ID
+		d  Def
+	}{
+		{&ids.Reqs, Def{HTTPReqs, KindCounter, UnitNone}},
+		{&ids.Duration, Def{HTTPReqDuration, KindTrend, UnitMicros}},
+		{&ids.DurationExpected, Def{HTTPReqDurationExp, KindTrend, UnitMicros}},
+		{&ids.Failed, Def{HTTPReqFailed, KindRate, UnitNone}},
+		{&ids.Blocked, Def{HTTPReqBlocked, KindTrend, UnitMicros}},
+		{&ids.Connecting, Def{HTTPReqConnecting, KindTrend, UnitMicros}},
+		{&ids.TLSHandshaking, Def{HTTPReqTLS, KindTrend, UnitMicros}},
+		{&ids.Sending, Def{HTTPReqSending, KindTrend, UnitMicros}},
+		{&ids.Waiting, Def{HTTPReqWaiting, KindTrend, UnitMicros}},
+		{&ids.Receive, Def{HTTPReqReceiving, KindTrend, UnitMicros}},
+		{&ids.Sent, Def{DataSent, KindCounter, UnitBytes}},
+		{&ids.Received, Def{DataReceived, KindCounter, UnitBytes}},
+	} {
+		id, err := r.Add(m.d)
+		if err != nil {
+			return ids, err
+		}
+		*m.id = id
+	}
+	return ids, nil
+}
+
+// HTTPSample is one HTTP request's k6 measurements.
+type HTTPSample struct {
+	// Phases, as k6 defines them. Duration is Sending+Waiting+Receiving.
+	Blocked, Connecting, TLSHandshaking time.Duration
+	Sending, Waiting, Receiving         time.Duration
+	// FirstByte, when not zero, is the run offset of the first response
+	// byte: Iter.RequestHTTP then sets Receiving from it to the end.
+	FirstByte time.Duration
+	// Sent and Received are bytes on the wire (headers included).
+	Sent, Received int64
+	// Status is the response status (0: no response).
+	Status int
+	// Expected is k6's expected_response: a response with an expected
+	// status (200–399 unless the scenario expects another).
+	Expected bool
+	// Method and Proto describe the request for per-request outputs.
+	Method, Proto string
+}
+
+// Duration is k6's http_req_duration.
+func (s *HTTPSample) Duration() time.Duration { return s.Sending + s.Waiting + s.Receiving }
+
+// HTTP records one HTTP request's k6 metrics at time at.
+func (r *Recorder) HTTP(at time.Duration, ids *HTTPIDs, s *HTTPSample) {
+	b := r.batch(at)
+	if b == nil {
+		return
+	}
+	if len(b.Samples)+8 > batchCap {
+		r.flush()
+		b = r.batch(at)
+	}
+	b.Counts[ids.Reqs]++
+	b.Counts[ids.Sent] += s.Sent
+	b.Counts[ids.Received] += s.Received
+	if s.Expected {
+		b.Fails[ids.Failed]++
+	} else {
+		b.Counts[ids.Failed]++ // k6 Rate: a failure is a "pass"
+	}
+	d := us(s.Duration())
+	b.Samples = append(b.Samples, Sample{ID: ids.Duration, V: d}, Sample{ID: ids.Waiting, V: us(s.Waiting)})
+	if s.Expected {
+		b.Samples = append(b.Samples, Sample{ID: ids.DurationExpected, V: d})
+	}
+	// Phases that are mostly zero (a reused connection has no blocked,
+	// connecting nor TLS time) are counted rather than appended.
+	r.trendOrZero(b, ids.Blocked, us(s.Blocked))
+	r.trendOrZero(b, ids.Connecting, us(s.Connecting))
+	r.trendOrZero(b, ids.TLSHandshaking, us(s.TLSHandshaking))
+	r.trendOrZero(b, ids.Sending, us(s.Sending))
+	r.trendOrZero(b, ids.Receive, us(s.Receiving))
+}
+
+// trendOrZero records v in trend id: a zero is counted in the batch's
+// Counts slot of the trend (unused otherwise), which the aggregator adds to
+// the histogram's zero bucket at once.
+func (r *Recorder) trendOrZero(b *Batch, id ID, v int64) {
+	if v <= 0 {
+		b.Counts[id]++
+		return
+	}
+	b.Samples = append(b.Samples, Sample{ID: id, V: v})
+}
+
+func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
+
+// WithTag returns k6's name of the submetric of name restricted to tag
+// key:value: "NAME{key:value}", or "NAME{a:b,key:value}" when name is
+// already a submetric.
+func WithTag(name, key, value string) string {
+	if n := len(name); n > 0 && name[n-1] == '}' {
+		return name[:n-1] + "," + key + ":" + value + "}"
+	}
+	return name + "{" + key + ":" + value + "}"
+}

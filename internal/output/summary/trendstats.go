@@ -1,0 +1,116 @@
+package summary
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+)
+
+// DefaultTrendStats are k6's default trend statistics.
+var DefaultTrendStats = []string{"avg", "min", "med", "max", "p(90)", "p(95)", "p(99)"}
+
+// ParseTrendStats parses k6's --summary-trend-stats value, e.g.
+// "avg,min,med,max,p(90),p(95),p(99.9),count". Each is avg, min, med, max,
+// count or p(N) with 0 < N ≤ 100.
+func ParseTrendStats(s string) ([]string, error) {
+	var out []string
+	for st := range strings.SplitSeq(s, ",") {
+		st = strings.TrimSpace(st)
+		switch st {
+		case "avg", "min", "med", "max", "count":
+		default:
+			n, ok := strings.CutPrefix(st, "p(")
+			n, ok2 := strings.CutSuffix(n, ")")
+			p, err := strconv.ParseFloat(n, 64)
+			if !ok || !ok2 || err != nil || !(p > 0 && p <= 100) {
+				return nil, fmt.Errorf("bad trend stat %q: want avg, min, med, max, count or p(N), e.g. avg,p(95),p(99.9)", st)
+			}
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// trendStat is statistic st (not count) of t, in the trend's unit.
+func trendStat(t *metrics.Trend, st string) float64 {
+	h := t.Hist
+	if h.TotalCount() == 0 {
+		return 0
+	}
+	switch st {
+	case "avg":
+		return h.Mean()
+	case "min":
+		return float64(h.Min())
+	case "max":
+		return float64(h.Max())
+	case "med":
+		return float64(h.ValueAtPercentile(50))
+	}
+	p, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimPrefix(st, "p("), ")"), 64)
+	return float64(h.ValueAtPercentile(p))
+}
+
+func (c *console) trendStats() []string {
+	if c.opts.TrendStats != nil {
+		return c.opts.TrendStats
+	}
+	return DefaultTrendStats
+}
+
+// statsTrend is a trend with the chosen statistics, in their order.
+type statsTrend struct {
+	names []string
+	vals  []float64
+	thresholds
+}
+
+func newStatsTrend(t *metrics.Trend, stats []string) *statsTrend {
+	k := 1.0
+	if t.Unit == metrics.UnitMicros {
+		k = 1000
+	}
+	s := &statsTrend{names: stats}
+	for _, st := range stats {
+		if st == "count" {
+			s.vals = append(s.vals, float64(t.Hist.TotalCount()))
+			continue
+		}
+		s.vals = append(s.vals, trendStat(t, st)/k)
+	}
+	return s
+}
+
+// MarshalJSON writes the statistics in order, then the thresholds.
+func (s *statsTrend) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, n := range s.names {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(n)
+		v, err := json.Marshal(s.vals[i])
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	if len(s.Thresholds) > 0 {
+		b.WriteString(`,"thresholds":`)
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // "p(95)<200", as k6 writes it
+		if err := enc.Encode(s.Thresholds); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
