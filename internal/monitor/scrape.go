@@ -40,14 +40,14 @@ const nodeCollectors = "collect[]=cpu&collect[]=meminfo&collect[]=loadavg&collec
 
 // scraper reads one Prometheus text-format endpoint.
 type scraper struct {
-	url    string
+	url string
 	// narrowed is set once the URL asks node_exporter for fewer collectors.
 	narrowed bool
 	client   *http.Client
-	want   map[string]bool // metric family names to keep
-	extra  []string
-	buf    bytes.Buffer
-	keep   bytes.Buffer
+	want     map[string]bool // metric family names to keep
+	extra    []string
+	buf      bytes.Buffer
+	keep     bytes.Buffer
 }
 
 func newScraper(sp Spec, client *http.Client) *scraper {
