@@ -45,6 +45,8 @@ type runFlags struct {
 	startAt    string
 	sweepInfo  []string // KEY=VALUE from stampede sweep, into options.json
 	selfProf   string
+	monitors   []string // --monitor sources on the target side
+	nicSpeed   string   // --nic-speed, bits per second
 
 	// familyFlagNames are the workload options, recorded in options.json.
 	familyFlagNames map[string]bool
@@ -114,6 +116,8 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.StringVar(&f.segment, "segment", "", "run only segment i/N of every executor (distributed runs; see stampede merge)")
 	fs.StringVar(&f.selfProf, "self-profile", "", "write stampede's own CPU profile to FILE (where the generator's time goes)")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this time (RFC 3339, or now+30s) before starting, so segments begin together")
+	fs.StringArrayVar(&f.monitors, "monitor", nil, "watch the target every second: node=http://HOST:9100/metrics (node_exporter), process=URL (process-exporter), NAME=URL#metric,... (any /metrics), pid=PID|NAME (local process) (repeatable)")
+	fs.StringVar(&f.nicSpeed, "nic-speed", "", "link speed of the target's NICs, e.g. 1G or 10Gbit, for NIC-bound verdicts when the host does not report it")
 	fs.StringArrayVar(&f.sweepInfo, "sweep-info", nil, "KEY=VALUE describing the sweep step (set by stampede sweep)")
 	_ = fs.MarkHidden("sweep-info")
 	f.familyFlagNames = map[string]bool{}

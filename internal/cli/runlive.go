@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/influx"
@@ -32,6 +34,7 @@ type liveOutputs struct {
 	sampler  *selfcheck.Sampler
 	self     *selfcheck.Report // set by close
 	influxes []*influx.Output
+	promReg  *prometheus.Registry // --prometheus; the target monitor adds to it
 	notes    []string // run-wide remarks, set by close
 	closed   bool
 }
@@ -81,7 +84,8 @@ func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Regi
 			return s.CPU, s.RSS, ok
 		}})
 		c.Declare(p.names...)
-		srv, err := prom.Serve(promAddr, prom.NewRegistry(c))
+		l.promReg = prom.NewRegistry(c)
+		srv, err := prom.Serve(promAddr, l.promReg)
 		if err != nil {
 			l.close()
 			return nil, fmt.Errorf("--prometheus %s: %w", f.prometheus, err)

@@ -79,8 +79,12 @@ func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (f
 		results = threshold.Evaluate(snap, ts)
 		failed = threshold.Failed(results)
 	}
+	tgt, err := targetStats(dir, snap, p.nicSpeed) // --monitor, when given
+	if err != nil {
+		return failed, fmt.Errorf("monitor: %w", err)
+	}
 	var js bytes.Buffer
-	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, IsStdOutTTY: isTTY(env.Stdout)}); err != nil {
+	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, IsStdOutTTY: isTTY(env.Stdout), Target: tgt}); err != nil {
 		return failed, err
 	}
 	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
@@ -92,7 +96,7 @@ func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (f
 		}
 	}
 	var txt bytes.Buffer
-	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results}); err != nil {
+	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results, Target: tgt}); err != nil {
 		return failed, err
 	}
 	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, txt.Bytes()); err != nil {
@@ -102,7 +106,7 @@ func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (f
 	case f.json:
 		_, err = env.Stdout.Write(js.Bytes())
 	case isTTY(env.Stdout) && !f.noColor:
-		err = summary.WriteConsole(env.Stdout, snap, summary.ConsoleOptions{Thresholds: results, Color: true})
+		err = summary.WriteConsole(env.Stdout, snap, summary.ConsoleOptions{Thresholds: results, Color: true, Target: tgt})
 	default:
 		_, err = env.Stdout.Write(txt.Bytes())
 	}

@@ -240,8 +240,12 @@ func (m *Monitor) Counts() map[string]Counts {
 func (m *Monitor) Specs() []Spec { return m.specs }
 
 // Stop ends the sampling, waits for readings under way and closes the
-// file. It may be called more than once; it returns the first write error.
+// file. It may be called more than once, and on a nil Monitor; it returns
+// the first write error.
 func (m *Monitor) Stop() error {
+	if m == nil {
+		return nil
+	}
 	m.once.Do(func() {
 		m.cancel()
 		m.wg.Wait()

@@ -13,6 +13,7 @@ package monitor
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -149,4 +150,36 @@ func redactSpec(s string) string {
 		return redactURL(s)
 	}
 	return s
+}
+
+// Local reports whether a source runs on this machine: a pid source, or
+// an endpoint on a loopback address or localhost. A local target shares
+// the generator's CPU, so its saturation cannot be told from the client's.
+func (sp Spec) Local() bool {
+	if sp.Kind == KindPID {
+		return true
+	}
+	return IsLocalEndpoint(sp.Display)
+}
+
+// IsLocalEndpoint reports whether a displayed endpoint (as in options.json:
+// "ID=http://HOST:PORT/path" or just the URL, or "/proc/...") is on this
+// machine.
+func IsLocalEndpoint(display string) bool {
+	if _, rest, ok := strings.Cut(display, "="); ok && !strings.Contains(display[:strings.Index(display, "=")], "/") {
+		display = rest
+	}
+	if strings.HasPrefix(display, "/proc/") || strings.HasPrefix(display, "processes named ") {
+		return true
+	}
+	u, err := url.Parse(display)
+	if err != nil {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }

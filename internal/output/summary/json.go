@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output/total"
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
@@ -26,6 +27,9 @@ type JSONOptions struct {
 	Thresholds []threshold.Result
 	// IsStdOutTTY is reported in the "state" block, as k6 does.
 	IsStdOutTTY bool
+	// Target holds the --monitor summaries by scenario, written as the
+	// "stampede" block's "target" (absent without monitoring).
+	Target map[string][]monitor.Stats
 }
 
 // WriteJSON writes snap in the shape of k6's --summary-export file:
@@ -59,6 +63,7 @@ func WriteJSON(w io.Writer, snap *metrics.Snapshot, opts JSONOptions) error {
 			Notes:       map[string][]string{},
 		},
 	}
+	doc.Stampede.Target = opts.Target
 	all := total.Of(snap)
 	addMetrics(doc.Metrics, "", all)
 	for metric, r := range all.Rates {
@@ -142,6 +147,8 @@ type jsonStampede struct {
 	Errors           map[string]map[string]int64 `json:"errors"` // scenario → message → count
 	Notes            map[string][]string         `json:"notes"`  // scenario → notes
 	ThresholdsFailed int                         `json:"thresholdsFailed"`
+	// Target is scenario → one summary per --monitor source.
+	Target map[string][]monitor.Stats `json:"target,omitempty"`
 }
 
 type jsonScenario struct {
