@@ -35,7 +35,7 @@ type liveOutputs struct {
 	self     *selfcheck.Report // set by close
 	influxes []*influx.Output
 	promReg  *prometheus.Registry // --prometheus; the target monitor adds to it
-	notes    []string // run-wide remarks, set by close
+	notes    []string             // run-wide remarks, set by close
 	closed   bool
 }
 
