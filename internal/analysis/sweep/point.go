@@ -85,6 +85,9 @@ type Point struct {
 	GeneratorMax float64 `json:"generatorMax"`
 	// GeneratorSaturated is selfcheck's verdict for the scenario.
 	GeneratorSaturated bool `json:"generatorSaturated,omitempty"`
+	// Target is what --monitor measured on the target (nil: not
+	// monitored); see AddTarget.
+	Target *Target `json:"target,omitempty"`
 }
 
 // FromResult returns one Point per scenario of a loaded step. check is the

@@ -25,6 +25,10 @@ func WriteTable(w io.Writer, a *Analysis) error {
 		if c.Scaling != nil {
 			head = append(head, "it/s/node", "efficiency")
 		}
+		monitored := targetMonitored(c.Points)
+		if monitored {
+			head = append(head, "target CPU")
+		}
 		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 		for i, p := range c.Points {
 			mark := ""
@@ -45,6 +49,9 @@ func WriteTable(w io.Writer, a *Analysis) error {
 			}
 			if c.Scaling != nil {
 				row = append(row, fmt.Sprintf("%.1f", c.Scaling.PerNode[i]), fmt.Sprintf("%.0f%%", 100*c.Scaling.Efficiency[i]))
+			}
+			if monitored {
+				row = append(row, targetCell(p.Target))
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t"+mark)
 		}
