@@ -9,6 +9,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output/prom"
+	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
 
@@ -172,4 +173,15 @@ func finishMonitor(m *monitor.Monitor, dir string, snap *metrics.Snapshot, p *ru
 // promTarget is the Prometheus collector of the monitor's latest samples.
 func promTarget(m *monitor.Monitor) prometheus.Collector {
 	return prom.NewTargetCollector(m.Latest)
+}
+
+// mergedTargetStats is targetStats for a merged directory, with the NIC
+// speed its options.json recorded.
+func mergedTargetStats(dir string, snap *metrics.Snapshot) (map[string][]monitor.Stats, error) {
+	res, err := resultdir.Load(dir)
+	nic := 0.0
+	if err == nil {
+		nic = res.Options.NICSpeed
+	}
+	return targetStats(dir, snap, nic)
 }
