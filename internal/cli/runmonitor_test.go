@@ -187,3 +187,25 @@ func TestRunMonitorBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareTargetCPUReal: two sides of runs against a real server
+// process (node_exporter serving its page as the HTTP target), watched with
+// pid=; compare shows the target's CPU per operation with its p-value.
+func TestCompareTargetCPUReal(t *testing.T) {
+	exp := monitortest.StartNodeExporter(t)
+	root := t.TempDir()
+	for _, side := range []string{"a", "b"} {
+		code, _, stderr := runMain(t, t.Context(), "run", "http.Request", "--target", exp.URL, "-u", "2", "-d", "2s",
+			"--repeat", "2", "--no-csv", "--no-report", "-q", "--monitor", "pid="+strconv.Itoa(exp.PID()), "--out", filepath.Join(root, side))
+		if code != 0 {
+			t.Fatalf("run %s: exit %d: %s", side, code, stderr)
+		}
+	}
+	code, stdout, stderr := runMain(t, t.Context(), "compare", filepath.Join(root, "a"), filepath.Join(root, "b"))
+	if code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "target CPU/op (µs/op)") || !strings.Contains(stdout, "p=") {
+		t.Errorf("compare lacks target CPU/op with its p-value:\n%s", stdout)
+	}
+}

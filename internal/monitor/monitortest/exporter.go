@@ -100,3 +100,6 @@ func freePort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
+
+// PID is the exporter's process id (for pid= sources).
+func (e *Exporter) PID() int { return e.cmd.Process.Pid }
