@@ -48,6 +48,7 @@ type scraper struct {
 	extra    []string
 	buf      bytes.Buffer
 	keep     bytes.Buffer
+	parser   *expfmt.TextParser // reused: one scraper reads on one goroutine
 }
 
 func newScraper(sp Spec, client *http.Client) *scraper {
@@ -117,8 +118,11 @@ func (s *scraper) parse(body []byte) (map[string]*dto.MetricFamily, error) {
 			s.keep.WriteByte('\n')
 		}
 	}
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(&s.keep)
+	if s.parser == nil {
+		p := expfmt.NewTextParser(model.UTF8Validation)
+		s.parser = &p
+	}
+	fams, err := s.parser.TextToMetricFamilies(&s.keep)
 	if err != nil {
 		return nil, fmt.Errorf("parse metrics: %w", err)
 	}
