@@ -123,7 +123,9 @@ func annotateTarget(snap *metrics.Snapshot, stats map[string][]monitor.Stats, se
 				continue
 			}
 			saturated = true
-			if local[st.Source] && genBusy {
+			if local[st.Source] && st.Host {
+				w += " — but this host is the generator's own machine (a loopback endpoint): its CPU counts the generator and every other process there; watch the target's process with --monitor pid=NAME"
+			} else if local[st.Source] && genBusy {
 				w += " — but it runs on the generator's machine, which was busy too: client and target share one CPU budget here; give the target its own machine to tell them apart"
 			}
 			sc.Notes = appendNote(sc.Notes, w)

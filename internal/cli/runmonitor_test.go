@@ -209,3 +209,25 @@ func TestCompareTargetCPUReal(t *testing.T) {
 		t.Errorf("compare lacks target CPU/op with its p-value:\n%s", stdout)
 	}
 }
+
+// TestSweepMonitor: --monitor passes to every step, and the sweep's
+// verdict cites the server's measured CPU.
+func TestSweepMonitor(t *testing.T) {
+	exp := monitortest.StartNodeExporter(t)
+	out := filepath.Join(t.TempDir(), "sweep")
+	code, stdout, stderr := runMain(t, t.Context(), "sweep", "http.Request", "--target", exp.URL, "--vus", "1,2", "-d", "2s",
+		"--no-csv", "--no-report", "-q", "--monitor", "node="+exp.URL, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "target CPU") || !strings.Contains(stdout, "(measured)") {
+		t.Errorf("sweep table lacks the measured target:\n%s", stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(out, sweepJSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"target": {`) || !strings.Contains(string(b), `"source": "node"`) {
+		t.Errorf("sweep.json lacks the target of the points:\n%s", b)
+	}
+}

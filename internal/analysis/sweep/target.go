@@ -15,6 +15,9 @@ type Target struct {
 	// when it runs on the generator's machine (loopback, pid=).
 	Source string `json:"source"`
 	Local  bool   `json:"local,omitempty"`
+	// Host is set when Source measured a whole host (node_exporter), not
+	// processes.
+	Host bool `json:"host,omitempty"`
 	// CPU and CPUMax are its utilisation (mean over the scenario and the
 	// highest second, 0–1) of Cores cores.
 	CPU    float64 `json:"cpu"`
@@ -68,7 +71,7 @@ func targetOf(sts []monitor.Stats, local map[string]bool) *Target {
 		}
 		better := t == nil || (st.Saturated() && !t.Saturated) || (st.Saturated() == t.Saturated && st.CPUMax > t.CPUMax)
 		if better {
-			nt := Target{Source: st.Source, Local: local[st.Source], CPU: st.CPUAvg, CPUMax: st.CPUMax, Cores: st.Cores, Saturated: st.Saturated()}
+			nt := Target{Source: st.Source, Local: local[st.Source], Host: st.Host, CPU: st.CPUAvg, CPUMax: st.CPUMax, Cores: st.Cores, Saturated: st.Saturated()}
 			if t != nil {
 				nt.NICBound, nt.NetPeak = t.NICBound, t.NetPeak
 			}
@@ -129,6 +132,11 @@ func diagnoseMeasured(curve []Point, k Knee) (Verdict, bool) {
 		t := p.Target
 		if t == nil {
 			continue
+		}
+		if t.Saturated && t.Local && t.Host {
+			return Verdict{Side: SideUnknown, Reason: fmt.Sprintf(
+				"at %s the monitored host was saturated, but it is the generator's own machine (a loopback endpoint): its CPU counts the generator and every other process there (%s); watch the target's process (--monitor pid=NAME) or give the target its own machine",
+				at(p), t.describe())}, true
 		}
 		if (t.Saturated || t.NICBound != "") && t.Local && p.GeneratorSaturated {
 			return Verdict{Side: SideUnknown, Reason: fmt.Sprintf(

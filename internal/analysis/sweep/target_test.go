@@ -51,6 +51,11 @@ func TestDiagnoseMeasured(t *testing.T) {
 			c[1].GeneratorSaturated, c[1].GeneratorCPU, c[1].GeneratorMax = true, 0.9, 0.97
 			return c
 		}(), SideClient, []string{"client saturated first", "target had headroom (server node CPU mean 30%"}},
+		{"saturated host is the generator's machine", func() []Point {
+			local := *busy
+			local.Local, local.Host = true, true
+			return vusCurve(idle, &local, &local, &local)
+		}(), SideUnknown, []string{"generator's own machine", "pid=NAME"}},
 		{"local target and busy generator", func() []Point {
 			local := *busy
 			local.Local = true
