@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-# node_exporter for the --monitor tests (internal/monitor, run --monitor).
+# node_exporter and process-exporter for the --monitor tests (internal/monitor, run --monitor).
 [ -x /usr/bin/prometheus-node-exporter ] || missing+=(prometheus-node-exporter)
+[ -x /usr/bin/prometheus-process-exporter ] || missing+=(prometheus-process-exporter)
 if ! command -v pg_ctlcluster >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
 	missing+=(postgresql)
 fi

@@ -18,7 +18,7 @@ func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
 	deadline := time.Now().Add(d)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("timed out waiting for %s", what) // see the counts in the caller
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -32,7 +32,7 @@ func TestNodeExporterReal(t *testing.T) {
 	}
 	dir := t.TempDir()
 	start := time.Now()
-	m, err := Start(dir, specs, Options{Interval: 200 * time.Millisecond})
+	m, err := Start(dir, specs, Options{Interval: 200 * time.Millisecond, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestNodeExporterReal(t *testing.T) {
 		}
 		_ = x
 	}()
-	waitFor(t, 10*time.Second, "samples of both sources", func() bool {
+	waitFor(t, 30*time.Second, "samples of both sources", func() bool {
 		c := m.Counts()
 		return c["node"].OK >= 4 && c["pid:"+strconv.Itoa(os.Getpid())].OK >= 4
 	})
@@ -96,13 +96,13 @@ func TestExporterKilledMidRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	m, err := Start(dir, specs, Options{Interval: 100 * time.Millisecond})
+	m, err := Start(dir, specs, Options{Interval: 100 * time.Millisecond, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 10*time.Second, "readings", func() bool { return m.Counts()["node"].OK >= 3 })
+	waitFor(t, 30*time.Second, "readings", func() bool { return m.Counts()["node"].OK >= 3 })
 	exp.Stop()
-	waitFor(t, 10*time.Second, "failed readings", func() bool { return m.Counts()["node"].Failed >= 3 })
+	waitFor(t, 30*time.Second, "failed readings", func() bool { return m.Counts()["node"].Failed >= 3 })
 	if err := m.Stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -143,11 +143,11 @@ func TestPIDByName(t *testing.T) {
 		t.Error("missing pid accepted")
 	}
 	dir := t.TempDir()
-	m, err := Start(dir, specs, Options{Interval: 100 * time.Millisecond})
+	m, err := Start(dir, specs, Options{Interval: 100 * time.Millisecond, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "readings", func() bool { return m.Counts()["pid:sleep"].OK >= 3 })
+	waitFor(t, 30*time.Second, "readings", func() bool { return m.Counts()["pid:sleep"].OK >= 3 })
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	if err := m.Stop(); err != nil {
@@ -156,5 +156,42 @@ func TestPIDByName(t *testing.T) {
 	lat := m.Latest()
 	if len(lat) != 1 || lat[0].Values[ProcRSS] <= 0 || lat[0].Values[ProcThreads] < 1 {
 		t.Errorf("latest %+v", lat)
+	}
+}
+
+// TestProcessExporterReal reads a real process-exporter watching a sleep
+// process: its group's RSS and threads arrive, and no host figures.
+func TestProcessExporterReal(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	exp := monitortest.StartProcessExporter(t, "sleep")
+	specs, err := ParseSpecs([]string{"process=" + exp.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Start(t.TempDir(), specs, Options{Interval: 200 * time.Millisecond, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 30*time.Second, "readings", func() bool { return m.Counts()["process"].OK >= 3 })
+	if err := m.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	lat := m.Latest()
+	if len(lat) != 1 {
+		t.Fatalf("latest %+v", lat)
+	}
+	v := lat[0].Values
+	if v[ProcRSS+":sleep"] <= 0 || v[ProcThreads+":sleep"] < 1 || v[ProcRSS] < v[ProcRSS+":sleep"] {
+		t.Errorf("process-exporter figures: %v", v)
+	}
+	if _, ok := v[ProcCPU+":sleep"]; !ok {
+		t.Errorf("no CPU of the group: %v", v)
+	}
+	if _, ok := v[CPUUtil]; ok {
+		t.Errorf("host CPU from a process-exporter page: %v", v)
 	}
 }

@@ -1,5 +1,6 @@
-// Package monitortest starts Debian's prometheus-node-exporter for tests:
-// a real exporter on a free loopback port, stopped when the test ends.
+// Package monitortest starts Debian's prometheus-node-exporter and
+// prometheus-process-exporter for tests: real exporters on free loopback
+// ports, stopped when the test ends.
 package monitortest
 
 import (
@@ -9,13 +10,17 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
 
-// NodeExporterBin is where Debian's prometheus-node-exporter package puts
-// the binary.
-const NodeExporterBin = "/usr/bin/prometheus-node-exporter"
+// Where Debian's prometheus-node-exporter and prometheus-process-exporter
+// packages put their binaries.
+const (
+	NodeExporterBin    = "/usr/bin/prometheus-node-exporter"
+	ProcessExporterBin = "/usr/bin/prometheus-process-exporter"
+)
 
 // Exporter is a running node_exporter.
 type Exporter struct {
@@ -30,11 +35,29 @@ type Exporter struct {
 // skipped elsewhere.
 func StartNodeExporter(t testing.TB) *Exporter {
 	t.Helper()
-	if _, err := os.Stat(NodeExporterBin); err != nil {
+	return start(t, NodeExporterBin, "prometheus-node-exporter", func(addr string) []string {
+		// No collectors that read other services or files of this machine's
+		// configuration; the host ones stampede derives from stay on.
+		return []string{"--web.listen-address=" + addr, "--no-collector.textfile", "--no-collector.systemd"}
+	})
+}
+
+// StartProcessExporter starts process-exporter on a free loopback port,
+// watching the processes named procnames (comm), one group per name.
+func StartProcessExporter(t testing.TB, procnames ...string) *Exporter {
+	t.Helper()
+	return start(t, ProcessExporterBin, "prometheus-process-exporter", func(addr string) []string {
+		return []string{"-web.listen-address=" + addr, "-procnames=" + strings.Join(procnames, ","), "-recheck", "-gather-smaps=false"}
+	})
+}
+
+func start(t testing.TB, bin, pkg string, args func(addr string) []string) *Exporter {
+	t.Helper()
+	if _, err := os.Stat(bin); err != nil {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing: apt-get install prometheus-node-exporter (scripts/test.sh does)", NodeExporterBin)
+			t.Fatalf("%s is missing: apt-get install %s (scripts/test.sh does)", bin, pkg)
 		}
-		t.Skipf("%s is missing: apt-get install prometheus-node-exporter", NodeExporterBin)
+		t.Skipf("%s is missing: apt-get install %s", bin, pkg)
 	}
 	for attempt := 0; attempt < 3; attempt++ {
 		port, err := freePort()
@@ -42,12 +65,9 @@ func StartNodeExporter(t testing.TB) *Exporter {
 			t.Fatal(err)
 		}
 		addr := "127.0.0.1:" + strconv.Itoa(port)
-		cmd := exec.Command(NodeExporterBin, "--web.listen-address="+addr,
-			// No collectors that read other services or files of this machine's
-			// configuration; the host ones stampede derives from stay on.
-			"--no-collector.textfile", "--no-collector.systemd")
+		cmd := exec.Command(bin, args(addr)...)
 		if err := cmd.Start(); err != nil {
-			t.Fatalf("start node_exporter: %v", err)
+			t.Fatalf("start %s: %v", bin, err)
 		}
 		e := &Exporter{URL: "http://" + addr + "/metrics", cmd: cmd, exited: make(chan struct{})}
 		go func() { _ = cmd.Wait(); close(e.exited) }()
@@ -57,7 +77,7 @@ func StartNodeExporter(t testing.TB) *Exporter {
 		}
 		e.Stop()
 	}
-	t.Fatal("node_exporter did not answer on a loopback port")
+	t.Fatalf("%s did not answer on a loopback port", bin)
 	return nil
 }
 
