@@ -64,7 +64,7 @@ load() {
 	local dir=$1
 	shift
 	taskset -c "$load_cpu" "$bin/stampede" run http.Request --target "$url/work?n=$work" \
-		-u "$vus" -d "$duration" --no-csv --no-report --quiet --out "$dir" "$@" >/dev/null
+		-u "$vus" -d "$duration" --no-csv --no-report --quiet --out "$dir" --monitor "pid=$target_pid" "$@" >/dev/null
 }
 
 echo "== build stampede and the default (no PGO) target"
@@ -97,7 +97,8 @@ for i in $(seq "$runs"); do
 	done
 done
 
-# Target CPU time per request: a check that wall-clock noise cannot blur as
+# Target CPU time per request (stampede compare shows it too, as target_cpu,
+# from the --monitor pid= series of each run): a check that wall-clock noise cannot blur as
 # much (a busy neighbour delays requests but does not make them cost more
 # CPU). The ticks cover the whole run; the requests exclude the warm-up, so
 # they are scaled up by duration/(duration - warm-up).

@@ -42,7 +42,9 @@ STDDEVP/Mean, the change CANDIDATE/BASE, a two-sided Mann-Whitney U
 p-value, a distribution-free confidence interval for the change and a
 benchstat-style verdict: "~" when the runs do not support a difference at
 --alpha (with fewer than 4 runs a side they never can at 0.05). Time values
-are in µs. The machines' fingerprints are shown side by side, with a
+are in µs. When every run was made with --monitor, target_cpu — the
+target's CPU time per operation, µs — is compared too: the steadiest
+figure of a build's efficiency. The machines' fingerprints are shown side by side, with a
 WARNING when the two sides ran on different hardware.
 
 Exit codes: 0 ok, 2 bad input (nothing in common, unknown metric), 3 when
@@ -58,7 +60,7 @@ more than PCT percent (higher latency, lower qps).`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringArrayVar(&f.metrics, "metric", nil, "metric NAME:STAT, STAT one of min, avg, med, max, p90, p95, p99, p99.9 (any pNN), or rate for a counter; or qps (repeatable; default latency or responseTime avg and p95, and qps)")
+	fs.StringArrayVar(&f.metrics, "metric", nil, "metric NAME:STAT, STAT one of min, avg, med, max, p90, p95, p99, p99.9 (any pNN), or rate for a counter; or qps; or target_cpu, the monitored target's CPU µs per operation (repeatable; default latency or responseTime avg and p95, and qps, plus target_cpu when every run had --monitor)")
 	fs.StringArrayVar(&f.scenarios, "scenario", nil, "compare only this scenario (repeatable)")
 	fs.StringVar(&f.format, "format", "text", "output format: text, md (Markdown) or csv")
 	fs.Float64Var(&f.alpha, "alpha", 0.05, "significance level of the test; confidence intervals are at 1-alpha")

@@ -134,11 +134,15 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 // writeMergedSummaries writes summary.json and summary.txt into dir and
 // prints the console summary (or the JSON with --json) on stdout.
 func writeMergedSummaries(env *Env, f *mergeFlags, dir string, snap *metrics.Snapshot, results []threshold.Result) error {
+	tgt, err := mergedTargetStats(dir, snap) // the parts' --monitor series, merged
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
 	var js, txt bytes.Buffer
-	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results}); err != nil {
+	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, Target: tgt}); err != nil {
 		return fmt.Errorf("merge: summary: %w", err)
 	}
-	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results}); err != nil {
+	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results, Target: tgt}); err != nil {
 		return fmt.Errorf("merge: summary: %w", err)
 	}
 	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
@@ -156,7 +160,7 @@ func writeMergedSummaries(env *Env, f *mergeFlags, dir string, snap *metrics.Sna
 		out := txt.String()
 		if isTTY(env.Stdout) && env.Getenv("NO_COLOR") == "" {
 			var col bytes.Buffer
-			if err := summary.WriteConsole(&col, snap, summary.ConsoleOptions{Thresholds: results, Color: true}); err == nil {
+			if err := summary.WriteConsole(&col, snap, summary.ConsoleOptions{Thresholds: results, Color: true, Target: tgt}); err == nil {
 				out = col.String()
 			}
 		}

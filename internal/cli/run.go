@@ -55,7 +55,9 @@ type runFlags struct {
 	// besides those driver.IsSecretHeader knows.
 	secretHeaders []string
 
-	k6 k6Flags // k6's options (runk6.go)
+	k6       k6Flags  // k6's options (runk6.go)
+	monitors []string // --monitor sources on the target side
+	nicSpeed string   // --nic-speed, bits per second
 
 	// familyFlagNames are the workload options, recorded in options.json.
 	familyFlagNames map[string]bool
@@ -128,6 +130,8 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	fs.StringVar(&f.selfProf, "self-profile", "", "write stampede's own CPU profile to FILE (where the generator's time goes)")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this time (RFC 3339, or now+30s) before starting, so segments begin together")
 	fs.StringArrayVar(&f.secretHeaders, "secret-header", nil, "header NAME whose value is a credential, never written to any file (Authorization, Cookie, X-Api-Key and the like always are)")
+	fs.StringArrayVar(&f.monitors, "monitor", nil, "watch the target every second: node=http://HOST:9100/metrics (node_exporter), process=URL (process-exporter), NAME=URL#metric,... (any /metrics), pid=PID|NAME (local process) (repeatable)")
+	fs.StringVar(&f.nicSpeed, "nic-speed", "", "link speed of the target's NICs, e.g. 1G or 10Gbit, for NIC-bound verdicts when the host does not report it")
 	fs.StringArrayVar(&f.sweepInfo, "sweep-info", nil, "KEY=VALUE describing the sweep step (set by stampede sweep)")
 	_ = fs.MarkHidden("sweep-info")
 	addK6Flags(fs, &f.k6)

@@ -73,10 +73,16 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 		return fail(err)
 	}
 	undo = append(undo, func() { series.Close() })
+	mon, err := startMonitor(env, p, dir)
+	if err != nil {
+		return fail(err)
+	}
+	undo = append(undo, func() { _ = mon.Stop() })
 	live, err := startLiveOutputs(ctx, env, p, reg, target.inProcess)
 	if err != nil {
 		return fail(err)
 	}
+	live.attachMonitor(mon)
 
 	names := make([]string, len(specs))
 	for i, s := range specs {
@@ -107,6 +113,7 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 	agg.Close()
 	snap := agg.Snapshot()
 	snap.Interrupted = snap.Interrupted || interrupted
+	_ = mon.Stop() // before the live outputs close: it feeds them (error reported by finishMonitor)
 
 	// Every output is flushed and closed even when the run failed or was
 	// interrupted, so what was measured is never lost.
@@ -124,6 +131,9 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 	}
 	live.close()
 	live.annotate(snap)
+	if merr := finishMonitor(mon, dir, snap, p, live.self); merr != nil {
+		errs = append(errs, merr)
+	}
 	if werr := resultdir.WriteJSON(dir, resultdir.SnapshotFile, snap); werr != nil {
 		errs = append(errs, werr)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/resultdir"
@@ -36,6 +37,8 @@ type runPlan struct {
 	profilers []profile.Collector // --profile, around each scenario
 	tags      map[string]string   // --tag values and testid of the current run
 	run       int                 // the current run's number (0: single run)
+	monitors  []monitor.Spec      // --monitor sources
+	nicSpeed  float64             // --nic-speed, bytes per second (0: unknown)
 }
 
 // runRun is `stampede run`: plan, then run once or --repeat times.
@@ -213,6 +216,9 @@ func makePlan(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSe
 			return nil, usagef("--prometheus: %v", err)
 		}
 	}
+	if err := planMonitor(p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -314,6 +320,7 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 		Args: redactEnvArgs(redactArgs(os.Args[1:])), Target: targetDesc, InProcess: inProcess, StandIn: standIn, Concurrent: f.concurrent, Seed: f.seed,
 		Run: run, Flags: f.familyFlags(p.fs), Thresholds: f.thresholds,
 		Segment: f.segment, Sweep: sweepInfoMap(f.sweepInfo),
+		Monitor: monitorDisplay(p.monitors), NICSpeed: p.nicSpeed,
 	}
 	var specs []engine.Spec
 	for _, n := range p.names {

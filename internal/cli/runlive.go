@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/influx"
@@ -35,7 +37,8 @@ type liveOutputs struct {
 	influxes []*influx.Output
 	// remoteWrites are the --out prometheus-rw pushes (runk6out.go).
 	remoteWrites []*promrw.Output
-	notes        []string // run-wide remarks, set by close
+	promReg      *prometheus.Registry // --prometheus; the target monitor adds to it
+	notes        []string             // run-wide remarks, set by close
 	closed       bool
 }
 
@@ -88,7 +91,8 @@ func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Regi
 			return s.CPU, s.RSS, ok
 		}})
 		c.Declare(p.names...)
-		srv, err := prom.Serve(promAddr, prom.NewRegistry(c))
+		l.promReg = prom.NewRegistry(c)
+		srv, err := prom.Serve(promAddr, l.promReg)
 		if err != nil {
 			l.close()
 			return nil, fmt.Errorf("--prometheus %s: %w", f.prometheus, err)

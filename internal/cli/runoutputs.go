@@ -83,8 +83,12 @@ func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (f
 		results = threshold.Evaluate(snap, ts)
 		failed = threshold.Failed(results)
 	}
+	tgt, err := targetStats(dir, snap, p.nicSpeed) // --monitor, when given
+	if err != nil {
+		return failed, fmt.Errorf("monitor: %w", err)
+	}
 	var js bytes.Buffer
-	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, IsStdOutTTY: isTTY(env.Stdout), TrendStats: trendStats, Tags: p.tags}); err != nil {
+	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, IsStdOutTTY: isTTY(env.Stdout), TrendStats: trendStats, Target: tgt, Tags: p.tags}); err != nil {
 		return failed, err
 	}
 	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
@@ -96,7 +100,7 @@ func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (f
 		}
 	}
 	var txt bytes.Buffer
-	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results, TrendStats: trendStats}); err != nil {
+	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results, TrendStats: trendStats, Target: tgt}); err != nil {
 		return failed, err
 	}
 	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, txt.Bytes()); err != nil {
@@ -107,7 +111,7 @@ func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (f
 	case f.json:
 		_, err = env.Stdout.Write(js.Bytes())
 	case isTTY(env.Stdout) && !f.noColor:
-		err = summary.WriteConsole(env.Stdout, snap, summary.ConsoleOptions{Thresholds: results, Color: true, TrendStats: trendStats})
+		err = summary.WriteConsole(env.Stdout, snap, summary.ConsoleOptions{Thresholds: results, Color: true, TrendStats: trendStats, Target: tgt})
 	default:
 		_, err = env.Stdout.Write(txt.Bytes())
 	}

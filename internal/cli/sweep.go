@@ -241,7 +241,11 @@ func analyseSweep(env *Env, parent string, dirs []string, rule sweep.Rule, noRep
 			return err
 		}
 		results = append(results, r)
-		points = append(points, sweep.FromResult(r, check)...)
+		pts := sweep.FromResult(r, check)
+		if err := sweep.AddTarget(pts, r); err != nil { // --monitor series, when the steps have one
+			return err
+		}
+		points = append(points, pts...)
 	}
 	a := sweep.Analyze(points, rule)
 	if a.Dimension == "" {

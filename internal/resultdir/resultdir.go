@@ -9,6 +9,7 @@
 //	summary.txt    the console summary
 //	requests.csv   per-request log (nebula-bench columns), unless disabled
 //	report.html    the HTML report
+//	monitor.jsonl  per-second target resources (--monitor), one line per source
 package resultdir
 
 import (
@@ -63,6 +64,11 @@ type Options struct {
 	Thresholds []string          `json:"thresholds,omitempty"`
 	// Sweep describes the step of a sweep this run belongs to.
 	Sweep map[string]string `json:"sweep,omitempty"`
+	// Monitor lists the --monitor sources as ID=ENDPOINT (no credentials);
+	// their per-second series is monitor.jsonl.
+	Monitor []string `json:"monitor,omitempty"`
+	// NICSpeed is --nic-speed in bytes per second (0: not given).
+	NICSpeed float64 `json:"nicSpeed,omitempty"`
 }
 
 // ScenarioOptions is one scenario of a run.

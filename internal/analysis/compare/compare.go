@@ -38,6 +38,10 @@ type Run struct {
 	// Warmup is the warm-up excluded from each scenario's statistics, by
 	// scenario name; rates are computed over the time after it.
 	Warmup map[string]time.Duration
+	// TargetCPU is the monitored target's CPU time during each scenario's
+	// measured span, seconds, by scenario name (nil: not monitored); see
+	// the TargetCPU metric.
+	TargetCPU map[string]float64
 }
 
 // Side is the base or the candidate: a label and its runs, in run order.
@@ -203,6 +207,9 @@ func compareScenario(name string, base, cand Side, chosen []Metric, alpha float6
 	ms := chosen
 	if len(ms) == 0 {
 		ms = defaultMetrics(append(present(baseScs), present(candScs)...))
+		if monitoredEverywhere(name, base, cand) {
+			ms = append(ms, Metric{Name: TargetCPU})
+		}
 	}
 	for _, m := range ms {
 		mr, note := compareMetric(m, base, cand, baseScs, candScs, alpha)
@@ -234,6 +241,9 @@ func compareMetric(m Metric, base, cand Side, baseScs, candScs []*metrics.Scenar
 				continue
 			}
 			v, unit, ok := m.value(sc, s.side.Runs[i].Warmup[sc.Name])
+			if m.Name == TargetCPU {
+				v, unit, ok = targetCPUValue(s.side.Runs[i], sc)
+			}
 			if !ok {
 				missing = append(missing, i+1)
 				continue

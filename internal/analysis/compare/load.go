@@ -30,7 +30,11 @@ func Load(path, name string) (Side, error) {
 		for _, sc := range res.Options.Scenarios {
 			warm[sc.Name] = sc.Config.Warmup
 		}
-		side.Runs = append(side.Runs, Run{Dir: dir, Snapshot: res.Snapshot, Env: res.Env, Warmup: warm})
+		tcpu, err := targetCPUs(res, warm) // --monitor series, when the run has one
+		if err != nil {
+			return side, fmt.Errorf("%s: %w", name, err)
+		}
+		side.Runs = append(side.Runs, Run{Dir: dir, Snapshot: res.Snapshot, Env: res.Env, Warmup: warm, TargetCPU: tcpu})
 	}
 	return side, nil
 }

@@ -40,8 +40,8 @@ type Metric struct {
 
 // String is the metric in flag syntax: "responseTime:p95", "qps".
 func (m Metric) String() string {
-	if m.Name == QPS {
-		return QPS
+	if m.Name == QPS || m.Name == TargetCPU {
+		return m.Name
 	}
 	return m.Name + ":" + m.Stat
 }
@@ -50,6 +50,9 @@ func (m Metric) String() string {
 func (m Metric) Label() string {
 	if m.Name == QPS {
 		return QPS
+	}
+	if m.Name == TargetCPU {
+		return "target CPU/op"
 	}
 	return m.Name + " " + m.Stat
 }
@@ -60,6 +63,9 @@ func (m Metric) Label() string {
 func ParseMetric(s string) (Metric, error) {
 	if strings.EqualFold(s, QPS) {
 		return Metric{Name: QPS}, nil
+	}
+	if strings.EqualFold(s, TargetCPU) {
+		return Metric{Name: TargetCPU}, nil
 	}
 	name, stat, ok := strings.Cut(s, ":")
 	if !ok || name == "" || stat == "" {
@@ -90,7 +96,9 @@ func percentile(stat string) (float64, bool) {
 }
 
 // isTrendStat reports whether m is a statistic of a trend.
-func (m Metric) isTrendStat() bool { return m.Name != QPS && m.Stat != StatRate }
+func (m Metric) isTrendStat() bool {
+	return m.Name != QPS && m.Name != TargetCPU && m.Stat != StatRate
+}
 
 // value is m measured on one scenario of one run, with its unit. ok is
 // false when the run has no such metric (no trend of that name, or one
@@ -157,6 +165,8 @@ func (m Metric) direction(unit string) Direction {
 	switch {
 	case m.Name == QPS:
 		return HigherIsBetter
+	case m.Name == TargetCPU:
+		return LowerIsBetter
 	case m.Stat == StatRate && (m.Name == metrics.Errors || m.Name == metrics.DroppedIterations):
 		return LowerIsBetter
 	case m.Stat == StatRate:

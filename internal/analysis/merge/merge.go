@@ -132,6 +132,9 @@ func Merge(dirs []string, out string, opts Options) (*Result, error) {
 	if res.Points, err = mergeSeries(dirs, out, snap, workers, opts.RateTrends); err != nil {
 		return nil, err
 	}
+	if err := mergeMonitor(dirs, out, parts, &res.Options); err != nil { // --monitor series
+		return nil, err
+	}
 	if err := resultdir.WriteJSON(out, resultdir.SnapshotFile, snap); err != nil {
 		return nil, err
 	}

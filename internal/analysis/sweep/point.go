@@ -98,6 +98,9 @@ type Point struct {
 	// HostSaturated is selfcheck's verdict on the generator's whole
 	// machine (busy with other processes) for the scenario.
 	HostSaturated bool `json:"hostSaturated,omitempty"`
+	// Target is what --monitor measured on the target (nil: not
+	// monitored); see AddTarget.
+	Target *Target `json:"target,omitempty"`
 }
 
 // FromResult returns one Point per scenario of a loaded step. check is the

@@ -33,6 +33,10 @@ func WriteTable(w io.Writer, a *Analysis) error {
 				head = append(head, "server CPU")
 			}
 		}
+		monitored := targetMonitored(c.Points)
+		if monitored {
+			head = append(head, "target CPU")
+		}
 		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 		for i, p := range c.Points {
 			mark := ""
@@ -59,6 +63,9 @@ func WriteTable(w io.Writer, a *Analysis) error {
 				if srv {
 					row = append(row, fmt.Sprintf("%.0f%%", 100*p.ServerCPU))
 				}
+			}
+			if monitored {
+				row = append(row, targetCell(p.Target))
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t"+mark)
 		}

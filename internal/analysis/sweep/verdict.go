@@ -24,7 +24,9 @@ type Verdict struct {
 }
 
 // Diagnose decides whether the client (the generator) or the target
-// saturated first on a curve with knee k, checking in this order:
+// saturated first on a curve with knee k. When the steps were monitored
+// (--monitor; Point.Target), the target's measured CPU and network decide
+// (see diagnoseMeasured). Otherwise it checks in this order:
 //
 //  1. the generator self-check: CPU busy (selfcheck's rule) at or before
 //     the knee means the numbers measure the client — unless the target
@@ -40,6 +42,9 @@ type Verdict struct {
 func Diagnose(curve []Point, k Knee) Verdict {
 	if len(curve) == 0 {
 		return Verdict{Side: SideUnknown, Reason: "no steps"}
+	}
+	if v, ok := diagnoseMeasured(curve, k); ok {
+		return v
 	}
 	last := len(curve) - 1
 	if k.Found {

@@ -10,6 +10,7 @@ import (
 	lp "github.com/influxdata/line-protocol/v2/lineprotocol"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/monitor"
 )
 
 // item is the part of a Point the writer goroutine needs. Counts and
@@ -24,10 +25,14 @@ type item struct {
 	rt       metrics.PointStats
 	// trends are the per-second stats of series trends (http_req_duration).
 	trends map[string]metrics.PointStats
+	target *monitor.Sample // a --monitor sample instead of a scenario's second
 }
 
 // lines is the number of lines an item becomes (for drop accounting).
 func (it *item) lines() int {
+	if it.target != nil {
+		return len(it.target.Values)
+	}
 	n := 1 + len(it.counts) + len(it.errors) // vus + counters + messages
 	if it.rt.N > 0 {
 		n++
@@ -104,6 +109,10 @@ func (e *encoder) floatField(k string, v float64) {
 //	vus,scenario=S value=N
 //	NAME,scenario=S value=N                                                           workload counters
 func (e *encoder) add(it *item) {
+	if it.target != nil {
+		e.addTarget(it.target)
+		return
+	}
 	sc := sanitize(it.scenario)
 	t := it.t.Truncate(time.Second)
 	for _, name := range sortedKeys(it.trends) {

@@ -58,6 +58,8 @@ type Scenario struct {
 	Series      *Series    `json:"series,omitempty"`
 	// Distribution is responseTime's percentile curve.
 	Distribution *Distribution `json:"distribution,omitempty"`
+	// Target holds the --monitor sources during the scenario.
+	Target []*TargetSource `json:"target,omitempty"`
 }
 
 // Summary are the headline numbers of a scenario.

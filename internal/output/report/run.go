@@ -32,6 +32,9 @@ func buildRun(r *resultdir.Result, label string, sc *selfcheck.Report, maxPoints
 	if err := readSeries(r.Dir, run.Scenarios, snap, maxPoints); err != nil {
 		return nil, err
 	}
+	if err := addTarget(run, r, maxPoints); err != nil { // --monitor series, when present
+		return nil, err
+	}
 	if sc != nil && len(sc.Samples) > 0 {
 		run.Generator = buildGenerator(sc, snap, maxPoints)
 		if w := sc.Warning(snap.Start, snap.End); w != "" {

@@ -24,6 +24,7 @@ func (c *console) scenario(sc *metrics.ScenarioSnapshot) {
 	c.metrics(sc)
 	c.line("")
 	c.errors(sc)
+	c.target(sc)
 	c.notes(sc)
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
@@ -18,6 +19,9 @@ const (
 
 // ConsoleOptions tune WriteConsole.
 type ConsoleOptions struct {
+	// Target holds the --monitor summaries by scenario, shown as "target"
+	// lines in each scenario's block.
+	Target map[string][]monitor.Stats
 	// Color turns on ANSI colors (k6's palette). Set it only when the
 	// output is a terminal.
 	Color bool

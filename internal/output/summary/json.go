@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output/total"
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
@@ -32,6 +33,9 @@ type JSONOptions struct {
 	// Tags are the run's tags (--tag and testid), written under
 	// "stampede"."tags"; k6's own keys are unchanged.
 	Tags map[string]string
+	// Target holds the --monitor summaries by scenario, written as the
+	// "stampede" block's "target" (absent without monitoring).
+	Target map[string][]monitor.Stats
 }
 
 // WriteJSON writes snap in the shape of k6's --summary-export file:
@@ -65,6 +69,7 @@ func WriteJSON(w io.Writer, snap *metrics.Snapshot, opts JSONOptions) error {
 			Notes:       map[string][]string{},
 		},
 	}
+	doc.Stampede.Target = opts.Target
 	all := total.Of(snap)
 	doc.Stampede.Tags = opts.Tags
 	addMetrics(doc.Metrics, "", all, opts.TrendStats)
@@ -150,6 +155,8 @@ type jsonStampede struct {
 	Notes            map[string][]string         `json:"notes"`  // scenario → notes
 	ThresholdsFailed int                         `json:"thresholdsFailed"`
 	Tags             map[string]string           `json:"tags,omitempty"`
+	// Target is scenario → one summary per --monitor source.
+	Target map[string][]monitor.Stats `json:"target,omitempty"`
 }
 
 type jsonScenario struct {

@@ -163,6 +163,7 @@
           m.checks < 0 ? "–" : fmtPct(m.checks)];
       }), [0, 1]));
 
+    targetTable(sec, parts);
     var grid = el("div", { cls: "grid" });
     sec.appendChild(grid);
     var withSeries = parts.filter(function (p) { return p.s.series && p.s.series.req && p.s.series.req.length; });
@@ -176,6 +177,7 @@
           band: se.step > 1 && !useIter ? { lo: se.reqMin, hi: se.reqMax } : null });
       });
       C.chart(grid, { title: "Throughput" + (withSeries.some(function (p) { return p.s.series.step > 1; }) ? " (mean per bucket, band: quietest–busiest second)" : ""), x: tx, y: { label: "per second", fmt: fmtRate }, series: tp });
+      targetCharts(grid, parts, tx);
 
       var ls = [];
       withSeries.forEach(function (p) {
@@ -246,6 +248,52 @@
     sec.appendChild(det);
     main.appendChild(sec);
   });
+
+  // Target resources (--monitor): a table per scenario, and CPU and
+  // network charts on the throughput chart's time axis.
+  function fmtBytesRate(v) {
+    if (v >= 1e9) return +(v / 1e9).toPrecision(3) + " GB/s";
+    if (v >= 1e6) return +(v / 1e6).toPrecision(3) + " MB/s";
+    if (v >= 1e3) return +(v / 1e3).toPrecision(3) + " kB/s";
+    return Math.round(v) + " B/s";
+  }
+  function fmtBytes(v) {
+    if (!v) return "";
+    if (v >= 1 << 30) return (v / (1 << 30)).toFixed(1) + " GiB";
+    return (v / (1 << 20)).toFixed(1) + " MiB";
+  }
+  function targetTable(sec, parts) {
+    var rows = [];
+    parts.forEach(function (p) {
+      (p.s.target || []).forEach(function (t) {
+        var st = t.stats;
+        rows.push([p.run.label, t.source, st.host || st.cores ? fmtPct(st.cpuAvg) : "–", st.host || st.cores ? fmtPct(st.cpuMax) : "–",
+          st.cores || "", st.proc ? (+st.procCPUAvg.toFixed(2)) + " / " + (+st.procCPUMax.toFixed(2)) : "",
+          st.netPeakDevice ? fmtBytesRate(st.netPeak) + " (" + st.netPeakDevice + ")" : "", fmtBytes(st.memUsedMax || st.procRSSMax),
+          st.diskWriteMax || st.diskReadMax ? fmtBytesRate(st.diskReadMax) + " / " + fmtBytesRate(st.diskWriteMax) : "",
+          (st.failed ? st.failed + " failed" : "") || "", t.warning ? "⚠ saturated" : "ok"]);
+      });
+    });
+    if (!rows.length) return;
+    sec.appendChild(el("h3", { text: "Target resources (--monitor)" }));
+    sec.appendChild(table(["run", "source", "CPU avg", "CPU max", "cores", "process cores avg / max", "network peak", "memory", "disk r / w max", "readings", "verdict"], rows, [0, 1]));
+  }
+  function targetCharts(grid, parts, tx) {
+    var cpu = [], net = [], k = 0;
+    parts.forEach(function (p) {
+      (p.s.target || []).forEach(function (t) {
+        var lbl = (multi ? p.run.label + " " : "") + t.source, c = PALETTE[(k++ + 1) % PALETTE.length];
+        if (t.cpu && t.cpu.length) cpu.push({ label: lbl, color: c, xs: t.t, ys: t.cpu });
+        if (anyPositive(t.rx) || anyPositive(t.tx)) {
+          net.push({ label: lbl + " rx", color: c, xs: t.t, ys: t.rx });
+          net.push({ label: lbl + " tx", color: c, dash: "5 3", xs: t.t, ys: t.tx });
+        }
+      });
+    });
+    if (cpu.length) C.chart(grid, { title: "Target CPU (% of its cores, measured)", x: tx, y: { label: "%", max: 100, fmt: function (v) { return +v.toPrecision(3) + "%"; } },
+      hlines: [{ y: 85, label: "85%" }], series: cpu });
+    if (net.length) C.chart(grid, { title: "Target network (rx solid, tx dashed)", x: tx, y: { label: "bytes/s", fmt: fmtBytesRate }, series: net });
+  }
 
   // Generator self-check.
   var gens = runs.map(function (r, i) { return { r: r, i: i, g: r.generatorSelfCheck }; }).filter(function (x) { return x.g && x.g.t && x.g.t.length; });

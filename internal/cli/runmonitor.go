@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/monitor"
+	"github.com/stampede-bench/stampede/internal/output/prom"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/selfcheck"
+)
+
+// planMonitor validates --monitor and --nic-speed into the plan, before
+// anything runs: a bad source is one line and exit 2.
+func planMonitor(p *runPlan) error {
+	f := p.flags
+	specs, err := monitor.ParseSpecs(f.monitors)
+	if err != nil {
+		return asUsage(err)
+	}
+	if err := monitor.Check(specs); err != nil {
+		return asUsage(err)
+	}
+	p.monitors = specs
+	if f.nicSpeed != "" {
+		if p.nicSpeed, err = monitor.ParseNICSpeed(f.nicSpeed); err != nil {
+			return asUsage(err)
+		}
+	}
+	return nil
+}
+
+// monitorDisplay lists the sources for options.json, without credentials.
+func monitorDisplay(specs []monitor.Spec) []string {
+	var out []string
+	for _, sp := range specs {
+		out = append(out, sp.ID+"="+sp.Display)
+	}
+	return out
+}
+
+// startMonitor starts sampling the --monitor sources into dir (nil when
+// there are none).
+func startMonitor(env *Env, p *runPlan, dir string) (*monitor.Monitor, error) {
+	if len(p.monitors) == 0 {
+		return nil, nil
+	}
+	m, err := monitor.Start(dir, p.monitors, monitor.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if !p.flags.quiet && !p.flags.json {
+		fmt.Fprintf(env.Stderr, "monitor: %s every 1s → %s\n", strings.Join(monitorDisplay(p.monitors), ", "), monitor.File)
+	}
+	return m, nil
+}
+
+// attachMonitor feeds the monitor's samples to the live outputs.
+func (l *liveOutputs) attachMonitor(m *monitor.Monitor) {
+	if m == nil {
+		return
+	}
+	if l.promReg != nil {
+		l.promReg.MustRegister(promTarget(m))
+	}
+	for _, o := range l.influxes {
+		m.Subscribe(o.ObserveTarget)
+	}
+}
+
+// scenarioWindows are the measured spans of the scenarios (warm-up left
+// out), in snapshot order.
+func scenarioWindows(snap *metrics.Snapshot) []monitor.Window {
+	w := make([]monitor.Window, len(snap.Scenarios))
+	for i, sc := range snap.Scenarios {
+		w[i] = monitor.Window{From: sc.Start.Add(sc.Warmup), To: sc.End}
+	}
+	return w
+}
+
+// targetStats summarizes the monitor file of dir per scenario (nil
+// without monitoring).
+func targetStats(dir string, snap *metrics.Snapshot, nicSpeed float64) (map[string][]monitor.Stats, error) {
+	all, err := monitor.Summarize(dir, scenarioWindows(snap), monitor.SummarizeOptions{NICSpeed: nicSpeed})
+	if err != nil || all == nil {
+		return nil, err
+	}
+	out := map[string][]monitor.Stats{}
+	for i, sc := range snap.Scenarios {
+		if len(all[i]) > 0 {
+			out[sc.Name] = all[i]
+		}
+	}
+	return out, nil
+}
+
+// annotateTarget adds the monitor's notes to each scenario: failed
+// readings, a saturated target (CPU, NIC), and when the generator was
+// saturated while every monitored target had headroom, that the client
+// limited the run. self is the generator self-check (nil: none); local
+// names the sources on this machine, which share the generator's CPU.
+func annotateTarget(snap *metrics.Snapshot, stats map[string][]monitor.Stats, self *selfcheck.Report, local map[string]bool) {
+	for _, sc := range snap.Scenarios {
+		sts := stats[sc.Name]
+		if len(sts) == 0 {
+			continue
+		}
+		var gen selfcheck.Stats
+		if self != nil {
+			gen = self.Window(sc.Start, sc.End)
+		}
+		genBusy := gen.Saturated() || gen.HostSaturated()
+		saturated := false
+		for _, st := range sts {
+			if n := st.FailureNote(); n != "" {
+				sc.Notes = appendNote(sc.Notes, n)
+			}
+			w := st.Warning()
+			if w == "" {
+				continue
+			}
+			saturated = true
+			if local[st.Source] && st.Host {
+				w += " — but this host is the generator's own machine (a loopback endpoint): its CPU counts the generator and every other process there; watch the target's process with --monitor pid=NAME"
+			} else if local[st.Source] && genBusy {
+				w += " — but it runs on the generator's machine, which was busy too: client and target share one CPU budget here; give the target its own machine to tell them apart"
+			}
+			sc.Notes = appendNote(sc.Notes, w)
+		}
+		if saturated || !genBusy {
+			continue
+		}
+		var parts []string
+		for _, st := range sts {
+			if st.Samples > 0 && (st.Host || st.Cores > 0) {
+				parts = append(parts, fmt.Sprintf("%s CPU max %.0f%%", st.Source, 100*st.CPUMax))
+			}
+		}
+		if len(parts) > 0 {
+			sc.Notes = appendNote(sc.Notes, "the monitored target had headroom ("+strings.Join(parts, ", ")+"): the client, not the target, limited this scenario")
+		}
+	}
+}
+
+// localSources names the sources that run on this machine.
+func localSources(specs []monitor.Spec) map[string]bool {
+	out := map[string]bool{}
+	for _, sp := range specs {
+		if sp.Local() {
+			out[sp.ID] = true
+		}
+	}
+	return out
+}
+
+// finishMonitor stops the monitor and adds its notes to snap.
+func finishMonitor(m *monitor.Monitor, dir string, snap *metrics.Snapshot, p *runPlan, self *selfcheck.Report) error {
+	if m == nil {
+		return nil
+	}
+	if err := m.Stop(); err != nil {
+		return fmt.Errorf("monitor: %w", err)
+	}
+	stats, err := targetStats(dir, snap, p.nicSpeed)
+	if err != nil {
+		return fmt.Errorf("monitor: %w", err)
+	}
+	annotateTarget(snap, stats, self, localSources(p.monitors))
+	return nil
+}
+
+// promTarget is the Prometheus collector of the monitor's latest samples.
+func promTarget(m *monitor.Monitor) prometheus.Collector {
+	return prom.NewTargetCollector(m.Latest)
+}
+
+// mergedTargetStats is targetStats for a merged directory, with the NIC
+// speed its options.json recorded.
+func mergedTargetStats(dir string, snap *metrics.Snapshot) (map[string][]monitor.Stats, error) {
+	res, err := resultdir.Load(dir)
+	nic := 0.0
+	if err == nil {
+		nic = res.Options.NICSpeed
+	}
+	return targetStats(dir, snap, nic)
+}
