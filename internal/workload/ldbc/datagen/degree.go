@@ -16,14 +16,14 @@ import "math"
 // degree, divided by the share the knows passes realise, gives LDBC's knows
 // counts (see avgDegree, newDegreeModel and docs/datagen.md).
 const (
-	degreeSigma     = 1.13
-	isolatedShare   = 0.01
-	maxFriends      = 20_000 // a safety bound (uint16), far above any drawn target
+	degreeSigma   = 1.13
+	isolatedShare = 0.01
+	maxFriends    = 20_000 // a safety bound (uint16), far above any drawn target
 	// Above degreeKnee the log-normal tail is tempered to
 	// knee*(x/knee)^degreeTail, which puts the largest degree of SF10
 	// near LDBC's ~1,760 instead of a hard cap.
-	degreeKnee = 700
-	degreeTail = 0.5
+	degreeKnee      = 700
+	degreeTail      = 0.5
 	ldbcMeanExp     = 0.512
 	ldbcMeanExpSlop = 0.028
 )
