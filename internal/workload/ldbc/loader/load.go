@@ -123,7 +123,7 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	}
 	fr := &failedRows{path: cfg.FailedRows}
 	l := &load{s: s, fr: fr, dir: cfg.Data, loaded: map[*table]*atomic.Int64{}}
-	ts := tables()
+	ts := present(cfg.Data, tables())
 	for _, t := range ts {
 		l.loaded[t] = new(atomic.Int64)
 	}

@@ -47,6 +47,8 @@ type table struct {
 	// first is the primary key when primary is set.
 	primary string
 	indexes []string
+	// optional tables are loaded only when their file exists.
+	optional bool
 }
 
 // Table names of the graph scenarios.
@@ -65,7 +67,7 @@ func tables() []*table {
 	}
 	id := func(n string) column { return column{n, cInt} }
 	text := func(n string) column { return column{n, cText} }
-	return []*table{
+	return append([]*table{
 		{file: f[ldbcfile.PersonPath], name: PersonTable, key: keyFirst, primary: "id",
 			cols: []column{id("id"), text("firstname"), text("lastname"), {"gender", cGender}, {"birthday", cDate}, {"creationdate", cDateTime}, text("locationip"), text("browserused")}},
 		{file: f[ldbcfile.PersonKnowsPersonPath], name: KnowsTable, key: keyUnpair, personRefs: []int{0, 1}, noSelfLoop: true,
@@ -99,7 +101,7 @@ func tables() []*table {
 			cols: []column{id("id"), text("name"), text("url")}},
 		{file: f[ldbcfile.TagHasTypeTagClassPath], name: "tag_hastype_tagclass", key: keyPair,
 			cols: []column{id("tagid"), id("tagclassid")}},
-	}
+	}, markOptional(activityTables())...)
 }
 
 // TableNames lists every table Load creates, the metadata table last.

@@ -118,6 +118,7 @@ func (s *pgSink) index(ctx context.Context) error {
 	// other columns and tables are not queried by the built-ins. ANALYZE
 	// needs no index, so it runs beside the builds.
 	qs = append(qs, "ANALYZE person_knows_person (person1id, person2id)", "ANALYZE person (id)")
+	qs = append(qs, analyzeActivitySQL()...)
 	work := make(chan string)
 	errs := make([]error, len(s.conns))
 	var wg sync.WaitGroup
