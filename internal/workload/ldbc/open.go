@@ -201,7 +201,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			builtin = true
 		}
 	}
-	p, err := loadParams(dir, need[Go1Step] || need[Go2Step] || need[Go3Step] || need[FetchTag], need[FindShortestPath], need[InsertPerson])
+	p, err := loadParams(dir, need[Go1Step] || need[Go2Step] || need[Go3Step] || need[FetchTag], need[FindShortestPath] || need[IC13], need[InsertPerson])
 	if err != nil {
 		return nil, workload.Usagef("substitution parameters: %v", err)
 	}
@@ -227,6 +227,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			feed: newFeeder(n, f.order, env.Seed^int64(nameHash(name)))}
 	}
 	out := map[string]engine.Scenario{}
+	var inter interactiveState
 	for _, n := range names {
 		switch n {
 		case Go1Step, Go2Step, Go3Step:
@@ -247,6 +248,14 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			c.labels = personLabels(n, p.khop)
 			out[n] = newFetchPerson(c, p.khop)
 		default:
+			if isInteractive(n) {
+				sc, more, err := f.buildInteractive(n, &inter, base, d, dir, ref, p.pairs)
+				if err != nil {
+					return nil, err
+				}
+				out[n], notes = sc, append(notes, more...)
+				continue
+			}
 			spec, ok := customs[n]
 			if !ok {
 				return nil, workload.Usagef("graph has no scenario %q", n)
