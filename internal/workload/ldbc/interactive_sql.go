@@ -32,15 +32,17 @@ func sqlKnows(a, b string) string {
 func sqlMessagesOf(name, who, col string, dated bool) string {
 	cond := func(t string) string {
 		if dated {
-			return " WHERE " + t + ".creationdate < $2"
+			return " AND " + t + ".creationdate < $2"
 		}
 		return ""
 	}
+	// CROSS JOIN keeps SQLite's join order: from the persons to their
+	// messages through the creator indexes.
 	return name + "(id, creator, content, created) AS (" +
 		"SELECT po.id, h.personid, " + sqlPostText + ", po.creationdate FROM " + who + " w" +
-		" JOIN post_hascreator_person h ON h.personid = w." + col + " JOIN post po ON po.id = h.postid" + cond("po") +
+		" CROSS JOIN post_hascreator_person h CROSS JOIN post po WHERE h.personid = w." + col + " AND po.id = h.postid" + cond("po") +
 		" UNION ALL SELECT co.id, h.personid, co.content, co.creationdate FROM " + who + " w" +
-		" JOIN comment_hascreator_person h ON h.personid = w." + col + " JOIN comment co ON co.id = h.commentid" + cond("co") + ")"
+		" CROSS JOIN comment_hascreator_person h CROSS JOIN comment co WHERE h.personid = w." + col + " AND co.id = h.commentid" + cond("co") + ")"
 }
 
 func sqlIS1() string {
@@ -110,8 +112,8 @@ func sqlIC9() string {
 
 func sqlIC8() string {
 	return "WITH me(id) AS (SELECT CAST($1 AS BIGINT)), " + sqlMessagesOf("mine", "me", "id", false) +
-		", r(id) AS (SELECT rp.commentid FROM mine JOIN comment_replyof_post rp ON rp.postid = mine.id" +
-		" UNION ALL SELECT rc.commentid FROM mine JOIN comment_replyof_comment rc ON rc.parentid = mine.id)" +
+		", r(id) AS (SELECT rp.commentid FROM mine CROSS JOIN comment_replyof_post rp WHERE rp.postid = mine.id" +
+		" UNION ALL SELECT rc.commentid FROM mine CROSS JOIN comment_replyof_comment rc WHERE rc.parentid = mine.id)" +
 		" SELECT p.id, p.firstname, p.lastname, c.creationdate, c.id, c.content FROM r JOIN comment c ON c.id = r.id" +
 		" JOIN comment_hascreator_person h ON h.commentid = c.id JOIN person p ON p.id = h.personid" +
 		" ORDER BY c.creationdate DESC, c.id ASC LIMIT 20"
@@ -126,8 +128,8 @@ func sqlIC7(postgres bool) string {
 	}
 	q := "WITH me(id) AS (SELECT CAST($1 AS BIGINT)), " + sqlMessagesOf("mine", "me", "id", false) +
 		", lk(personid, at, id, created, content) AS (" +
-		"SELECT lp.personid, lp.creationdate, mine.id, mine.created, mine.content FROM mine JOIN person_likes_post lp ON lp.postid = mine.id" +
-		" UNION ALL SELECT lc.personid, lc.creationdate, mine.id, mine.created, mine.content FROM mine JOIN person_likes_comment lc ON lc.commentid = mine.id)" +
+		"SELECT lp.personid, lp.creationdate, mine.id, mine.created, mine.content FROM mine CROSS JOIN person_likes_post lp WHERE lp.postid = mine.id" +
+		" UNION ALL SELECT lc.personid, lc.creationdate, mine.id, mine.created, mine.content FROM mine CROSS JOIN person_likes_comment lc WHERE lc.commentid = mine.id)" +
 		", l AS (SELECT personid, at, id, created, content, ROW_NUMBER() OVER (PARTITION BY personid ORDER BY at DESC, id ASC) AS rn FROM lk)" +
 		" SELECT p.id, p.firstname, p.lastname, l.at, l.id, l.content, MINUTES, CASE WHEN " + sqlKnows("p.id", "CAST($1 AS BIGINT)") + " THEN 0 ELSE 1 END" +
 		" FROM l JOIN person p ON p.id = l.personid WHERE l.rn = 1 ORDER BY l.at DESC, p.id ASC LIMIT 20"
