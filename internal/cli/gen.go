@@ -121,7 +121,8 @@ func runGenLDBC(ctx context.Context, env *Env, o genLDBCOptions) error {
 func writeGenSummary(w io.Writer, o genLDBCOptions, st datagen.Stats) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "file\trows\n")
-	for _, f := range ldbcfile.Files() {
+	files := append(ldbcfile.Files(), ldbcfile.ActivityFiles()...)
+	for _, f := range append(files, ldbcfile.InteractiveParamFiles()...) {
 		if n, ok := st.Files[f.Path]; ok {
 			fmt.Fprintf(tw, "%s\t%d\n", f.Path, n)
 		}

@@ -90,7 +90,7 @@ func builtinInfos() []workload.Info {
 // (read once, after the flags are parsed; a broken file is reported by
 // Open).
 func (f *Family) Scenarios() []workload.Info {
-	out := builtinInfos()
+	out := append(builtinInfos(), interactiveInfos()...)
 	if len(f.scenarioFiles) > 0 && !f.customParsed {
 		f.customParsed = true
 		f.custom, f.customErr = parseCustomFiles(f.scenarioFiles, out)

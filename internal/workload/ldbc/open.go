@@ -212,7 +212,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			builtin = true
 		}
 	}
-	p, err := loadParams(dir, f.dates, need[Go1Step] || need[Go2Step] || need[Go3Step] || need[FetchTag], need[FindShortestPath], need[InsertPerson])
+	p, err := loadParams(dir, f.dates, need[Go1Step] || need[Go2Step] || need[Go3Step] || need[FetchTag], need[FindShortestPath] || need[IC13], need[InsertPerson])
 	if err != nil {
 		return nil, workload.Usagef("data set %s: substitution parameters: %v", dir, err)
 	}
@@ -264,6 +264,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 	for n, sc := range bench {
 		out[n] = sc
 	}
+	var inter interactiveState
 	for _, n := range names {
 		if out[n] != nil {
 			continue
@@ -287,6 +288,14 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			c.labels = personLabels(n, p.khop)
 			out[n] = newFetchPerson(c, p.khop)
 		default:
+			if isInteractive(n) {
+				sc, more, err := f.buildInteractive(n, &inter, base, d, dir, ref, p.pairs)
+				if err != nil {
+					return nil, err
+				}
+				out[n], notes = sc, append(notes, more...)
+				continue
+			}
 			spec, ok := customs[n]
 			if !ok {
 				return nil, workload.Usagef("graph has no scenario %q", n)

@@ -8,7 +8,7 @@ import "math"
 // distribution, as LDBC does: LDBC scales the Facebook degree distribution
 // (Ugander et al. 2011: mean 190, median about 100, heavy tail) to a mean
 // that grows with the network, mean = round(n^(0.512-0.028*log10 n)), and
-// caps targets at 1,000. Here the Facebook shape is a zero-inflated
+// its tail ends near 1,760 friends at SF10. Here the Facebook shape is a zero-inflated
 // log-normal with the same mean/median ratio (sigma = 1.13, so
 // mean/median = exp(sigma^2/2) = 1.89) and 1% of persons without friends.
 //
@@ -16,9 +16,14 @@ import "math"
 // degree, divided by the share the knows passes realise, gives LDBC's knows
 // counts (see avgDegree, newDegreeModel and docs/datagen.md).
 const (
-	degreeSigma     = 1.13
-	isolatedShare   = 0.01
-	maxFriends      = 1000
+	degreeSigma   = 1.13
+	isolatedShare = 0.01
+	maxFriends    = 20_000 // a safety bound (uint16), far above any drawn target
+	// Above degreeKnee the log-normal tail is tempered to
+	// knee*(x/knee)^degreeTail, which puts the largest degree of SF10
+	// near LDBC's ~1,760 instead of a hard cap.
+	degreeKnee      = 700
+	degreeTail      = 0.5
 	ldbcMeanExp     = 0.512
 	ldbcMeanExpSlop = 0.028
 )
@@ -105,6 +110,9 @@ func newDegreeModel(n int) degreeModel {
 }
 
 func (m degreeModel) clamp(x float64) int {
+	if x > degreeKnee {
+		x = degreeKnee * math.Pow(x/degreeKnee, degreeTail)
+	}
 	return max(1, min(int(math.Round(x)), m.limit))
 }
 

@@ -175,6 +175,9 @@ func newDicts() (*dicts, error) {
 	if err := d.parseTags(); err != nil {
 		return nil, err
 	}
+	if err := d.padToSpec(); err != nil {
+		return nil, err
+	}
 	for c := range d.countries {
 		hot := make([]int, 0, hotTagsPerCountry)
 		for k := uint64(0); len(hot) < min(hotTagsPerCountry, len(d.tags)); k++ {

@@ -19,6 +19,8 @@ type generator struct {
 	degrees degreeModel
 	persons []person // index = seq, the low bits of the person id
 	graph   *graph
+	act     *activityPlan
+	text    *corpus
 }
 
 // stage is one step of generation. Stages run in order; later ones may use
@@ -64,7 +66,9 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 		{"persons", func(ctx context.Context, _ *outputs) error { return g.generatePersons(ctx, n) }},
 		{"knows", func(ctx context.Context, _ *outputs) error { return g.generateKnows(ctx) }},
 		{"person files", g.writeDynamic},
+		{"activity", g.generateActivity},
 		{"substitution parameters", g.writeParams},
+		{"interactive parameters", g.writeInteractiveParams},
 	}
 	for _, st := range stages {
 		if err := st.run(ctx, o); err != nil {

@@ -24,7 +24,7 @@ type person struct {
 // Share of persons who studied at a university, and of those the share
 // whose university is in their home city (else elsewhere in their country).
 const (
-	studyShare      = 0.9
+	studyShare      = 0.79
 	studyInHomeCity = 0.7
 	hotInterest     = 0.5 // share of main interests from the country's hot tags
 )

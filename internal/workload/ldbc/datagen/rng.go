@@ -14,6 +14,8 @@ const (
 	streamKnowsDate                   // index: pair
 	streamParams                      // index: parameter file
 	streamInsert                      // index: insert person number
+	streamPlan                        // index: person seq (forum counts)
+	streamActivity                    // index: person seq (owned forums)
 )
 
 // mix64 is the splitmix64 finalizer: a bijective avalanche of x.

@@ -51,19 +51,20 @@ func (c *rowChunk) reset() {
 
 // Secondary attribute shapes.
 const (
-	interestMean     = 20  // mean number of interests (besides the main one)
+	interestMean     = 25  // mean number of interests (besides the main one)
 	interestMax      = 60  // cap on interests
 	interestSameType = 0.5 // share of extra interests of the main interest's class
-	englishShare     = 0.5 // share of persons who also speak English
+	englishShare     = 1.0 // share of persons who also speak English
+	secondLanguage   = 0.8 // share who speak one more language, of another country
 	workInHome       = 0.9 // share of employers in the home country
 	lastWorkYear     = 2012
 	knowsDelayMs     = 10_000 // a friendship starts at least this long after both persons joined
 )
 
 // emailCounts and workCounts are cumulative distributions of the number of
-// e-mail addresses (1..3) and employers (0..3) per person.
-func emailCounts() [3]float64 { return [3]float64{0.5, 0.85, 1} }
-func workCounts() [4]float64  { return [4]float64{0.25, 0.7, 0.9, 1} }
+// e-mail addresses (1..4) and employers (0..4) per person.
+func emailCounts() [4]float64 { return [4]float64{0.28, 0.68, 0.9, 1} }
+func workCounts() [5]float64  { return [5]float64{0.05, 0.24, 0.58, 0.85, 1} }
 
 // appendPersonRow formats the person_0_0.csv row of p.
 func (g *generator) appendPersonRow(b []byte, p *person) []byte {
@@ -81,15 +82,21 @@ func (g *generator) appendPersonRow(b []byte, p *person) []byte {
 	b = append(b, '|')
 	b = ldbcfile.AppendDateTimeMillis(b, p.created)
 	b = append(b, '|')
+	b = appendIP(b, p.ip)
+	b = append(b, '|')
+	b = append(b, g.dicts.browsers[p.browser]...)
+	return append(b, '\n')
+}
+
+// appendIP appends ip in dotted-quad form.
+func appendIP(b []byte, ip uint32) []byte {
 	for i := 3; i >= 0; i-- {
-		b = strconv.AppendUint(b, uint64(p.ip>>(8*i)&0xff), 10)
+		b = strconv.AppendUint(b, uint64(ip>>(8*i)&0xff), 10)
 		if i > 0 {
 			b = append(b, '.')
 		}
 	}
-	b = append(b, '|')
-	b = append(b, g.dicts.browsers[p.browser]...)
-	return append(b, '\n')
+	return b
 }
 
 // appendPair appends "a|b\n".
@@ -154,23 +161,7 @@ func (g *generator) appendSecondary(r *rng, c *rowChunk, p *person) {
 	co := &d.countries[p.country]
 
 	var interests [interestMax]int
-	k := 0
-	interests[k] = int(p.interest)
-	k++
-	want := min(1+int(r.ExpFloat64()*interestMean), interestMax, len(d.tags))
-	class := d.classTags[d.tags[p.interest].class]
-	for tries := 0; k < want && tries < 4*interestMax; tries++ {
-		var t int
-		if r.Float64() < interestSameType {
-			t = class[r.IntN(len(class))]
-		} else {
-			t = pick(d.tagCum, r.Float64())
-		}
-		if !slices.Contains(interests[:k], t) {
-			interests[k] = t
-			k++
-		}
-	}
+	k := g.drawInterests(r, p, &interests)
 	for _, t := range interests[:k] {
 		c.buf[fileInterest] = appendPair(c.buf[fileInterest], p.id, int64(t))
 	}
@@ -187,7 +178,7 @@ func (g *generator) appendSecondary(r *rng, c *rowChunk, p *person) {
 
 	wc := workCounts()
 	nWork := pick(wc[:], r.Float64())
-	var jobs [3]int
+	var jobs [4]int
 	for w := 0; w < nWork; w++ {
 		comp := co.companies[r.IntN(len(co.companies))]
 		if r.Float64() >= workInHome {
@@ -235,6 +226,39 @@ func (g *generator) appendSecondary(r *rng, c *rowChunk, p *person) {
 		c.buf[fileSpeaks] = appendLang(c.buf[fileSpeaks], p.id, "en")
 		c.rows[fileSpeaks]++
 	}
+	if r.Float64() < secondLanguage {
+		o := &d.countries[r.IntN(len(d.countries))]
+		l := o.languages[r.IntN(len(o.languages))]
+		if l != "en" && !slices.Contains(co.languages, l) {
+			c.buf[fileSpeaks] = appendLang(c.buf[fileSpeaks], p.id, l)
+			c.rows[fileSpeaks]++
+		}
+	}
+}
+
+// drawInterests draws the interests of p (its main interest first) into
+// buf from r, which must be at the start of p's attribute stream, and
+// returns how many there are.
+func (g *generator) drawInterests(r *rng, p *person, buf *[interestMax]int) int {
+	d := g.dicts
+	k := 0
+	buf[k] = int(p.interest)
+	k++
+	want := min(1+int(r.ExpFloat64()*interestMean), interestMax, len(d.tags))
+	class := d.classTags[d.tags[p.interest].class]
+	for tries := 0; k < want && tries < 4*interestMax; tries++ {
+		var t int
+		if r.Float64() < interestSameType {
+			t = class[r.IntN(len(class))]
+		} else {
+			t = pick(d.tagCum, r.Float64())
+		}
+		if !slices.Contains(buf[:k], t) {
+			buf[k] = t
+			k++
+		}
+	}
+	return k
 }
 
 func appendLang(b []byte, id int64, lang string) []byte {

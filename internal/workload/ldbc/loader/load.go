@@ -119,7 +119,7 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultWorkers
 	}
-	ts := tables()
+	ts := present(cfg.Data, tables())
 	plan, err := planFiles(cfg.Data, ts)
 	if err != nil {
 		return Stats{}, err

@@ -70,6 +70,8 @@ type table struct {
 	indexes []string
 	// variants are the headers of the other layouts.
 	variants []variant
+	// optional tables are loaded only when their file exists.
+	optional bool
 }
 
 // headers returns the CsvBasic header first, then the variants'.
@@ -100,7 +102,7 @@ func tables() []*table {
 	personPlace := extra{name: "place", table: "person_islocatedin_place", kind: cInt}
 	language := extra{name: "language", table: "person_speaks_language", kind: cText, list: true}
 	email := extra{name: "email", table: "person_email_emailaddress", kind: cText, list: true}
-	return []*table{
+	return append([]*table{
 		{file: f[ldbcfile.PersonPath], name: PersonTable, key: keyFirst, primary: "id",
 			cols:     []column{id("id"), text("firstname"), text("lastname"), {"gender", cGender}, {"birthday", cDate}, {"creationdate", cDateTime}, text("locationip"), text("browserused")},
 			variants: []variant{{ldbcfile.PersonCompositeHeader, []extra{language, email}}, {ldbcfile.PersonMergeForeignHeader, []extra{personPlace}}, {ldbcfile.PersonCompositeMergeForeignHeader, []extra{personPlace, language, email}}}},
@@ -139,7 +141,7 @@ func tables() []*table {
 			variants: []variant{{ldbcfile.TagMergeForeignHeader, []extra{{name: "hasType", table: "tag_hastype_tagclass", kind: cInt}}}}},
 		{file: f[ldbcfile.TagHasTypeTagClassPath], name: "tag_hastype_tagclass", key: keyPair,
 			cols: []column{id("tagid"), id("tagclassid")}},
-	}
+	}, markOptional(activityTables())...)
 }
 
 // TableNames lists every table Load creates, the metadata table last.

@@ -186,6 +186,7 @@ func (s *pgSink) index(ctx context.Context) error {
 	// other columns and tables are not queried by the built-ins. ANALYZE
 	// needs no index, so it runs beside the builds.
 	qs = append(qs, "ANALYZE "+s.q()+"person_knows_person (person1id, person2id)", "ANALYZE "+s.q()+"person (id)")
+	qs = append(qs, analyzeActivitySQL(s.q())...)
 	work := make(chan string)
 	errs := make([]error, len(s.conns))
 	var wg sync.WaitGroup

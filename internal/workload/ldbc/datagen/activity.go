@@ -1,0 +1,501 @@
+package datagen
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+)
+
+// The activity files, in the order chunks carry them, and the message
+// substitution parameters written beside them.
+const (
+	aForum = iota
+	aContainer
+	aMember
+	aModerator
+	aForumTag
+	aPost
+	aPostCreator
+	aPostTag
+	aPostPlace
+	aComment
+	aCommentCreator
+	aCommentTag
+	aCommentPlace
+	aReplyComment
+	aReplyPost
+	aLikesComment
+	aLikesPost
+	aMessageParam
+	activityFileCount
+)
+
+// activityFileSpecs returns path and header per activity file constant.
+func activityFileSpecs() [activityFileCount]ldbcfile.File {
+	var out [activityFileCount]ldbcfile.File
+	copy(out[:], ldbcfile.ActivityFiles())
+	out[aMessageParam] = ldbcfile.InteractiveParamFiles()[0]
+	return out
+}
+
+// Id spaces: forum ids are owner seq << forumIDBits | forum number; message
+// (post and comment) ids are owner seq << messageIDBits | message number,
+// where the owner is the forum's moderator. Both are unique and positive.
+const (
+	forumIDBits   = 16
+	messageIDBits = 28
+)
+
+// member is one forum membership.
+type member struct {
+	seq  uint32
+	join int64
+}
+
+// message is a post or comment of the thread being generated.
+type message struct {
+	id      int64
+	created int64
+	author  uint32
+}
+
+// actChunk holds the rows of a range of owners and the scratch of the
+// goroutine producing them.
+type actChunk struct {
+	buf       [activityFileCount][]byte
+	rows      [activityFileCount]int64
+	stamp     []uint32 // stamp[s] == gen: s already chosen in this draw
+	gen       uint32
+	members   []member
+	thread    []message
+	interests [interestMax]int
+	tags      []int
+	postTags  []int
+}
+
+func (c *actChunk) reset() {
+	for i := range c.buf {
+		c.buf[i] = c.buf[i][:0]
+		c.rows[i] = 0
+	}
+}
+
+// next starts a new de-duplication round.
+func (c *actChunk) next() {
+	c.gen++
+	if c.gen == 0 {
+		clear(c.stamp)
+		c.gen = 1
+	}
+}
+
+// generateActivity plans and streams every activity file.
+func (g *generator) generateActivity(ctx context.Context, o *outputs) error {
+	if err := g.planActivity(ctx); err != nil {
+		return err
+	}
+	g.text = newCorpus()
+	specs := activityFileSpecs()
+	var files [activityFileCount]*outFile
+	for i, f := range specs {
+		of, err := o.create(f.Path, f.Header)
+		if err != nil {
+			return err
+		}
+		files[i] = of
+	}
+	n := len(g.persons)
+	chunks := (n + activityChunk - 1) / activityChunk
+	return ordered(ctx, g.workers, chunks,
+		func() *actChunk { return &actChunk{stamp: make([]uint32, n)} },
+		func(r *rng, c *actChunk, i int) {
+			c.reset()
+			for s := i * activityChunk; s < min(n, (i+1)*activityChunk); s++ {
+				g.ownerActivity(r, c, uint32(s))
+			}
+		},
+		func(c *actChunk, _ int) error {
+			for k, f := range files {
+				if err := o.write(f, c.buf[k], c.rows[k]); err != nil {
+					return err
+				}
+			}
+			o.report()
+			return nil
+		})
+}
+
+// forumKind tells walls, albums and groups apart.
+type forumKind uint8
+
+const (
+	kindWall forumKind = iota
+	kindAlbum
+	kindGroup
+)
+
+// ownerActivity writes the forums person s moderates with everything in
+// them.
+func (g *generator) ownerActivity(r *rng, c *actChunk, s uint32) {
+	p := &g.persons[s]
+	r.reset(g.seed, streamAttrs, uint64(s))
+	ni := g.drawInterests(r, p, &c.interests)
+	r.reset(g.seed, streamActivity, uint64(s))
+	pl := g.act
+	w := g.weight(s)
+	var fk, mk int64 // forum and message numbers
+	forum := func(kind forumKind, created int64) int64 {
+		id := int64(s)<<forumIDBits | fk
+		fk++
+		g.appendForum(r, c, kind, id, p, created, ni)
+		return id
+	}
+	newMsg := func() int64 {
+		id := int64(s)<<messageIDBits | mk
+		mk++
+		return id
+	}
+
+	// Wall: members are the friends, from the day the friendship starts.
+	fid := forum(kindWall, p.created)
+	c.members = c.members[:0]
+	for _, f := range g.graph.friends(s) {
+		c.members = append(c.members, member{f, g.knowsDate(s, f)})
+	}
+	g.appendMembers(c, fid)
+	for range noisy(r, pl.wallPosts*w) {
+		created := uniformAfter(r, p.created, endMs)
+		g.post(r, c, fid, newMsg, s, created, false)
+	}
+
+	// Albums: some friends; photos by the owner, without comments.
+	for range pl.albums[s] {
+		created := uniformAfter(r, p.created, endMs)
+		fid := forum(kindAlbum, created)
+		c.members = c.members[:0]
+		for _, f := range g.graph.friends(s) {
+			if r.Float64() < pl.albumMemberP {
+				base := max(created, g.knowsDate(s, f))
+				c.members = append(c.members, member{f, uniformAfter(r, base, min(endMs, base+albumJoinMs))})
+			}
+		}
+		g.appendMembers(c, fid)
+		for range noisy(r, pl.photos*w) {
+			g.post(r, c, fid, newMsg, s, uniformAfter(r, created, min(endMs, created+photoWindowMs)), true)
+		}
+	}
+
+	// Groups: friends, friends of friends and strangers; posts by members.
+	for range pl.groups[s] {
+		created := uniformAfter(r, p.created, endMs)
+		fid := forum(kindGroup, created)
+		g.drawGroupMembers(r, c, s, created, min(noisy(r, pl.groupMembers*w), len(g.persons)-1))
+		g.appendMembers(c, fid)
+		for range noisy(r, pl.groupPosts*w) {
+			author, base := s, created
+			if len(c.members) > 0 {
+				m := c.members[r.IntN(len(c.members))]
+				author, base = m.seq, m.join
+			}
+			g.post(r, c, fid, newMsg, author, uniformAfter(r, base, endMs), false)
+		}
+	}
+}
+
+// uniformAfter draws an instant in (from, to], or from+1 when the span is
+// empty.
+func uniformAfter(r *rng, from, to int64) int64 {
+	if to-from <= 1 {
+		return from + 1
+	}
+	return from + 1 + r.Int64N(to-from)
+}
+
+// drawGroupMembers fills c.members with size distinct persons other than
+// the owner s.
+func (g *generator) drawGroupMembers(r *rng, c *actChunk, s uint32, created int64, size int) {
+	c.members = c.members[:0]
+	c.next()
+	c.stamp[s] = c.gen
+	n := len(g.persons)
+	friends := g.graph.friends(s)
+	for tries := 0; len(c.members) < size && tries < 4*size+16; tries++ {
+		var q uint32
+		u := r.Float64()
+		switch {
+		case u < groupFriends && len(friends) > 0:
+			q = friends[r.IntN(len(friends))]
+		case u < groupFriends+groupFoF && len(friends) > 0:
+			f := friends[r.IntN(len(friends))]
+			ff := g.graph.friends(f)
+			if len(ff) == 0 {
+				continue
+			}
+			q = ff[r.IntN(len(ff))]
+		default:
+			q = uint32(r.IntN(n))
+		}
+		if c.stamp[q] == c.gen {
+			continue
+		}
+		c.stamp[q] = c.gen
+		base := max(created, g.persons[q].created)
+		c.members = append(c.members, member{q, uniformAfter(r, base, min(endMs, base+groupJoinMs))})
+	}
+}
+
+// appendForum writes the forum row, its moderator and its tags.
+func (g *generator) appendForum(r *rng, c *actChunk, kind forumKind, id int64, p *person, created int64, ni int) {
+	b := strconv.AppendInt(c.buf[aForum], id, 10)
+	b = append(b, '|')
+	switch kind {
+	case kindWall:
+		b = append(b, "Wall of "...)
+	case kindAlbum:
+		b = append(b, "Album of "...)
+	default:
+		b = append(b, "Group for "...)
+	}
+	b = append(b, g.firstName(p)...)
+	b = append(b, ' ')
+	b = append(b, g.lastName(p)...)
+	b = append(b, '|')
+	b = ldbcfile.AppendDateTimeMillis(b, created)
+	c.buf[aForum] = append(b, '\n')
+	c.rows[aForum]++
+	c.buf[aModerator] = appendPair(c.buf[aModerator], id, p.id)
+	c.rows[aModerator]++
+
+	d := g.dicts
+	k := max(1, stochRound(r, g.act.forumTags))
+	c.tags = c.tags[:0]
+	if kind == kindGroup {
+		main := c.interests[r.IntN(ni)]
+		c.tags = append(c.tags, main)
+		class := d.classTags[d.tags[main].class]
+		for tries := 0; len(c.tags) < k && tries < 4*k; tries++ {
+			t := class[r.IntN(len(class))]
+			if r.Float64() < 0.3 {
+				t = pick(d.tagCum, r.Float64())
+			}
+			if !slices.Contains(c.tags, t) {
+				c.tags = append(c.tags, t)
+			}
+		}
+	} else {
+		for _, t := range c.interests[:min(k, ni)] {
+			c.tags = append(c.tags, t)
+		}
+	}
+	for _, t := range c.tags {
+		c.buf[aForumTag] = appendPair(c.buf[aForumTag], id, int64(t))
+	}
+	c.rows[aForumTag] += int64(len(c.tags))
+}
+
+// appendMembers writes the memberships in c.members.
+func (g *generator) appendMembers(c *actChunk, fid int64) {
+	b := c.buf[aMember]
+	for _, m := range c.members {
+		b = strconv.AppendInt(b, fid, 10)
+		b = append(b, '|')
+		b = strconv.AppendInt(b, g.persons[m.seq].id, 10)
+		b = append(b, '|')
+		b = ldbcfile.AppendDateTimeMillis(b, m.join)
+		b = append(b, '\n')
+	}
+	c.buf[aMember] = b
+	c.rows[aMember] += int64(len(c.members))
+}
+
+// post writes one post (a photo when photo is set) in forum fid with its
+// likes and, for text posts, its comment tree.
+func (g *generator) post(r *rng, c *actChunk, fid int64, newMsg func() int64, author uint32, created int64, photo bool) {
+	d := g.dicts
+	pl := g.act
+	a := &g.persons[author]
+	id := newMsg()
+	// Tags: mostly the forum's, some popular ones.
+	c.postTags = c.postTags[:0]
+	forumTags := c.tags
+	for range stochRound(r, pl.postTags) {
+		t := pick(d.tagCum, r.Float64())
+		if len(forumTags) > 0 && r.Float64() < 0.7 {
+			t = forumTags[r.IntN(len(forumTags))]
+		}
+		if !slices.Contains(c.postTags, t) {
+			c.postTags = append(c.postTags, t)
+		}
+	}
+	b := strconv.AppendInt(c.buf[aPost], id, 10)
+	b = append(b, '|')
+	if photo {
+		b = append(b, "photo"...)
+		b = strconv.AppendInt(b, id, 10)
+		b = append(b, ".jpg|"...)
+	} else {
+		b = append(b, '|')
+	}
+	b = ldbcfile.AppendDateTimeMillis(b, created)
+	b = append(b, '|')
+	b = appendIP(b, a.ip)
+	b = append(b, '|')
+	b = append(b, d.browsers[a.browser]...)
+	b = append(b, '|')
+	if photo {
+		b = append(b, "||0\n"...)
+	} else {
+		b = append(b, d.countries[a.country].languages[0]...)
+		b = append(b, '|')
+		start := len(b)
+		b = append(b, "About "...)
+		topic := int(a.interest)
+		if len(c.postTags) > 0 {
+			topic = c.postTags[0]
+		}
+		b = append(b, d.tags[topic].name...)
+		b = append(b, ", "...)
+		b = g.text.appendRun(b, r, postTextMin+r.IntN(postTextMax-postTextMin))
+		n := len(b) - start
+		b = append(b, '|')
+		b = strconv.AppendInt(b, int64(n), 10)
+		b = append(b, '\n')
+	}
+	c.buf[aPost] = b
+	c.rows[aPost]++
+	c.buf[aContainer] = appendPair(c.buf[aContainer], fid, id)
+	c.rows[aContainer]++
+	c.buf[aPostCreator] = appendPair(c.buf[aPostCreator], id, a.id)
+	c.rows[aPostCreator]++
+	c.buf[aPostPlace] = appendPair(c.buf[aPostPlace], id, int64(d.countryID(int(a.country))))
+	c.rows[aPostPlace]++
+	for _, t := range c.postTags {
+		c.buf[aPostTag] = appendPair(c.buf[aPostTag], id, int64(t))
+	}
+	c.rows[aPostTag] += int64(len(c.postTags))
+	g.sampleMessage(c, id)
+	g.likes(r, c, aLikesPost, message{id, created, author}, pl.likesPerPost)
+	if photo {
+		return
+	}
+
+	// The reply tree: the first comment answers the post, later ones the
+	// post or an earlier comment.
+	c.thread = c.thread[:0]
+	root := message{id, created, author}
+	for i := range poisson(r, pl.commentsPerPost) {
+		parent, toPost := root, true
+		if i > 0 && r.Float64() >= pl.replyPostP {
+			parent, toPost = c.thread[r.IntN(len(c.thread))], false
+		}
+		who, base := author, parent.created
+		if len(c.members) > 0 {
+			m := c.members[r.IntN(len(c.members))]
+			who, base = m.seq, max(base, m.join)
+		}
+		cm := message{newMsg(), uniformAfter(r, base, min(endMs, base+replyDelayMs)), who}
+		if cm.created <= parent.created {
+			cm.created = parent.created + 1
+		}
+		g.comment(r, c, cm, parent.id, toPost)
+		c.thread = append(c.thread, cm)
+	}
+}
+
+// comment writes one comment replying to parent and its likes.
+func (g *generator) comment(r *rng, c *actChunk, cm message, parent int64, toPost bool) {
+	d := g.dicts
+	pl := g.act
+	a := &g.persons[cm.author]
+	b := strconv.AppendInt(c.buf[aComment], cm.id, 10)
+	b = append(b, '|')
+	b = ldbcfile.AppendDateTimeMillis(b, cm.created)
+	b = append(b, '|')
+	b = appendIP(b, a.ip)
+	b = append(b, '|')
+	b = append(b, d.browsers[a.browser]...)
+	b = append(b, '|')
+	start := len(b)
+	if r.Float64() < shortComments {
+		b = append(b, g.text.short[r.IntN(len(g.text.short))]...)
+	} else {
+		b = g.text.appendRun(b, r, commentTextMin+r.IntN(commentTextMax-commentTextMin))
+	}
+	n := len(b) - start
+	b = append(b, '|')
+	b = strconv.AppendInt(b, int64(n), 10)
+	c.buf[aComment] = append(b, '\n')
+	c.rows[aComment]++
+	c.buf[aCommentCreator] = appendPair(c.buf[aCommentCreator], cm.id, a.id)
+	c.rows[aCommentCreator]++
+	c.buf[aCommentPlace] = appendPair(c.buf[aCommentPlace], cm.id, int64(d.countryID(int(a.country))))
+	c.rows[aCommentPlace]++
+	if toPost {
+		c.buf[aReplyPost] = appendPair(c.buf[aReplyPost], cm.id, parent)
+		c.rows[aReplyPost]++
+	} else {
+		c.buf[aReplyComment] = appendPair(c.buf[aReplyComment], cm.id, parent)
+		c.rows[aReplyComment]++
+	}
+	// Tags: the post's, or popular ones.
+	k := stochRound(r, pl.commentTags)
+	var tags [8]int
+	nt := 0
+	for range min(k, len(tags)) {
+		t := pick(d.tagCum, r.Float64())
+		if len(c.postTags) > 0 && r.Float64() < 0.5 {
+			t = c.postTags[r.IntN(len(c.postTags))]
+		}
+		if !slices.Contains(tags[:nt], t) {
+			tags[nt] = t
+			nt++
+		}
+	}
+	for _, t := range tags[:nt] {
+		c.buf[aCommentTag] = appendPair(c.buf[aCommentTag], cm.id, int64(t))
+	}
+	c.rows[aCommentTag] += int64(nt)
+	g.sampleMessage(c, cm.id)
+	g.likes(r, c, aLikesComment, cm, pl.likesPerComment)
+}
+
+// likes writes Poisson(mean) likes of m by distinct forum members other
+// than its author.
+func (g *generator) likes(r *rng, c *actChunk, file int, m message, mean float64) {
+	k := min(poisson(r, mean), len(c.members))
+	if k == 0 {
+		return
+	}
+	var seen [16]uint32
+	ns := 0
+	b := c.buf[file]
+	for tries := 0; ns < min(k, len(seen)) && tries < 3*k; tries++ {
+		mb := c.members[r.IntN(len(c.members))]
+		if mb.seq == m.author || slices.Contains(seen[:ns], mb.seq) {
+			continue
+		}
+		seen[ns] = mb.seq
+		ns++
+		base := max(m.created, mb.join)
+		b = strconv.AppendInt(b, g.persons[mb.seq].id, 10)
+		b = append(b, '|')
+		b = strconv.AppendInt(b, m.id, 10)
+		b = append(b, '|')
+		b = ldbcfile.AppendDateTimeMillis(b, uniformAfter(r, base, min(endMs, base+likeDelayMs)))
+		b = append(b, '\n')
+	}
+	c.buf[file] = b
+	c.rows[file] += int64(ns)
+}
+
+// sampleMessage adds id to the message parameters when its hash falls
+// under the plan's threshold.
+func (g *generator) sampleMessage(c *actChunk, id int64) {
+	if hash3(g.seed, streamParams, uint64(id)) < g.act.sample {
+		c.buf[aMessageParam] = strconv.AppendInt(c.buf[aMessageParam], id, 10)
+		c.buf[aMessageParam] = append(c.buf[aMessageParam], '\n')
+		c.rows[aMessageParam]++
+	}
+}
