@@ -25,7 +25,7 @@ func generatedTargets(t *testing.T) (string, map[string]string) {
 // row, on both databases; a changed table makes the comparison fail.
 func TestInteractiveAnswers(t *testing.T) {
 	data, targets := generatedTargets(t)
-	ref, err := loadRefGraph(data)
+	ref, err := loadRefGraph(data, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
