@@ -1,7 +1,6 @@
 package loader
 
 import (
-
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
 
