@@ -80,7 +80,9 @@ func TestChurnAndMaxRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub := runOpened(t, o, env, step{ScenarioPublish, vus(2, 5*time.Second)}).Scenario(ScenarioPublish)
+	// 7 s after the churn: a stream whose leader left needs a RAFT election
+	// (seconds on a loaded machine) before publishing resumes.
+	pub := runOpened(t, o, env, step{ScenarioPublish, vus(2, 10*time.Second)}).Scenario(ScenarioPublish)
 	s := o.Scenarios[ScenarioPublish].(*publishScenario)
 	joined := strings.Join(s.Notes(), "\n")
 	if s.churnOps.Load() < 4 || !strings.Contains(joined, "a node leaving at the start and rejoining at the end") {
