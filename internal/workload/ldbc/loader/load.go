@@ -27,6 +27,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,10 @@ type Config struct {
 	Getenv func(string) string
 	// Progress receives a progress bar (rows, rows/s, ETA); nil for none.
 	Progress io.Writer
+	// PersonGraphOnly leaves out the forum and message tables (posts,
+	// comments, likes, ...): what the person-graph scenarios need, in a
+	// tenth of the rows. Meta.Activity records whether they were loaded.
+	PersonGraphOnly bool
 }
 
 // TableStats is the outcome for one table.
@@ -120,6 +125,9 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 		cfg.Workers = DefaultWorkers
 	}
 	ts := present(cfg.Data, tables())
+	if cfg.PersonGraphOnly {
+		ts = slices.DeleteFunc(ts, func(t *table) bool { return t.optional })
+	}
 	plan, err := planFiles(cfg.Data, ts)
 	if err != nil {
 		return Stats{}, err
@@ -238,7 +246,8 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 		maxID = max(maxID, id)
 	}
 	st.Meta = Meta{Fingerprint: fp, Persons: st.Tables[0].Loaded, Knows: st.Tables[1].Loaded, Failed: st.Failed,
-		LoadedAt: time.Now(), Data: abs, MaxPersonID: maxID, Layout: plan.layout}
+		LoadedAt: time.Now(), Data: abs, MaxPersonID: maxID, Layout: plan.layout,
+		Activity: slices.ContainsFunc(ts, func(t *table) bool { return t.optional })}
 	if err := s.putMeta(ctx, st.Meta); err != nil {
 		return Stats{}, fmt.Errorf("record load: %w", err)
 	}

@@ -31,6 +31,9 @@ type Meta struct {
 	MaxPersonID int64
 	// Layout names the CSV layout of the person file ("CsvBasic", ...).
 	Layout string
+	// Activity is set when the forum and message tables were loaded too
+	// (not with Config.PersonGraphOnly, nor from a person-graph data set).
+	Activity bool
 }
 
 func (m Meta) pairs() [][2]string {
@@ -44,6 +47,7 @@ func (m Meta) pairs() [][2]string {
 		{"data", m.Data},
 		{"max_person_id", strconv.FormatInt(m.MaxPersonID, 10)},
 		{"layout", m.Layout},
+		{"activity", strconv.FormatBool(m.Activity)},
 	}
 }
 
@@ -55,6 +59,7 @@ func metaFrom(kv map[string]string) *Meta {
 	m.LoadedAt, _ = time.Parse(time.RFC3339, kv["loaded_at"])
 	m.MaxPersonID, _ = strconv.ParseInt(kv["max_person_id"], 10, 64)
 	m.Layout = kv["layout"]
+	m.Activity, _ = strconv.ParseBool(kv["activity"])
 	return m
 }
 
