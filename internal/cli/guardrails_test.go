@@ -50,7 +50,7 @@ func TestGuardRailsRefuse(t *testing.T) {
 		{"a billion VUs", []string{"run", "builtin.Noop", "-u", "1000000000", "-d", "1s"}, "VUs fit"},
 		{"a billion VUs at a rate", []string{"run", "builtin.Noop", "--rate", "10", "-u", "10", "--max-vus", "1000000000", "-d", "1s"}, "VUs fit"},
 		{"a billion VUs ramping", []string{"run", "builtin.Noop", "-s", "1s:1000000000"}, "VUs fit"},
-		{"graph defaults on an http target", []string{"run", "--target", "http://127.0.0.1:1/", "--sf", "10"}, "graph scenarios need a sqlite:// or postgres:// target"},
+		{"graph defaults on an http target", []string{"run", "--target", "http://127.0.0.1:1/", "--sf", "10"}, "graph scenarios need a sqlite://, postgres:// or nebula:// target"},
 		{"unknown threshold metric", []string{"run", "go.Go1Step", "--threshold", "nope: p(95)<1", "-d", "1s"}, `unknown metric "nope"`},
 		{"threshold statistic misfit", []string{"run", "builtin.Noop", "--threshold", "iterations: p(95)<1", "-d", "1s"}, "does not apply"},
 		{"threshold on an unknown scenario", []string{"run", "builtin.Noop", "--threshold", "responseTime{scenario:go.Nope}: p(95)<1", "-d", "1s"}, "unknown scenario"},

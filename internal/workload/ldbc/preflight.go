@@ -2,8 +2,6 @@ package ldbc
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -37,7 +35,7 @@ func (f *Family) Preflight(ctx context.Context, env *workload.Env, _ []string) e
 		return workload.Usagef("%v", err)
 	}
 	if dialectFor(u.Scheme) == nil {
-		return workload.Usagef("graph scenarios need a sqlite:// or postgres:// target, not %s (name a scenario of that target's family; see stampede scenarios)", u.Scheme)
+		return workload.Usagef("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s (name a scenario of that target's family; see stampede scenarios)", u.Scheme)
 	}
 	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: 1, Timeout: env.Timeout, Getenv: env.Getenv})
 	if err != nil {
@@ -51,7 +49,7 @@ func (f *Family) checkUserData() error {
 	if f.data == "" {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(f.data, ldbcfile.PersonPath)); err != nil {
+	if _, err := ldbcfile.Parts(f.data, ldbcfile.PersonPath); err != nil {
 		return workload.Usagef("--data %s holds no LDBC data set (no %s); generate one with stampede gen ldbc --out %s, or leave --data out to use one generated under --data-dir", f.data, ldbcfile.PersonPath, f.data)
 	}
 	return nil
