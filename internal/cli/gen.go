@@ -37,6 +37,7 @@ type genLDBCOptions struct {
 	workers int
 	force   bool
 	quiet   bool
+	layout  string
 	nebula  genNebulaOptions
 }
 
@@ -50,7 +51,9 @@ social network, with the static places, organisations, tags and tag classes,
 in the CsvBasic layout of ldbc_snb_datagen_hadoop (social_network/static and
 social_network/dynamic), plus substitution parameters for the graph scenarios
 (substitution_parameters/). The same --sf and --seed always give the same
-bytes, whatever --workers is. See docs/datagen.md.`,
+bytes, whatever --workers is. --layout CsvMergeForeign writes the person and
+static one-to-one relations as columns of their entity files instead (the
+activity files keep their CsvBasic form). See docs/datagen.md.`,
 		Example: `  stampede gen ldbc --sf 1 --out data/sf1
   stampede gen ldbc --sf 10 --out data/sf10 --seed 7 --workers 4 --force`,
 		Args: cobra.NoArgs,
@@ -65,6 +68,7 @@ bytes, whatever --workers is. See docs/datagen.md.`,
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "goroutines generating rows (changes speed, never output)")
 	f.BoolVar(&o.force, "force", false, "replace a data set stampede wrote into --out before (only the files its stampede-manifest.txt lists; any other file makes it refuse)")
 	f.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	f.StringVar(&o.layout, "layout", datagen.LayoutCsvBasic, "CSV layout: CsvBasic, or CsvMergeForeign (person.place, place.isPartOf, organisation.place, tag.hasType, tagclass.isSubclassOf as columns, their relation files not written)")
 	addGenNebulaFlags(f, &o.nebula)
 	return cmd
 }
@@ -73,13 +77,16 @@ func runGenLDBC(ctx context.Context, env *Env, o genLDBCOptions) error {
 	if o.out == "" {
 		return usagef("gen ldbc: --out is required")
 	}
+	if o.layout != datagen.LayoutCsvBasic && o.layout != datagen.LayoutCsvMergeForeign {
+		return usagef("gen ldbc: --layout %q must be %s or %s", o.layout, datagen.LayoutCsvBasic, datagen.LayoutCsvMergeForeign)
+	}
 	if o.workers < 1 {
 		return usagef("gen ldbc: --workers %d must be at least 1", o.workers)
 	}
 	if err := o.nebula.check(); err != nil {
 		return err
 	}
-	cfg := datagen.Config{SF: o.sf, Out: o.out, Seed: o.seed, Workers: o.workers, Force: o.force}
+	cfg := datagen.Config{SF: o.sf, Out: o.out, Seed: o.seed, Workers: o.workers, Force: o.force, Layout: o.layout}
 	var bar *progressbar.ProgressBar
 	if !o.quiet && isTerminal(env.Stderr) {
 		bar = progressbar.NewOptions64(-1,

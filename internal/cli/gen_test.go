@@ -30,6 +30,7 @@ func TestGenLDBCBadInput(t *testing.T) {
 		{"unwritable out", []string{"--sf", "0.01", "--out", filepath.Join(file, "data")}, "cannot create output directory"},
 		{"non-empty out", []string{"--sf", "0.01", "--out", nonEmpty}, "not empty (--force replaces a data set stampede wrote there, and nothing else)"},
 		{"bad workers", []string{"--sf", "0.01", "--out", t.TempDir(), "--workers", "0"}, "--workers 0"},
+		{"bad layout", []string{"--sf", "0.01", "--out", t.TempDir(), "--layout", "CsvComposite"}, `--layout "CsvComposite" must be CsvBasic or CsvMergeForeign`},
 		{"stray argument", []string{"--sf", "0.01", "--out", t.TempDir(), "extra"}, "unknown command"},
 	}
 	for _, tc := range tests {

@@ -40,11 +40,25 @@ type Config struct {
 	// Out holding any other file, or a listed file that changed since, is
 	// refused with ErrBadConfig and nothing is removed.
 	Force bool
+	// Layout is the CSV layout of the Hadoop datagen to write:
+	// LayoutCsvBasic ("" means it too) or LayoutCsvMergeForeign, which puts
+	// the one-to-one relations of the person and static files into columns
+	// of their entity (person.place, place.isPartOf, organisation.place,
+	// tag.hasType, tagclass.isSubclassOf) and writes no file for them. The
+	// activity files (forums, posts, comments, likes) keep their CsvBasic
+	// form in both layouts.
+	Layout string
 	// Progress, when set, is called with the total number of data rows
 	// written so far (headers excluded), from one goroutine at a time,
 	// after every written chunk (at most a few hundred calls per file).
 	Progress func(rowsWritten int64)
 }
+
+// The layouts Generate writes (see Config.Layout).
+const (
+	LayoutCsvBasic        = "CsvBasic"
+	LayoutCsvMergeForeign = "CsvMergeForeign"
+)
 
 // Stats tells what Generate wrote.
 type Stats struct {
@@ -135,6 +149,9 @@ func (c Config) validate() (persons int, err error) {
 	}
 	if c.Out == "" {
 		return 0, fmt.Errorf("%w: no output directory", ErrBadConfig)
+	}
+	if c.Layout != "" && c.Layout != LayoutCsvBasic && c.Layout != LayoutCsvMergeForeign {
+		return 0, fmt.Errorf("%w: layout %q is neither %s nor %s", ErrBadConfig, c.Layout, LayoutCsvBasic, LayoutCsvMergeForeign)
 	}
 	if c.Workers < 0 {
 		return 0, fmt.Errorf("%w: workers %d must be 0 (all CPUs) or more", ErrBadConfig, c.Workers)

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
 
 // generator carries the state of one Generate call through its stages.
@@ -21,6 +23,8 @@ type generator struct {
 	graph   *graph
 	act     *activityPlan
 	text    *corpus
+	// mergeForeign writes the CsvMergeForeign layout (Config.Layout).
+	mergeForeign bool
 }
 
 // stage is one step of generation. Stages run in order; later ones may use
@@ -59,6 +63,8 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 		workers: cfg.workers(),
 		dicts:   d,
 		degrees: newDegreeModel(n),
+
+		mergeForeign: cfg.Layout == LayoutCsvMergeForeign,
 	}
 	o := &outputs{root: cfg.Out, progress: cfg.Progress, manifest: &manifest{path: filepath.Join(cfg.Out, ManifestName)}}
 	stages := []stage{
@@ -192,6 +198,14 @@ const knowsWindowMs = 30 * dayMs
 func (g *generator) writeDynamic(ctx context.Context, o *outputs) error {
 	var files [dynamicFiles]*outFile
 	for i, spec := range dynamicFileSpecs() {
+		if g.mergeForeign {
+			switch i {
+			case fileLocatedIn:
+				continue // a column of the person file
+			case filePerson:
+				spec[1] = ldbcfile.PersonMergeForeignHeader
+			}
+		}
 		f, err := o.create(spec[0], spec[1])
 		if err != nil {
 			return err
@@ -209,6 +223,9 @@ func (g *generator) writeDynamic(ctx context.Context, o *outputs) error {
 		},
 		func(c *rowChunk, _ int) error {
 			for k, f := range files {
+				if f == nil {
+					continue
+				}
 				if err := o.write(f, c.buf[k], c.rows[k]); err != nil {
 					return err
 				}

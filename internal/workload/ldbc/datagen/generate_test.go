@@ -333,6 +333,7 @@ func TestGenerateBadConfig(t *testing.T) {
 		{"unwritable output", Config{SF: 0.01, Out: filepath.Join(file, "sub")}, "cannot create output directory"},
 		{"non-empty output", Config{SF: 0.01, Out: nonEmpty}, "not empty (--force replaces a data set stampede wrote there"},
 		{"negative workers", Config{SF: 0.01, Out: t.TempDir(), Workers: -2}, "workers -2"},
+		{"unknown layout", Config{SF: 0.01, Out: t.TempDir(), Layout: "CsvComposite"}, `layout "CsvComposite" is neither`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

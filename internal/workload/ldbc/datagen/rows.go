@@ -130,6 +130,12 @@ func (g *generator) appendPersonRows(r *rng, c *rowChunk, s uint32) {
 	p := &g.persons[s]
 	c.buf[filePerson] = g.appendPersonRow(c.buf[filePerson], p)
 	c.rows[filePerson]++
+	if g.mergeForeign {
+		pb := c.buf[filePerson]
+		pb = append(pb[:len(pb)-1], '|')
+		pb = strconv.AppendInt(pb, int64(d.cityID(int(p.city))), 10)
+		c.buf[filePerson] = append(pb, '\n')
+	}
 
 	friends := g.graph.friends(s)
 	slices.Sort(friends)
@@ -148,8 +154,10 @@ func (g *generator) appendPersonRows(r *rng, c *rowChunk, s uint32) {
 	}
 	c.buf[fileKnows] = kb
 
-	c.buf[fileLocatedIn] = appendPair(c.buf[fileLocatedIn], p.id, int64(d.cityID(int(p.city))))
-	c.rows[fileLocatedIn]++
+	if !g.mergeForeign {
+		c.buf[fileLocatedIn] = appendPair(c.buf[fileLocatedIn], p.id, int64(d.cityID(int(p.city))))
+		c.rows[fileLocatedIn]++
+	}
 
 	r.reset(g.seed, streamAttrs, uint64(s))
 	g.appendSecondary(r, c, p)
