@@ -419,7 +419,10 @@ func TestMaxRate(t *testing.T) {
 	if !strings.Contains(notes, "max sustainable rate") || !strings.Contains(notes, "per window") {
 		t.Errorf("notes = %q", notes)
 	}
-	if strings.Contains(notes, "(converged") && !strings.Contains(notes, "held for") {
+	// After converging, the note says whether the rate held for the rest
+	// of -d, or that too little of -d was left to hold it (a slow machine
+	// converges late).
+	if strings.Contains(notes, "(converged") && !strings.Contains(notes, "held for") && !strings.Contains(notes, "too short to hold") {
 		t.Errorf("converged without saying whether the hold held: %q", notes)
 	}
 	if !strings.Contains(res.log.String(), "step 1: 200 msgs/s") {
