@@ -51,11 +51,11 @@ func (b *base) churnLoop(ctx context.Context, _ time.Duration) {
 			if errors.As(err, &te) {
 				reason = te.Reason
 			}
-			b.pending.error("churn: " + name + ": " + reason)
+			b.pending.Error("churn: " + name + ": " + reason)
 			return
 		}
 		ops++
-		b.pending.add(b.ids.churnOps, 1)
+		b.pending.Add(b.ids.churnOps, 1)
 	}
 	if o.ChurnBrokers && b.cluster != nil {
 		op("broker join", func(context.Context) error {

@@ -55,7 +55,7 @@ func (b *base) consumeLoop(cl *kgo.Client, each func([]*kgo.Record, int64)) {
 		recs = recs[:0]
 		fs.EachPartition(func(p kgo.FetchTopicPartition) {
 			if p.Err != nil && !errors.Is(p.Err, context.Canceled) && !errors.Is(p.Err, kgo.ErrClientClosed) {
-				b.pending.error("consume: " + kafkadrv.ErrorMessage(p.Err))
+				b.pending.Error("consume: " + kafkadrv.ErrorMessage(p.Err))
 			}
 			recs = append(recs, p.Records...)
 		})
@@ -177,7 +177,7 @@ func (s *e2eScenario) dispatch(recs []*kgo.Record, nowNs int64) {
 		}
 	}
 	if unmatched > 0 {
-		s.pending.add(s.ids.unmatched, unmatched)
+		s.pending.Add(s.ids.unmatched, unmatched)
 		s.unmatched.Add(unmatched)
 	}
 }

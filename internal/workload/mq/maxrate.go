@@ -352,7 +352,7 @@ func (h *holdResult) describe() string {
 
 func (s *maxRateScenario) finish(best int64, converged bool) {
 	s.best, s.done = best, converged
-	s.pending.trend(s.ids.maxRat, best)
+	s.pending.Trend(s.ids.maxRat, best)
 	s.logf("%s: highest sustained rate %s msgs/s", s.name, fmtRate(float64(best)))
 }
 

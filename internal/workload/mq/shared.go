@@ -63,7 +63,7 @@ type base struct {
 	lost, unmatched     atomic.Int64
 
 	samp    sampler
-	pending pending
+	pending metrics.Pending
 	watch   watchdog
 
 	closeOnce sync.Once
@@ -115,9 +115,7 @@ func (b *base) begin(it *engine.Iter, extra func(it *engine.Iter, at time.Durati
 			b.started.Store(true)
 		})
 	}
-	if b.pending.any.Load() {
-		b.pending.drain(it.Rec, it.Start)
-	}
+	b.pending.Drain(it.Rec, it.Start)
 	b.samp.maybe(it, b, extra)
 }
 
@@ -177,65 +175,6 @@ func (b *base) Notes() []string {
 	return append([]string(nil), b.notes...)
 }
 
-// pending holds what background goroutines measured until a VU records it.
-type pending struct {
-	mu     sync.Mutex
-	counts map[metrics.ID]int64
-	trends []trendSample
-	errs   []string
-	any    atomic.Bool
-}
-
-type trendSample struct {
-	id metrics.ID
-	v  int64
-}
-
-func (p *pending) add(id metrics.ID, n int64) {
-	p.mu.Lock()
-	if p.counts == nil {
-		p.counts = map[metrics.ID]int64{}
-	}
-	p.counts[id] += n
-	p.mu.Unlock()
-	p.any.Store(true)
-}
-
-func (p *pending) trend(id metrics.ID, v int64) {
-	p.mu.Lock()
-	p.trends = append(p.trends, trendSample{id, v})
-	p.mu.Unlock()
-	p.any.Store(true)
-}
-
-func (p *pending) error(msg string) {
-	p.mu.Lock()
-	p.errs = append(p.errs, msg)
-	p.mu.Unlock()
-	p.any.Store(true)
-}
-
-// drain records everything pending on r at time at.
-func (p *pending) drain(r *metrics.Recorder, at time.Duration) {
-	if !p.any.Load() {
-		return
-	}
-	p.mu.Lock()
-	counts, trends, errs := p.counts, p.trends, p.errs
-	p.counts, p.trends, p.errs = nil, nil, nil
-	p.any.Store(false)
-	p.mu.Unlock()
-	for id, n := range counts {
-		r.Add(id, at, n)
-	}
-	for _, t := range trends {
-		r.Trend(t.id, at, t.v)
-	}
-	for _, e := range errs {
-		r.Error(at, e)
-	}
-}
-
 // sampler calls a scenario's per-second hook (backlog) on whichever VU
 // gets there first once a second. Throughput is sampled by tick.
 type sampler struct {
@@ -293,16 +232,16 @@ func (b *base) tick(ctx context.Context, clock metrics.Clock) {
 		perSec := float64(time.Second) / float64(dt)
 		acked := b.acked.Load()
 		tput := int64(float64(acked-lastAcked)*perSec + 0.5)
-		b.pending.trend(m.throughput, tput)
+		b.pending.Trend(m.throughput, tput)
 		if b.churn() {
 			ph := b.phase(now - dt/2)
-			b.pending.trend(m.phaseTput[ph], tput)
+			b.pending.Trend(m.phaseTput[ph], tput)
 			b.phaseSecs[ph] = append(b.phaseSecs[ph], float64(acked-lastAcked)*perSec)
 		}
 		if len(b.topics) > 1 {
 			for i := range b.perTopic {
 				n := b.perTopic[i].Load()
-				b.pending.trend(m.topicTput, int64(float64(n-lastTopic[i])*perSec+0.5))
+				b.pending.Trend(m.topicTput, int64(float64(n-lastTopic[i])*perSec+0.5))
 				lastTopic[i] = n
 			}
 		}
@@ -321,8 +260,7 @@ func (b *base) closeVU(it *engine.Iter) {
 	}
 	b.closeOnce.Do(func() {
 		b.stopBackground()
-		if b.pending.any.Load() {
-			b.pending.drain(it.Rec, it.Now())
+		if b.pending.Drain(it.Rec, it.Now()) {
 			it.Rec.Flush()
 		}
 	})

@@ -44,10 +44,10 @@ func (b *base) addChurn() {
 
 func (b *base) churnEvent(what string, err error) {
 	b.churnOps.Add(1)
-	b.pending.add(b.ids.churnOps, 1)
+	b.pending.Add(b.ids.churnOps, 1)
 	if err != nil {
 		b.churnErrs.Add(1)
-		b.pending.error("churn: " + what + ": " + natsdrv.ErrorMessage(err))
+		b.pending.Error("churn: " + what + ": " + natsdrv.ErrorMessage(err))
 	}
 }
 

@@ -71,7 +71,7 @@ func (s *maxRateScenario) control(ctx context.Context) {
 		if ok {
 			lo = rate
 			s.best.Store(int64(rate))
-			s.pending.trend(s.ids.maxRate, int64(rate))
+			s.pending.Trend(s.ids.maxRate, int64(rate))
 		} else {
 			hi = rate
 		}

@@ -49,7 +49,7 @@ type base struct {
 	// churnOn is set by addChurn: the scenario changes the cluster.
 	churnOn bool
 
-	pending pending
+	pending metrics.Pending
 	samp    sampler
 
 	bgCtx    context.Context
@@ -86,7 +86,7 @@ func (b *base) begin(it *engine.Iter) {
 			b.started.Store(true)
 		})
 	}
-	b.pending.drain(it.Rec, it.Start)
+	b.pending.Drain(it.Rec, it.Start)
 	b.samp.maybe(it, b)
 }
 
@@ -159,67 +159,8 @@ func (b *base) sampleServerCPU(ctx context.Context) {
 			}
 			pct := 100 * float64(cpu-last) / float64(now.Sub(lastAt)) / float64(cores())
 			last, lastAt = cpu, now
-			b.pending.trend(b.ids.cpu, int64(pct+0.5))
+			b.pending.Trend(b.ids.cpu, int64(pct+0.5))
 		}
-	}
-}
-
-// pending holds what background goroutines measured until a VU records
-// it.
-type pending struct {
-	mu     sync.Mutex
-	counts map[metrics.ID]int64
-	trends []trendSample
-	errs   []string
-	any    atomic.Bool
-}
-
-type trendSample struct {
-	id metrics.ID
-	v  int64
-}
-
-func (p *pending) add(id metrics.ID, n int64) {
-	p.mu.Lock()
-	if p.counts == nil {
-		p.counts = map[metrics.ID]int64{}
-	}
-	p.counts[id] += n
-	p.mu.Unlock()
-	p.any.Store(true)
-}
-
-func (p *pending) trend(id metrics.ID, v int64) {
-	p.mu.Lock()
-	p.trends = append(p.trends, trendSample{id, v})
-	p.mu.Unlock()
-	p.any.Store(true)
-}
-
-func (p *pending) error(msg string) {
-	p.mu.Lock()
-	p.errs = append(p.errs, msg)
-	p.mu.Unlock()
-	p.any.Store(true)
-}
-
-func (p *pending) drain(r *metrics.Recorder, at time.Duration) {
-	if !p.any.Load() {
-		return
-	}
-	p.mu.Lock()
-	counts, trends, errs := p.counts, p.trends, p.errs
-	p.counts, p.trends, p.errs = nil, nil, nil
-	p.any.Store(false)
-	p.mu.Unlock()
-	for id, n := range counts {
-		r.Add(id, at, n)
-	}
-	for _, t := range trends {
-		r.Trend(t.id, at, t.v)
-	}
-	for _, e := range errs {
-		r.Error(at, e)
 	}
 }
 
