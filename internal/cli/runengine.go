@@ -134,15 +134,12 @@ func execute(ctx context.Context, env *Env, p *runPlan, dir string, reg *metrics
 	if merr := finishMonitor(mon, dir, snap, p, live.self); merr != nil {
 		errs = append(errs, merr)
 	}
-	if werr := resultdir.WriteJSON(dir, resultdir.SnapshotFile, snap); werr != nil {
+	if werr := live.writeDir(dir); werr != nil {
 		errs = append(errs, werr)
 	}
-	thresholdsFailed, oerr := writeSummaries(env, p, dir, snap)
+	thresholdsFailed, oerr := finishRun(env, p, dir, snap)
 	if oerr != nil {
 		errs = append(errs, oerr)
-	}
-	if rerr := live.afterRun(env, p, dir, snap); rerr != nil {
-		errs = append(errs, rerr)
 	}
 	if !f.quiet && !f.json {
 		fmt.Fprintf(env.Stderr, "results: %s\n", dir)

@@ -4,59 +4,59 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/influx"
-	"github.com/stampede-bench/stampede/internal/output/prom"
-	"github.com/stampede-bench/stampede/internal/output/promrw"
-	"github.com/stampede-bench/stampede/internal/output/report"
-	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
-	"github.com/stampede-bench/stampede/internal/version"
 )
 
 // influxTokenEnv names the environment variable holding the InfluxDB 2
 // token; the token is never written to any output.
-const influxTokenEnv = "STAMPEDE_INFLUX_TOKEN"
+const influxTokenEnv = influx.TokenEnv
+
+// newOutputs is the registry of the outputs --out names.
+func newOutputs() *output.Registry { return outputs.New() }
 
 // liveOutputs are outputs fed while the run goes (Prometheus, InfluxDB,
-// the generator self-check) and the report written after it.
+// remote write, the generator self-check), run through their life by one
+// output.Set.
 type liveOutputs struct {
-	inProcess bool // a target shares this process's CPU
+	set       output.Set
+	check     *selfcheck.Live
 	observers []metrics.Observer
 	hooks     []engine.Hook
-	closers   []func()
 
-	sampler  *selfcheck.Sampler
-	self     *selfcheck.Report // set by close
-	influxes []*influx.Output
-	// remoteWrites are the --out prometheus-rw pushes (runk6out.go).
-	remoteWrites []*promrw.Output
-	promReg      *prometheus.Registry // --prometheus; the target monitor adds to it
-	notes        []string             // run-wide remarks, set by close
-	closed       bool
+	self   *selfcheck.Report // set by close
+	closed bool
 }
 
 // checkOutputSpec validates a live --out spec (kind=ARG) without starting
 // it, so a bad spec fails with one line before anything runs.
 func checkOutputSpec(o outputSpec) error {
-	switch o.kind {
-	case "influxdb":
-		if _, err := influx.ParseURL(o.arg); err != nil {
-			return usagef("--out influxdb: %v", err) // the error shows the URL without credentials
-		}
-		return nil
-	case "json", "csv":
-		return nil // per-request streams (runk6out.go)
-	case "prometheus-rw":
-		return checkRemoteWriteSpec(o)
+	reg := newOutputs()
+	f, ok := reg.Lookup(o.kind)
+	if !ok {
+		return usagef("output %s is not available (known: %s)", o.kind, joinUsages(reg))
 	}
-	return usagef("output %s is not available (known: influxdb=URL)", o.kind)
+	if f.Check == nil {
+		return nil // json, csv: checked by makePlan (checkStreamSpec)
+	}
+	if err := f.Check(o.arg); err != nil {
+		return usagef("--out %s: %v", f.Name, err) // the error shows the URL without credentials
+	}
+	return nil
+}
+
+// outputParams are the output.Params of run p.
+func outputParams(env *Env, p *runPlan, reg *metrics.Registry, info io.Writer) output.Params {
+	return output.Params{
+		Registry: reg, Scenarios: p.names, Tags: p.tags, Segment: p.flags.segment,
+		Origin: targetOrigin(p.target), Getenv: env.Getenv, Warn: env.Stderr, Info: info,
+	}
 }
 
 // startLiveOutputs starts the outputs p asks for, and the generator
@@ -70,67 +70,48 @@ func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Regi
 			return nil, err
 		}
 	}
-	promAddr := ""
+	promF := outputs.Prometheus()
 	if f.prometheus != "" {
-		a, err := prom.ResolveAddr(f.prometheus)
-		if err != nil {
+		if err := promF.Check(f.prometheus); err != nil {
 			return nil, usagef("--prometheus: %v", err)
 		}
-		promAddr = a
 	}
 	info := io.Discard
 	if !f.quiet && !f.json {
 		info = env.Stderr
 	}
-
-	l := &liveOutputs{inProcess: inProcess}
-	l.sampler = selfcheck.Start(selfcheck.ProcessUsage, 0, time.Second)
-	if promAddr != "" {
-		c := prom.New(reg, prom.Options{Start: time.Now(), Labels: promLabels(p.tags), Generator: func() (float64, int64, bool) {
-			s, ok := l.sampler.Latest()
-			return s.CPU, s.RSS, ok
-		}})
-		c.Declare(p.names...)
-		l.promReg = prom.NewRegistry(c)
-		srv, err := prom.Serve(promAddr, l.promReg)
+	params := outputParams(env, p, reg, info)
+	l := &liveOutputs{check: selfcheck.NewLive(inProcess)}
+	_ = l.set.Start("", l.check, info) // sampling cannot fail
+	if f.prometheus != "" {
+		pp := params
+		pp.Arg, pp.Start, pp.Generator = f.prometheus, time.Now(), l.check.Latest
+		o, err := promF.New(pp)
+		if err == nil {
+			err = l.set.Start("", o, info)
+		}
 		if err != nil {
 			l.close()
 			return nil, fmt.Errorf("--prometheus %s: %w", f.prometheus, err)
 		}
-		l.observers = append(l.observers, c.Observe)
-		l.closers = append(l.closers, func() { _ = srv.Close() })
-		fmt.Fprintf(info, "prometheus: http://%s/metrics\n", srv.Addr())
 	}
-	for _, o := range p.outputs {
-		if o.kind == "prometheus-rw" {
-			if err := l.startRemoteWrite(o, p, reg, info); err != nil {
-				l.close()
-				return nil, err
-			}
-			continue
+	outs := newOutputs()
+	for _, spec := range p.outputs {
+		if _, k6 := k6StreamKinds[spec.kind]; k6 {
+			continue // per request: openK6Streams
 		}
-		if o.kind != "influxdb" {
-			continue
+		pp := params
+		pp.Arg = spec.arg
+		o, err := outs.New(spec.kind, pp)
+		if err == nil {
+			err = l.set.Start("", o, info)
 		}
-		tags := map[string]string{}
-		for k, v := range p.tags {
-			tags[k] = v
-		}
-		if f.segment != "" {
-			tags["segment"] = f.segment
-		}
-		out, err := influx.New(influx.Config{
-			URL: o.arg, Token: env.Getenv(influxTokenEnv), Registry: reg, Tags: tags, Warn: env.Stderr,
-		})
 		if err != nil {
 			l.close()
-			return nil, usagef("--out influxdb: %v", err)
+			return nil, usagef("--out %s: %v", spec.kind, err)
 		}
-		l.influxes = append(l.influxes, out)
-		markLiveSeries(reg)
-		l.observers = append(l.observers, out.Observe)
-		fmt.Fprintf(info, "influxdb: writing to %s\n", out.Display())
 	}
+	l.observers = l.set.Observers()
 	return l, nil
 }
 
@@ -139,52 +120,16 @@ func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Regi
 // generator was saturated, and on every scenario when InfluxDB lost lines.
 func (l *liveOutputs) annotate(snap *metrics.Snapshot) {
 	l.close()
-	for _, sc := range snap.Scenarios {
-		if l.self != nil {
-			if w := l.self.Warning(sc.Start, sc.End); w != "" {
-				if l.inProcess {
-					w += " (here the target is embedded in stampede's process and shares its CPU: give it its own machine with --target to tell the two apart)"
-				}
-				sc.Notes = appendNote(sc.Notes, w)
-			}
-		}
-		for _, n := range l.notes {
-			sc.Notes = appendNote(sc.Notes, n)
-		}
-	}
+	l.set.Annotate(snap)
 }
 
-func appendNote(notes []string, n string) []string {
-	for _, x := range notes {
-		if x == n {
-			return notes
-		}
-	}
-	return append(notes, n)
-}
+func appendNote(notes []string, n string) []string { return output.AddNote(notes, n) }
 
-// afterRun writes post-run artefacts into dir: the self-check samples and
-// the HTML report (unless --no-report).
-func (l *liveOutputs) afterRun(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) error {
+// writeDir writes the live outputs' own files into dir (the self-check
+// samples), before the result directory is finished.
+func (l *liveOutputs) writeDir(dir string) error {
 	l.close()
-	if l.self != nil && len(l.self.Samples) > 0 {
-		if err := resultdir.WriteJSON(dir, selfcheck.File, l.self); err != nil {
-			return err
-		}
-	}
-	if p.flags.noReport {
-		return nil
-	}
-	res, err := resultdir.Load(dir)
-	if err != nil {
-		res = &resultdir.Result{Dir: dir}
-	}
-	res.Snapshot = snap
-	path := filepath.Join(dir, resultdir.ReportFile)
-	if err := report.WriteFile(path, []*resultdir.Result{res}, report.Options{Generator: "stampede " + version.String()}); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	return nil
+	return l.set.WriteDir(dir)
 }
 
 // close stops every live output; later calls do nothing.
@@ -193,16 +138,8 @@ func (l *liveOutputs) close() {
 		return
 	}
 	l.closed = true
-	for _, c := range l.closers {
-		c()
-	}
-	for _, o := range l.influxes {
-		if n := o.Close().Note(o.Display()); n != "" {
-			l.notes = append(l.notes, n)
-		}
-	}
-	l.notes = append(l.notes, l.closeRemoteWrites()...)
-	if l.sampler != nil {
-		l.self = l.sampler.Stop()
+	_ = l.set.Stop() // the live outputs count what they lose: notes, not errors
+	if l.check != nil {
+		l.self = l.check.Report()
 	}
 }

@@ -1,17 +1,13 @@
 package cli
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/csvlog"
-	"github.com/stampede-bench/stampede/internal/output/summary"
-	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/version"
 )
 
 // requestLog is the per-request CSV.
@@ -20,30 +16,18 @@ type requestLog interface {
 	Close() error
 }
 
-// fileRequestLog is a csvlog.Log writing to a file it owns.
-type fileRequestLog struct {
-	*csvlog.Log
-	f *os.File
-}
+// fileRequestLog is the request CSV output (csvlog.File), closed by Close.
+type fileRequestLog struct{ *csvlog.File }
 
-func (l *fileRequestLog) Close() error {
-	err := l.Log.Close()
-	if cerr := l.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func (l fileRequestLog) Close() error { return l.Stop() }
 
 // openRequestLog creates the nebula-bench CSV at path.
 func openRequestLog(path string) (requestLog, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	f := csvlog.NewFile(path, csvlog.Options{})
+	if err := f.Start(); err != nil {
 		return nil, usagef("--csv: %v", err)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, usagef("--csv: %v", err)
-	}
-	return &fileRequestLog{Log: csvlog.New(f, csvlog.Options{}), f: f}, nil
+	return fileRequestLog{f}, nil
 }
 
 // parseThreshold checks one --threshold value.
@@ -65,55 +49,35 @@ func checkThresholds(specs []string, reg *metrics.Registry, scenarios []string) 
 	return asUsage(threshold.Check(ts, reg, scenarios))
 }
 
-// writeSummaries evaluates thresholds, writes summary.json and summary.txt
-// into dir (and --summary-export), and prints the console summary (or the
-// JSON with --json) on stdout. It reports whether a threshold failed.
-func writeSummaries(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (failed bool, err error) {
+// finishRun finishes the result directory dir of a run (finish.Dir):
+// snapshot.json, summary.json (and --summary-export), summary.txt, the
+// console summary (or the JSON with --json) on stdout and, unless
+// --no-report, report.html. It reports whether a threshold failed.
+func finishRun(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (failed bool, err error) {
 	f := p.flags
-	var results []threshold.Result
 	trendStats, err := f.k6.trendStatList()
 	if err != nil {
 		return false, err
 	}
+	var ts []threshold.Threshold
 	if len(f.thresholds) > 0 && !f.k6.noThresholds {
-		ts, err := threshold.ParseAll(f.thresholds)
-		if err != nil {
+		if ts, err = threshold.ParseAll(f.thresholds); err != nil {
 			return false, asUsage(err)
 		}
-		results = threshold.Evaluate(snap, ts)
-		failed = threshold.Failed(results)
 	}
-	tgt, err := targetStats(dir, snap, p.nicSpeed) // --monitor, when given
-	if err != nil {
-		return failed, fmt.Errorf("monitor: %w", err)
-	}
-	var js bytes.Buffer
-	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, IsStdOutTTY: isTTY(env.Stdout), TrendStats: trendStats, Target: tgt, Tags: p.tags}); err != nil {
-		return failed, err
-	}
-	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
-		return failed, err
-	}
-	if f.summaryOut != "" {
-		if err := os.WriteFile(f.summaryOut, js.Bytes(), 0o644); err != nil {
-			return failed, fmt.Errorf("--summary-export: %w", err)
-		}
-	}
-	var txt bytes.Buffer
-	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results, TrendStats: trendStats, Target: tgt}); err != nil {
-		return failed, err
-	}
-	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, txt.Bytes()); err != nil {
-		return failed, err
-	}
+	show := finish.PrintText
 	switch {
 	case f.k6.noSummary:
+		show = finish.PrintNone
 	case f.json:
-		_, err = env.Stdout.Write(js.Bytes())
-	case isTTY(env.Stdout) && !f.noColor:
-		err = summary.WriteConsole(env.Stdout, snap, summary.ConsoleOptions{Thresholds: results, Color: true, TrendStats: trendStats, Target: tgt})
-	default:
-		_, err = env.Stdout.Write(txt.Bytes())
+		show = finish.PrintJSON
 	}
-	return failed, err
+	tty := isTTY(env.Stdout)
+	res, err := finish.Dir(dir, snap, finish.Options{
+		Thresholds: ts, TrendStats: trendStats, Tags: p.tags, NICSpeed: p.nicSpeed,
+		SummaryExport: f.summaryOut, Print: show, Stdout: env.Stdout, StdoutTTY: tty,
+		Color:  finish.UseColor(tty, f.noColor, env.Getenv),
+		Report: !f.noReport, Generator: "stampede " + version.String(),
+	})
+	return res.Failed, err
 }

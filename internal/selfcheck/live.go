@@ -50,8 +50,12 @@ func LiveOf(r *Report, inProcess bool) *Live {
 // Description is empty: the self-check announces nothing.
 func (l *Live) Description() string { return "" }
 
-// Start begins sampling.
+// Start begins sampling; a self-check made by LiveOf has its samples
+// already and starts nothing.
 func (l *Live) Start() error {
+	if l.report != nil || l.src == nil {
+		return nil
+	}
 	l.sampler = Start(l.src, l.cores, l.interval)
 	return nil
 }
