@@ -102,7 +102,7 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	}
 	tty := isTTY(env.Stdout)
 	fin, err := finish.Dir(res.Dir, res.Snapshot, finish.Options{
-		Thresholds: ts, NICSpeed: res.Options.NICSpeed, // the parts' --monitor series, merged
+		Thresholds: ts, Tags: mergedTags(res.Parts), NICSpeed: res.Options.NICSpeed, // the parts' --monitor series, merged
 		Print: show, Stdout: env.Stdout, StdoutTTY: tty,
 		Color:  finish.UseColor(tty, f.noColor, env.Getenv),
 		Report: !f.noReport, Generator: "stampede " + version.String(),

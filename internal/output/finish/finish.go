@@ -128,9 +128,10 @@ func summaries(dir string, snap *metrics.Snapshot, o Options, results []threshol
 	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
 		return err
 	}
+	var exportErr error // reported once the summaries are written and shown
 	if o.SummaryExport != "" {
 		if err := os.WriteFile(o.SummaryExport, js.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("--summary-export: %w", err)
+			exportErr = fmt.Errorf("--summary-export: %w", err)
 		}
 	}
 	var txt bytes.Buffer
@@ -141,7 +142,7 @@ func summaries(dir string, snap *metrics.Snapshot, o Options, results []threshol
 		return err
 	}
 	if o.Stdout == nil {
-		return nil
+		return exportErr
 	}
 	switch {
 	case o.Print == PrintNone:
@@ -151,6 +152,9 @@ func summaries(dir string, snap *metrics.Snapshot, o Options, results []threshol
 		err = summary.WriteConsole(o.Stdout, snap, summary.ConsoleOptions{Thresholds: results, Color: true, TrendStats: o.TrendStats, Target: tgt})
 	default:
 		_, err = o.Stdout.Write(txt.Bytes())
+	}
+	if exportErr != nil {
+		return exportErr
 	}
 	return err
 }
