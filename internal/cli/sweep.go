@@ -212,12 +212,13 @@ func runSweepStep(ctx context.Context, env *Env, args []string, dir string) erro
 	run.SetOut(env.Stdout)
 	run.SetErr(env.Stderr)
 	run.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
-	sampler := selfcheck.Start(selfcheck.ProcessUsage, 0, time.Second)
+	check := selfcheck.NewLive(false) // the same output a run starts
+	_ = check.Start()
 	err := run.ExecuteContext(ctx)
-	report := sampler.Stop()
+	_ = check.Stop()
 	if resultdir.IsResult(dir) {
 		if _, serr := os.Stat(filepath.Join(dir, selfcheck.File)); errors.Is(serr, os.ErrNotExist) {
-			if werr := resultdir.WriteJSON(dir, selfcheck.File, report); werr != nil && err == nil {
+			if werr := check.WriteDir(dir); werr != nil && err == nil {
 				err = werr
 			}
 		}
