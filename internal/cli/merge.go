@@ -103,10 +103,11 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	tty := isTTY(env.Stdout)
 	fin, err := finish.Dir(res.Dir, res.Snapshot, finish.Options{
 		Thresholds: ts, Tags: mergedTags(res.Parts), NICSpeed: res.Options.NICSpeed, // the parts' --monitor series, merged
-		Print: show, Stdout: env.Stdout, StdoutTTY: tty,
-		Color:  finish.UseColor(tty, f.noColor, env.Getenv),
-		Report: !f.noReport, Generator: "stampede " + version.String(),
+		StdoutTTY: tty, Report: !f.noReport, Generator: "stampede " + version.String(),
 	})
+	if serr := fin.Show(env.Stdout, show, finish.UseColor(tty, f.noColor, env.Getenv)); err == nil {
+		err = serr
+	}
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

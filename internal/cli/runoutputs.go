@@ -74,9 +74,11 @@ func finishRun(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) (failed
 	tty := isTTY(env.Stdout)
 	res, err := finish.Dir(dir, snap, finish.Options{
 		Thresholds: ts, TrendStats: trendStats, Tags: p.tags, NICSpeed: p.nicSpeed,
-		SummaryExport: f.summaryOut, Print: show, Stdout: env.Stdout, StdoutTTY: tty,
-		Color:  finish.UseColor(tty, f.noColor, env.Getenv),
+		SummaryExport: f.summaryOut, StdoutTTY: tty,
 		Report: !f.noReport, Generator: "stampede " + version.String(),
 	})
+	if serr := res.Show(env.Stdout, show, finish.UseColor(tty, f.noColor, env.Getenv)); err == nil {
+		err = serr
+	}
 	return res.Failed, err
 }

@@ -1,7 +1,8 @@
 // Package finish writes what ends every result directory, the same way
 // for a run, a merge and each step of a sweep: the final snapshot, the
 // summaries (summary.json in k6's --summary-export shape, summary.txt),
-// the console summary on stdout and the HTML report.
+// the HTML report — and the one way to show the summary on stdout
+// (Result.Show, UseColor).
 //
 // What the live outputs write themselves (series.jsonl, selfcheck.json,
 // the request logs) and what a run writes before it starts (options.json,
@@ -24,7 +25,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
-// Print is what Dir prints on Options.Stdout.
+// Print is what Result.Show prints.
 type Print int
 
 const (
@@ -37,8 +38,7 @@ const (
 )
 
 // Options say how to finish a result directory. The zero value writes
-// the files, prints the plain console summary nowhere (Stdout nil) and
-// writes no report.
+// the files and no report.
 type Options struct {
 	// Thresholds are evaluated on the snapshot; their results go into the
 	// summaries. Nil: none.
@@ -54,15 +54,9 @@ type Options struct {
 	// SummaryExport is a further file to write summary.json to (k6's
 	// --summary-export); empty: none.
 	SummaryExport string
-	// Print chooses what goes to Stdout (nil: nothing).
-	Print  Print
-	Stdout io.Writer
-	// StdoutTTY tells that Stdout is a terminal (k6 reports it in
+	// StdoutTTY tells that stdout is a terminal (k6 reports it in
 	// summary.json's "state").
 	StdoutTTY bool
-	// Color prints the console summary with ANSI colors; the file
-	// summary.txt never has them. Decide with UseColor.
-	Color bool
 	// Report writes report.html; Generator names the tool in its footer.
 	Report    bool
 	Generator string
@@ -78,22 +72,29 @@ func UseColor(stdoutTTY, noColorFlag bool, getenv func(string) string) bool {
 	return getenv == nil || getenv("NO_COLOR") == ""
 }
 
-// Result is what finishing found.
+// Result is what finishing found and wrote.
 type Result struct {
 	// Thresholds are the evaluated thresholds, in the order given.
 	Thresholds []threshold.Result
 	// Failed tells that a threshold failed.
 	Failed bool
+	// JSON and Text are summary.json and summary.txt as written (nil when
+	// they could not be made).
+	JSON, Text []byte
+
+	snap       *metrics.Snapshot
+	trendStats []string
+	target     map[string][]monitor.Stats
 }
 
 // Dir finishes the result directory dir with snap, in this order:
 // snapshot.json, summary.json (and Options.SummaryExport), summary.txt,
-// the summary on Stdout, report.html. A step that fails does not stop the
-// later ones (what was measured is written as far as possible); Dir
-// returns the first error. Thresholds are evaluated even when a file
-// cannot be written.
-func Dir(dir string, snap *metrics.Snapshot, o Options) (Result, error) {
-	var res Result
+// report.html. A step that fails does not stop the later ones (what was
+// measured is written as far as possible); Dir returns the first error,
+// and always a Result: thresholds are evaluated even when a file cannot be
+// written. Showing the summary is the caller's (Result.Show).
+func Dir(dir string, snap *metrics.Snapshot, o Options) (*Result, error) {
+	res := &Result{snap: snap, trendStats: o.TrendStats}
 	if len(o.Thresholds) > 0 {
 		res.Thresholds = threshold.Evaluate(snap, o.Thresholds)
 		res.Failed = threshold.Failed(res.Thresholds)
@@ -105,7 +106,7 @@ func Dir(dir string, snap *metrics.Snapshot, o Options) (Result, error) {
 		}
 	}
 	keep(resultdir.WriteJSON(dir, resultdir.SnapshotFile, snap))
-	keep(summaries(dir, snap, o, res.Thresholds))
+	keep(res.summaries(dir, o))
 	if o.Report {
 		keep(writeReport(dir, snap, o.Generator))
 	}
@@ -115,48 +116,63 @@ func Dir(dir string, snap *metrics.Snapshot, o Options) (Result, error) {
 	return res, nil
 }
 
-// summaries writes summary.json, summary.txt and the export, and prints.
-func summaries(dir string, snap *metrics.Snapshot, o Options, results []threshold.Result) error {
-	tgt, err := TargetStats(dir, snap, o.NICSpeed) // --monitor, when given
+// summaries writes summary.json, summary.txt and the export.
+func (r *Result) summaries(dir string, o Options) error {
+	tgt, err := TargetStats(dir, r.snap, o.NICSpeed) // --monitor, when given
 	if err != nil {
 		return fmt.Errorf("monitor: %w", err)
 	}
+	r.target = tgt
 	var js bytes.Buffer
-	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, IsStdOutTTY: o.StdoutTTY, TrendStats: o.TrendStats, Target: tgt, Tags: o.Tags}); err != nil {
+	if err := summary.WriteJSON(&js, r.snap, summary.JSONOptions{Thresholds: r.Thresholds, IsStdOutTTY: o.StdoutTTY, TrendStats: o.TrendStats, Target: tgt, Tags: o.Tags}); err != nil {
 		return err
-	}
-	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
-		return err
-	}
-	var exportErr error // reported once the summaries are written and shown
-	if o.SummaryExport != "" {
-		if err := os.WriteFile(o.SummaryExport, js.Bytes(), 0o644); err != nil {
-			exportErr = fmt.Errorf("--summary-export: %w", err)
-		}
 	}
 	var txt bytes.Buffer
-	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results, TrendStats: o.TrendStats, Target: tgt}); err != nil {
+	if err := summary.WriteConsole(&txt, r.snap, summary.ConsoleOptions{Thresholds: r.Thresholds, TrendStats: o.TrendStats, Target: tgt}); err != nil {
 		return err
 	}
-	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, txt.Bytes()); err != nil {
+	r.JSON, r.Text = js.Bytes(), txt.Bytes()
+	var errs []error // each file is written even when another fails
+	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, r.JSON); err != nil {
+		errs = append(errs, err)
+	}
+	if o.SummaryExport != "" {
+		if err := os.WriteFile(o.SummaryExport, r.JSON, 0o644); err != nil {
+			errs = append(errs, fmt.Errorf("--summary-export: %w", err))
+		}
+	}
+	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, r.Text); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
+
+// Show prints the summary on w the one way run and merge do: nothing,
+// summary.json (PrintJSON), or the console summary — in colour when color
+// is set (decide with UseColor), else exactly summary.txt. Nothing is
+// printed when the summary could not be made.
+func (r *Result) Show(w io.Writer, mode Print, color bool) error {
+	if r == nil || r.JSON == nil || mode == PrintNone {
+		return nil
+	}
+	if mode == PrintJSON {
+		_, err := w.Write(r.JSON)
 		return err
 	}
-	if o.Stdout == nil {
-		return exportErr
+	return r.WriteConsole(w, color)
+}
+
+// WriteConsole writes the end-of-test summary, in colour when color is
+// set (summary.txt is the same without colour).
+func (r *Result) WriteConsole(w io.Writer, color bool) error {
+	if !color {
+		_, err := w.Write(r.Text)
+		return err
 	}
-	switch {
-	case o.Print == PrintNone:
-	case o.Print == PrintJSON:
-		_, err = o.Stdout.Write(js.Bytes())
-	case o.Color:
-		err = summary.WriteConsole(o.Stdout, snap, summary.ConsoleOptions{Thresholds: results, Color: true, TrendStats: o.TrendStats, Target: tgt})
-	default:
-		_, err = o.Stdout.Write(txt.Bytes())
-	}
-	if exportErr != nil {
-		return exportErr
-	}
-	return err
+	return summary.WriteConsole(w, r.snap, summary.ConsoleOptions{Thresholds: r.Thresholds, Color: true, TrendStats: r.trendStats, Target: r.target})
 }
 
 // writeReport renders report.html from what dir holds, with snap as its

@@ -54,29 +54,31 @@ func TestDir(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		opts   finish.Options
+		mode   finish.Print
+		color  bool
 		stdout func(txt, js string) string // what stdout must be
 		files  []string
 		absent []string
 	}{
-		{"text", finish.Options{Print: finish.PrintText, Report: true},
+		{"text", finish.Options{Report: true}, finish.PrintText, false,
 			func(txt, _ string) string { return txt },
 			[]string{resultdir.SnapshotFile, resultdir.SummaryFile, resultdir.ConsoleFile, resultdir.ReportFile}, nil},
-		{"json", finish.Options{Print: finish.PrintJSON},
+		{"json", finish.Options{}, finish.PrintJSON, false,
 			func(_, js string) string { return js },
 			[]string{resultdir.SnapshotFile, resultdir.SummaryFile, resultdir.ConsoleFile}, []string{resultdir.ReportFile}},
-		{"none", finish.Options{Print: finish.PrintNone, Thresholds: ts},
+		{"none", finish.Options{Thresholds: ts}, finish.PrintNone, false,
 			func(string, string) string { return "" },
 			[]string{resultdir.SummaryFile, resultdir.ConsoleFile}, []string{resultdir.ReportFile}},
-		{"color", finish.Options{Color: true},
-			func(txt, _ string) string { return "" }, // checked below: colored, same words
-			[]string{resultdir.ConsoleFile}, nil},
+		{"color", finish.Options{}, finish.PrintText, true, nil, []string{resultdir.ConsoleFile}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			var out bytes.Buffer
-			tc.opts.Stdout = &out
 			res, err := finish.Dir(dir, outputtest.Snapshot(t), tc.opts)
 			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := res.Show(&out, tc.mode, tc.color); err != nil {
 				t.Fatal(err)
 			}
 			read := func(name string) string {
@@ -95,10 +97,13 @@ func TestDir(t *testing.T) {
 				}
 			}
 			txt, js := read(resultdir.ConsoleFile), read(resultdir.SummaryFile)
+			if string(res.Text) != txt || string(res.JSON) != js {
+				t.Error("Result holds other summaries than the files")
+			}
 			if strings.Contains(txt, "\x1b[") {
 				t.Error("summary.txt has colors")
 			}
-			if tc.opts.Color {
+			if tc.color {
 				if !strings.Contains(out.String(), "\x1b[") || !strings.Contains(out.String(), "OVERVIEW") {
 					t.Errorf("no colored summary on stdout:\n%s", out.String())
 				}
@@ -125,9 +130,10 @@ func TestDir(t *testing.T) {
 func TestDirKeepsGoing(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
-	_, err := finish.Dir(dir, outputtest.Snapshot(t), finish.Options{
-		SummaryExport: filepath.Join(dir, "missing", "x.json"), Stdout: &out, Report: true, Tags: map[string]string{"team": "db"},
+	res, err := finish.Dir(dir, outputtest.Snapshot(t), finish.Options{
+		SummaryExport: filepath.Join(dir, "missing", "x.json"), Report: true, Tags: map[string]string{"team": "db"},
 	})
+	res.Show(&out, finish.PrintText, false)
 	if err == nil || !strings.HasPrefix(err.Error(), "--summary-export:") {
 		t.Fatalf("error %v", err)
 	}
