@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
 // Exit codes, as k6 uses them.
@@ -56,7 +58,7 @@ func exitCode(err error) int {
 		return ee.Code
 	}
 	var ue *UsageError
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) || errors.Is(err, workload.ErrUsage) {
 		return ExitUsage
 	}
 	return ExitRunError

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -29,6 +28,17 @@ func applyEnv(fs *pflag.FlagSet, getenv func(string) string) error {
 		}
 	})
 	return err
+}
+
+// applyEnvExcept is applyEnv for the flags of fs not named in skip.
+func applyEnvExcept(fs *pflag.FlagSet, getenv func(string) string, skip map[string]bool) error {
+	sub := pflag.NewFlagSet(fs.Name(), pflag.ContinueOnError)
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if !skip[fl.Name] {
+			sub.AddFlag(fl)
+		}
+	})
+	return applyEnv(sub, getenv)
 }
 
 // isSecretFlag reports flags whose values must never be written out.
@@ -202,30 +212,4 @@ func scenarioConfig(name string, fromFlags engine.Config, fc *fileConfig, change
 		return c, usagef("config scenario %s: %s", name, strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	return c, nil
-}
-
-// describeExecutor is a short human description of an executor config.
-func describeExecutor(c engine.Config) string {
-	switch c.Executor {
-	case engine.ConstantVUs:
-		return fmt.Sprintf("%d VUs for %s", c.VUs, c.Duration)
-	case engine.RampingVUs:
-		return fmt.Sprintf("ramping VUs over %d stages, %s", len(c.Stages), c.TotalDuration())
-	case engine.PerVUIterations:
-		return fmt.Sprintf("%d VUs × %d iterations", c.VUs, c.Iterations)
-	case engine.SharedIterations:
-		return fmt.Sprintf("%d iterations shared by %d VUs", c.Iterations, c.VUs)
-	case engine.ConstantArrivalRate:
-		return fmt.Sprintf("%d it/%s for %s (VUs %d..%d)", c.Rate, shortUnit(c.TimeUnit), c.Duration, c.PreAllocatedVUs, c.MaxVUs)
-	case engine.RampingArrivalRate:
-		return fmt.Sprintf("ramping rate over %d stages, %s (VUs %d..%d)", len(c.Stages), c.TotalDuration(), c.PreAllocatedVUs, c.MaxVUs)
-	}
-	return c.Executor
-}
-
-func shortUnit(d time.Duration) string {
-	if d == time.Second {
-		return "s"
-	}
-	return d.String()
 }
