@@ -42,4 +42,3 @@ func TestAnnotateSaturation(t *testing.T) {
 		t.Error("warning repeated")
 	}
 }
-
