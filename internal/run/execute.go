@@ -35,6 +35,9 @@ func Execute(ctx context.Context, plan Plan, deps Deps) (res *Result, err error)
 	if p.Out == "" {
 		return nil, usagef("no result directory")
 	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
 	dir := p.Out
 	reg := metrics.NewRegistry()
 	wenv := deps.workloadEnv(p, reg)

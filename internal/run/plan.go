@@ -192,6 +192,25 @@ func (p Plan) ForRun(n int) Plan {
 	return q
 }
 
+// check refuses a plan the engine cannot run: a scenario twice, without
+// a family or with an invalid executor.
+func (p Plan) check() error {
+	seen := map[string]bool{}
+	for _, s := range p.Scenarios {
+		switch {
+		case seen[s.Name]:
+			return usagef("scenario %s appears twice in the plan", s.Name)
+		case s.Family == nil:
+			return usagef("scenario %s has no family", s.Name)
+		}
+		seen[s.Name] = true
+		if err := s.Config.Validate(); err != nil {
+			return usagef("scenario %s: %s", s.Name, strings.ReplaceAll(err.Error(), "\n", "; "))
+		}
+	}
+	return nil
+}
+
 // segmentName is the segment as recorded ("" when not segmented).
 func (p Plan) segmentName() string {
 	if p.Segment.Count == 0 {

@@ -23,6 +23,9 @@ import (
 // directories). Every failure is a usage error (errors.Is(err,
 // workload.ErrUsage)), or an *InterruptedError when ctx ends.
 func Preflight(ctx context.Context, p Plan, deps Deps) error {
+	if err := p.check(); err != nil {
+		return err
+	}
 	if err := precheckThresholds(p.Thresholds, p); err != nil {
 		return err
 	}
