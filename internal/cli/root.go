@@ -5,13 +5,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // Env is what a command may use from the process: streams and environment.
@@ -113,8 +114,7 @@ var commands = []func(*Env) *cobra.Command{
 // tried a server twice reports the same failure twice.
 func oneLine(err error) string {
 	msg := err.Error()
-	var ue *UsageError
-	if errors.As(err, &ue) && strings.HasPrefix(msg, "unknown command") && !strings.Contains(msg, "--help") {
+	if usage.Is(err) && strings.HasPrefix(msg, "unknown command") && !strings.Contains(msg, "--help") {
 		msg += " (see stampede --help)"
 	}
 	var parts []string

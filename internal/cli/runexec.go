@@ -19,6 +19,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -272,8 +273,8 @@ func runOnce(ctx context.Context, env *Env, p *runPlan, dir string, run int) (er
 	for _, fam := range p.families {
 		opened, err := fam.Open(ctx, wenv, p.byFamily[fam])
 		if err != nil {
-			if errors.Is(err, workload.ErrUsage) {
-				return &UsageError{Err: err}
+			if usage.Is(err) {
+				return err
 			}
 			if ctx.Err() != nil {
 				return &ExitError{Code: ExitInterrupted, Msg: "interrupted while preparing the target"}

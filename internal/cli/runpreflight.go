@@ -12,6 +12,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -20,7 +21,7 @@ import (
 // without running it: threshold metrics, that every output path can be
 // written, that the Prometheus port is free, and each family's own
 // checks (target kind, a connect + authentication round trip, data
-// directories). Every failure is a UsageError.
+// directories). Every failure is a usage error.
 func preflight(ctx context.Context, env *Env, p *runPlan) error {
 	f := p.flags
 	if err := precheckThresholds(f.thresholds, p); err != nil {
@@ -60,8 +61,8 @@ func preflight(ctx context.Context, env *Env, p *runPlan) error {
 			if ctx.Err() != nil {
 				return &ExitError{Code: ExitInterrupted, Msg: "interrupted while checking the target"}
 			}
-			if errors.Is(err, workload.ErrUsage) {
-				return &UsageError{Err: err}
+			if usage.Is(err) {
+				return err
 			}
 			return fmt.Errorf("check %s target: %w", fam.Name(), err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 func TestParseStartAt(t *testing.T) {
@@ -89,8 +90,7 @@ func TestApplySegment(t *testing.T) {
 	} {
 		p := segmentPlanFor(tt.seg, tt.start, map[string]engine.Config{"a": cvu}, "a")
 		err := applySegment(p)
-		var ue *UsageError
-		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
+		if !usage.Is(err) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("applySegment(%q, %q) = %v, want a usage error with %q", tt.seg, tt.start, err, tt.want)
 		}
 	}

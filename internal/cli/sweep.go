@@ -19,6 +19,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/report"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/version"
 )
 
@@ -170,12 +171,11 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, template *pflag.Flag
 			done = append(done, st.dir)
 		}
 		var ee *ExitError
-		var ue *UsageError
 		switch {
 		case err == nil:
 		case errors.As(err, &ee) && ee.Code == ExitThresholdsFailed:
 			thresholdsFailed = true
-		case errors.As(err, &ue) && len(done) == 0:
+		case usage.Is(err) && len(done) == 0:
 			return err // bad flags: the same for every step
 		case errors.As(err, &ee) && ee.Code == ExitInterrupted:
 			stepErr = err
