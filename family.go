@@ -7,6 +7,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -40,7 +41,7 @@ func AsRunnable(s Scenario) Runnable { return engineScenario{s} }
 
 // Usagef returns an error for bad input (options, target URL): the command
 // line reports it in one line and exits with code 2.
-func Usagef(format string, args ...any) error { return workload.Usagef(format, args...) }
+func Usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
 // ScenarioDef is one scenario of a family made with NewFamily.
 type ScenarioDef struct {

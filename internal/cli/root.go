@@ -5,7 +5,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -133,8 +133,7 @@ var commands = []func(*Env) *cobra.Command{
 // tried a server twice reports the same failure twice.
 func oneLine(err error) string {
 	msg := err.Error()
-	var ue *UsageError
-	if errors.As(err, &ue) && strings.HasPrefix(msg, "unknown command") && !strings.Contains(msg, "--help") {
+	if usage.Is(err) && strings.HasPrefix(msg, "unknown command") && !strings.Contains(msg, "--help") {
 		msg += " (see stampede --help)"
 	}
 	var parts []string

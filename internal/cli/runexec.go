@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -157,7 +158,7 @@ func fromRun(err error) error {
 		return nil
 	case errors.As(err, &ie):
 		return &ExitError{Code: ExitInterrupted, Msg: ie.Msg}
-	case errors.Is(err, workload.ErrUsage):
+	case usage.Is(err):
 		return asUsage(err)
 	}
 	return err

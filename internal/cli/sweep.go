@@ -20,6 +20,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/version"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -196,12 +197,11 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 			done = append(done, st.dir)
 		}
 		var ee *ExitError
-		var ue *UsageError
 		switch {
 		case err == nil:
 		case errors.As(err, &ee) && ee.Code == ExitThresholdsFailed:
 			thresholdsFailed = true
-		case errors.As(err, &ue) && len(done) == 0:
+		case usage.Is(err) && len(done) == 0:
 			return err // bad flags: the same for every step
 		case errors.As(err, &ee) && ee.Code == ExitInterrupted:
 			stepErr = err

@@ -1,31 +1,17 @@
 package run
 
 import (
-	"errors"
 	"fmt"
 
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // usagef returns a usage error: bad input, which the command line reports
-// in one line with exit code 2 (errors.Is(err, workload.ErrUsage)).
-func usagef(format string, args ...any) error {
-	return workload.Usagef(format, args...)
-}
+// in one line with exit code 2 (usage.Is).
+func usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
 // asUsage marks err as a usage error (nil stays nil).
-func asUsage(err error) error {
-	if err == nil || errors.Is(err, workload.ErrUsage) {
-		return err
-	}
-	return &usageErr{err}
-}
-
-type usageErr struct{ err error }
-
-func (e *usageErr) Error() string        { return e.err.Error() }
-func (e *usageErr) Unwrap() error        { return e.err }
-func (e *usageErr) Is(target error) bool { return target == workload.ErrUsage }
+func asUsage(err error) error { return usage.Wrap(err) }
 
 // InterruptedError is returned when the context ended a run before its
 // engine started (while preparing the target or waiting for StartAt). A

@@ -2,7 +2,6 @@ package run
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -11,7 +10,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // Execute opens the targets, runs plan once into plan.Out and writes every
@@ -26,7 +25,7 @@ import (
 // is kept. An interrupted run (ctx cancelled while measuring) returns a
 // Result with Interrupted set and no error; ctx cancelled before the
 // engine starts returns an *InterruptedError. Bad input is an error for
-// which errors.Is(err, workload.ErrUsage) holds.
+// which usage.Is(err) holds.
 func Execute(ctx context.Context, plan Plan, deps Deps) (res *Result, err error) {
 	p := plan
 	if len(p.Scenarios) == 0 {
@@ -59,7 +58,7 @@ func Execute(ctx context.Context, plan Plan, deps Deps) (res *Result, err error)
 	for _, fam := range families {
 		opened, err := fam.Open(ctx, wenv, byFamily[fam])
 		if err != nil {
-			if errors.Is(err, workload.ErrUsage) {
+			if usage.Is(err) {
 				return nil, err
 			}
 			if ctx.Err() != nil {

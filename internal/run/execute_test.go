@@ -11,7 +11,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
 )
 
@@ -61,7 +61,7 @@ func TestExecuteWritesResultDir(t *testing.T) {
 		t.Errorf("testid %q", res.Tags["testid"])
 	}
 	// The directory holds a run now: a second plan into it is refused.
-	if _, err := Execute(context.Background(), plan, testDeps()); !errors.Is(err, workload.ErrUsage) {
+	if _, err := Execute(context.Background(), plan, testDeps()); !usage.Is(err) {
 		t.Errorf("second run into the same directory: %v", err)
 	}
 }
@@ -89,7 +89,7 @@ func TestExecuteFailsCleanly(t *testing.T) {
 		"no family":        {Scenarios: []Scenario{{Name: "builtin.Noop", Config: engine.Config{Executor: engine.ConstantVUs, VUs: 1, Duration: time.Second}.Defaults()}}, Out: filepath.Join(root, "y")},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := Execute(context.Background(), plan, testDeps()); !errors.Is(err, workload.ErrUsage) {
+			if _, err := Execute(context.Background(), plan, testDeps()); !usage.Is(err) {
 				t.Errorf("err = %v, want a usage error", err)
 			}
 			if ents, _ := os.ReadDir(root); len(ents) != 0 {

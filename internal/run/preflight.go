@@ -12,6 +12,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -20,8 +21,8 @@ import (
 // without running it: threshold metrics, that every output path can be
 // written, that the Prometheus port is free, and each family's own
 // checks (target kind, a connect + authentication round trip, data
-// directories). Every failure is a usage error (errors.Is(err,
-// workload.ErrUsage)), or an *InterruptedError when ctx ends.
+// directories). Every failure is a usage error (usage.Is), or an
+// *InterruptedError when ctx ends.
 func Preflight(ctx context.Context, p Plan, deps Deps) error {
 	if err := p.check(); err != nil {
 		return err
@@ -64,7 +65,7 @@ func Preflight(ctx context.Context, p Plan, deps Deps) error {
 			if ctx.Err() != nil {
 				return interrupted("interrupted while checking the target")
 			}
-			if errors.Is(err, workload.ErrUsage) {
+			if usage.Is(err) {
 				return err
 			}
 			return fmt.Errorf("check %s target: %w", fam.Name(), err)

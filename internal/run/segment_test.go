@@ -10,7 +10,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/segment"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 func TestParseStartAt(t *testing.T) {
@@ -91,7 +91,7 @@ func TestCheckStartAt(t *testing.T) {
 		t.Errorf("a second ago: %v", err)
 	}
 	err := CheckStartAt(time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC), "2001-01-01T00:00:00Z", now)
-	if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "in the past") {
+	if !usage.Is(err) || !strings.Contains(err.Error(), "in the past") {
 		t.Errorf("2001: %v", err)
 	}
 }
@@ -107,7 +107,7 @@ func TestWaitStartAt(t *testing.T) {
 		t.Fatalf("just passed: %v", err)
 	}
 	// Long passed (target preparation took too long): usage error.
-	if err := waitStartAt(context.Background(), deps, time.Now().Add(-time.Minute)); !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "passed") {
+	if err := waitStartAt(context.Background(), deps, time.Now().Add(-time.Minute)); !usage.Is(err) || !strings.Contains(err.Error(), "passed") {
 		t.Fatalf("long passed: %v", err)
 	}
 	// Waiting ends at the time, or at Ctrl+C.
