@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -70,10 +69,32 @@ func loadConfig(path string) (*fileConfig, error) {
 	}
 	if err := yaml.Unmarshal(b, &doc); err == nil && doc.Scenarios.Kind == yaml.MappingNode {
 		for i := 0; i < len(doc.Scenarios.Content); i += 2 {
-			c.Order = append(c.Order, doc.Scenarios.Content[i].Value)
+			name := doc.Scenarios.Content[i].Value
+			c.Order = append(c.Order, name)
+			if err := checkScenarioFields(doc.Scenarios.Content[i+1]); err != nil {
+				return nil, usagef("config scenario %s: %v", name, err)
+			}
 		}
 	}
 	return &c, nil
+}
+
+// checkScenarioFields reports an option that the scenario's executor
+// (constant-vus when none is given) does not take, e.g. rate for
+// constant-vus, or an unknown executor.
+func checkScenarioFields(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return nil // the typed decoding has reported it
+	}
+	executor := engine.ConstantVUs
+	var keys []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		keys = append(keys, n.Content[i].Value)
+		if n.Content[i].Value == "executor" && n.Content[i+1].Value != "" {
+			executor = n.Content[i+1].Value
+		}
+	}
+	return engine.CheckFields(executor, keys)
 }
 
 // parseStage parses DURATION:TARGET, e.g. 30s:100.
@@ -205,27 +226,4 @@ func scenarioConfig(name string, fromFlags engine.Config, fc *fileConfig, change
 }
 
 // describeExecutor is a short human description of an executor config.
-func describeExecutor(c engine.Config) string {
-	switch c.Executor {
-	case engine.ConstantVUs:
-		return fmt.Sprintf("%d VUs for %s", c.VUs, c.Duration)
-	case engine.RampingVUs:
-		return fmt.Sprintf("ramping VUs over %d stages, %s", len(c.Stages), c.TotalDuration())
-	case engine.PerVUIterations:
-		return fmt.Sprintf("%d VUs × %d iterations", c.VUs, c.Iterations)
-	case engine.SharedIterations:
-		return fmt.Sprintf("%d iterations shared by %d VUs", c.Iterations, c.VUs)
-	case engine.ConstantArrivalRate:
-		return fmt.Sprintf("%d it/%s for %s (VUs %d..%d)", c.Rate, shortUnit(c.TimeUnit), c.Duration, c.PreAllocatedVUs, c.MaxVUs)
-	case engine.RampingArrivalRate:
-		return fmt.Sprintf("ramping rate over %d stages, %s (VUs %d..%d)", len(c.Stages), c.TotalDuration(), c.PreAllocatedVUs, c.MaxVUs)
-	}
-	return c.Executor
-}
-
-func shortUnit(d time.Duration) string {
-	if d == time.Second {
-		return "s"
-	}
-	return d.String()
-}
+func describeExecutor(c engine.Config) string { return c.Describe() }
