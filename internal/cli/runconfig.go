@@ -224,6 +224,3 @@ func scenarioConfig(name string, fromFlags engine.Config, fc *fileConfig, change
 	}
 	return c, nil
 }
-
-// describeExecutor is a short human description of an executor config.
-func describeExecutor(c engine.Config) string { return c.Describe() }
