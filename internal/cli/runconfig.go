@@ -128,65 +128,15 @@ func executorFromFlags(f *runFlags, changed func(string) bool) (engine.Config, e
 		}
 		stages = append(stages, st)
 	}
-	c := engine.Config{
-		Executor: f.executor, VUs: f.vus, Duration: f.duration, Iterations: f.iterations,
-		Rate: f.rate, TimeUnit: f.timeUnit, Stages: stages,
-		GracefulStop: f.gracefulStp, Warmup: f.warmup,
-	}
-	if c.Executor == "" {
-		switch {
-		case len(stages) > 0 && changed("rate"):
-			c.Executor = engine.RampingArrivalRate
-		case len(stages) > 0:
-			c.Executor = engine.RampingVUs
-		case changed("rate"):
-			c.Executor = engine.ConstantArrivalRate
-		case changed("iterations"):
-			c.Executor = engine.SharedIterations
-		default:
-			c.Executor = engine.ConstantVUs
-		}
-	}
-	switch c.Executor {
-	case engine.ConstantArrivalRate, engine.RampingArrivalRate:
-		c.PreAllocatedVUs = f.vus
-		c.MaxVUs = f.maxVUs
-		if c.MaxVUs == 0 {
-			c.MaxVUs = 4 * f.vus
-		}
-		if c.Executor == engine.RampingArrivalRate {
-			c.StartRate = 0
-			if changed("rate") && len(stages) == 0 {
-				return c, usagef("ramping-arrival-rate needs --stage DURATION:RATE")
-			}
-		}
-		c.VUs = 0
-	case engine.RampingVUs:
-		if changed("vus") {
-			c.StartVUs = f.vus
-		}
-		c.VUs = 0
-	case engine.PerVUIterations, engine.SharedIterations:
-		if c.Iterations == 0 {
-			return c, usagef("%s needs -i/--iterations", c.Executor)
-		}
-		if c.Executor == engine.SharedIterations && !changed("vus") && c.VUs > c.Iterations {
-			c.VUs = c.Iterations // -i 10 alone means 10 iterations, however many VUs by default
-		}
-		c.MaxDuration = 10 * time.Minute
-		if changed("duration") {
-			c.MaxDuration = f.duration
-		}
-	}
-	if c.Executor != engine.ConstantVUs && c.Executor != engine.ConstantArrivalRate {
-		c.Duration = 0
-	}
-	if c.Executor != engine.RampingVUs && c.Executor != engine.RampingArrivalRate && len(stages) > 0 {
-		return c, usagef("--stage only applies to ramping-vus and ramping-arrival-rate, not %s", c.Executor)
-	}
-	c = c.Defaults()
-	if err := c.Validate(); err != nil {
-		return c, usagef("%v", strings.ReplaceAll(err.Error(), "\n", "; "))
+	c, err := engine.Shortcuts{
+		Executor: f.executor, VUs: f.vus, VUsSet: changed("vus"),
+		Duration: f.duration, DurationSet: changed("duration"),
+		Iterations: f.iterations, IterationsSet: changed("iterations"),
+		Rate: f.rate, RateSet: changed("rate"), TimeUnit: f.timeUnit, MaxVUs: f.maxVUs,
+		Stages: stages, GracefulStop: f.gracefulStp, Warmup: f.warmup,
+	}.Config()
+	if err != nil {
+		return c, usagef("%v", err)
 	}
 	return c, nil
 }

@@ -54,6 +54,13 @@ func (e ConstantArrivalRateConfig) store(c *Config) {
 	c.PreAllocatedVUs, c.MaxVUs = e.PreAllocatedVUs, e.MaxVUs
 }
 
+// fromShortcuts: --rate per --time-unit for -d, -u VUs preallocated, at
+// most --max-vus (default 4×-u).
+func (ConstantArrivalRateConfig) fromShortcuts(s Shortcuts) (Executor, error) {
+	e := ConstantArrivalRateConfig{Rate: s.Rate, TimeUnit: s.TimeUnit, Duration: s.Duration}
+	return e.withVUs(arrivalShortcutVUs(s)), nil
+}
+
 // Validate implements Executor. (A time unit ≤ 0 is reported by
 // Config.Validate, which checks it for every executor.)
 func (e ConstantArrivalRateConfig) Validate() error {

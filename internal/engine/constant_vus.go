@@ -33,6 +33,11 @@ func (e ConstantVUsConfig) defaults() Executor {
 
 func (e ConstantVUsConfig) store(c *Config) { c.VUs, c.Duration = e.VUs, e.Duration }
 
+// fromShortcuts: -u VUs for -d.
+func (ConstantVUsConfig) fromShortcuts(s Shortcuts) (Executor, error) {
+	return ConstantVUsConfig{VUs: s.VUs, Duration: s.Duration}, nil
+}
+
 // Validate implements Executor.
 func (e ConstantVUsConfig) Validate() error {
 	var p problems

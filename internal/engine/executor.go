@@ -47,6 +47,9 @@ type Executor interface {
 	// fields names the Config fields (their YAML/JSON names) the executor
 	// reads, in addition to the common ones.
 	fields() []string
+	// fromShortcuts returns the executor the command-line shortcuts
+	// stand for (the receiver is its zero value).
+	fromShortcuts(s Shortcuts) (Executor, error)
 	// defaults fills the executor's unset options with k6's defaults.
 	defaults() Executor
 	// store writes the executor's options into c, leaving other fields.

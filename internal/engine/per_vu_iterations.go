@@ -36,6 +36,22 @@ func (e PerVUIterationsConfig) store(c *Config) {
 	c.VUs, c.Iterations, c.MaxDuration = e.VUs, e.Iterations, e.MaxDuration
 }
 
+// fromShortcuts: -u VUs run -i iterations each, within -d (default 10m).
+func (PerVUIterationsConfig) fromShortcuts(s Shortcuts) (Executor, error) {
+	if s.Iterations == 0 {
+		return nil, fmt.Errorf("%s needs -i/--iterations", PerVUIterations)
+	}
+	return PerVUIterationsConfig{VUs: s.VUs, Iterations: s.Iterations, MaxDuration: shortcutMaxDuration(s)}, nil
+}
+
+// shortcutMaxDuration is -d when given, else k6's 10 minutes.
+func shortcutMaxDuration(s Shortcuts) time.Duration {
+	if s.DurationSet {
+		return s.Duration
+	}
+	return 10 * time.Minute
+}
+
 // Validate implements Executor.
 func (e PerVUIterationsConfig) Validate() error {
 	var p problems

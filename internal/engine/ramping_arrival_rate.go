@@ -54,6 +54,17 @@ func (e RampingArrivalRateConfig) store(c *Config) {
 	c.PreAllocatedVUs, c.MaxVUs = e.PreAllocatedVUs, e.MaxVUs
 }
 
+// fromShortcuts: the stages' rates per --time-unit from 0, VUs as for
+// constant-arrival-rate. --rate without stages is an error: the rates are
+// the stage targets.
+func (RampingArrivalRateConfig) fromShortcuts(s Shortcuts) (Executor, error) {
+	if s.RateSet && len(s.Stages) == 0 {
+		return nil, fmt.Errorf("%s needs --stage DURATION:RATE", RampingArrivalRate)
+	}
+	e := RampingArrivalRateConfig{Stages: s.Stages, TimeUnit: s.TimeUnit}
+	return e.withVUs(arrivalShortcutVUs(s)), nil
+}
+
 // Validate implements Executor. (A time unit ≤ 0 is reported by
 // Config.Validate, which checks it for every executor.)
 func (e RampingArrivalRateConfig) Validate() error {

@@ -31,6 +31,15 @@ func (e RampingVUsConfig) defaults() Executor { return e }
 
 func (e RampingVUsConfig) store(c *Config) { c.StartVUs, c.Stages = e.StartVUs, e.Stages }
 
+// fromShortcuts: the stages, from -u VUs when given (else 0).
+func (RampingVUsConfig) fromShortcuts(s Shortcuts) (Executor, error) {
+	e := RampingVUsConfig{Stages: s.Stages}
+	if s.VUsSet {
+		e.StartVUs = s.VUs
+	}
+	return e, nil
+}
+
 // Validate implements Executor.
 func (e RampingVUsConfig) Validate() error {
 	var p problems

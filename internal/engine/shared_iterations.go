@@ -36,6 +36,19 @@ func (e SharedIterationsConfig) store(c *Config) {
 	c.VUs, c.Iterations, c.MaxDuration = e.VUs, e.Iterations, e.MaxDuration
 }
 
+// fromShortcuts: -u VUs share -i iterations within -d (default 10m); -i
+// alone means that many iterations whatever the default VUs.
+func (SharedIterationsConfig) fromShortcuts(s Shortcuts) (Executor, error) {
+	if s.Iterations == 0 {
+		return nil, fmt.Errorf("%s needs -i/--iterations", SharedIterations)
+	}
+	e := SharedIterationsConfig{VUs: s.VUs, Iterations: s.Iterations, MaxDuration: shortcutMaxDuration(s)}
+	if !s.VUsSet && e.VUs > e.Iterations {
+		e.VUs = e.Iterations
+	}
+	return e, nil
+}
+
 // Validate implements Executor.
 func (e SharedIterationsConfig) Validate() error {
 	var p problems
