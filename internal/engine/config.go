@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -94,6 +95,14 @@ func (c Config) Validate() error {
 	return errors.Join(p...)
 }
 
+func checkStages(stages []Stage, bad func(string, ...any)) {
+	for i, s := range stages {
+		if s.Duration < 0 || s.Target < 0 {
+			bad("stage %d: duration and target must not be negative", i+1)
+		}
+	}
+}
+
 // TotalDuration is the longest the executor runs, without graceful stop
 // (Executor.TotalDuration; maxDuration for an unknown executor).
 func (c Config) TotalDuration() time.Duration {
@@ -120,3 +129,11 @@ func (c Config) Describe() string {
 	}
 	return c.Executor
 }
+
+// problems collects validation errors.
+type problems []error
+
+func (p *problems) bad(format string, args ...any) { *p = append(*p, fmt.Errorf(format, args...)) }
+
+// err joins the problems; nil when there are none.
+func (p problems) err() error { return errors.Join(p...) }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -119,15 +118,6 @@ func shortUnit(d time.Duration) string {
 	return d.String()
 }
 
-// checkStages reports negative stage durations or targets.
-func checkStages(stages []Stage, bad func(string, ...any)) {
-	for i, s := range stages {
-		if s.Duration < 0 || s.Target < 0 {
-			bad("stage %d: duration and target must not be negative", i+1)
-		}
-	}
-}
-
 // stagesDuration is the total duration of stages.
 func stagesDuration(stages []Stage) time.Duration {
 	var d time.Duration
@@ -157,11 +147,3 @@ func shareStages(stages []Stage, share func(int64) int64) []Stage {
 	}
 	return out
 }
-
-// problems collects validation errors.
-type problems []error
-
-func (p *problems) bad(format string, args ...any) { *p = append(*p, fmt.Errorf(format, args...)) }
-
-// err joins the problems; nil when there are none.
-func (p problems) err() error { return errors.Join(p...) }
