@@ -40,7 +40,7 @@ func newProgress(w interface{ Write([]byte) (int, error) }, watch run.Watch, qui
 
 func (p *progress) BeforeScenario(_ context.Context, i int, spec engine.Spec) error {
 	if !p.quiet {
-		fmt.Fprintf(p.w, "%s: %s\n", spec.Name, run.DescribeExecutor(spec.Config))
+		fmt.Fprintf(p.w, "%s: %s\n", spec.Name, spec.Config.Describe())
 	}
 	p.cur <- progressScenario{idx: i, start: p.clock.Now()}
 	return nil

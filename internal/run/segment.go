@@ -86,7 +86,7 @@ func SegmentLines(p Plan) []string {
 			lines = append(lines, fmt.Sprintf("  %s: %s", n, msg))
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("  %s: %s", n, DescribeExecutor(c)))
+		lines = append(lines, fmt.Sprintf("  %s: %s", n, c.Describe()))
 	}
 	return lines
 }
