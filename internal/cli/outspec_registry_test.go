@@ -26,7 +26,7 @@ func TestParseOutputSpecRegistry(t *testing.T) {
 		t.Run(tc.spec, func(t *testing.T) {
 			o, err := parseOutputSpec(tc.spec)
 			if tc.err == "" {
-				if err != nil || o.kind != tc.kind {
+				if err != nil || o.Kind != tc.kind {
 					t.Errorf("= %+v, %v; want kind %s", o, err, tc.kind)
 				}
 				return

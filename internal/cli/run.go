@@ -9,6 +9,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
 // runFlags are the options of `stampede run`, k6's names where k6 has one.
@@ -67,7 +68,7 @@ type runFlags struct {
 
 func newRunCmd(env *Env) *cobra.Command {
 	f := &runFlags{}
-	catalog := newCatalog()
+	catalog := env.catalog()
 	cmd := &cobra.Command{
 		Use:   "run [SCENARIO...]",
 		Short: "Run scenarios against a target and measure them",
@@ -94,7 +95,14 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 			return runRun(cmd.Context(), env, f, catalog, cmd.Flags(), args)
 		},
 	}
-	fs := cmd.Flags()
+	f.register(cmd.Flags(), catalog)
+	setRunUsage(cmd, f.flagFamily)
+	return cmd
+}
+
+// register adds the run flags, with the workload flags of catalog's
+// families, to fs, bound to f.
+func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 	fs.Int64VarP(&f.vus, "vus", "u", 50, "virtual users (preallocated VUs under --rate)")
 	fs.DurationVarP(&f.duration, "duration", "d", 10*time.Second, "how long each scenario runs")
 	fs.Int64VarP(&f.iterations, "iterations", "i", 0, "total iterations shared by the VUs (shared-iterations)")
@@ -148,8 +156,6 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 		})
 		fs.AddFlagSet(famFlags)
 	}
-	setRunUsage(cmd, f.flagFamily)
-	return cmd
 }
 
 // familyFlags returns the workload flags that the user set, for options.json.

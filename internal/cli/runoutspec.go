@@ -4,37 +4,41 @@ import (
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/output/outputs"
+	"github.com/stampede-bench/stampede/internal/run"
 )
 
-// outputSpec is one --out value: a result directory or NAME=ARG.
-type outputSpec struct {
-	kind, arg string
-}
+// outputSpec is one --out value: a result directory (Kind "dir") or
+// NAME=ARG.
+type outputSpec = run.OutputSpec
+
+// newOutputs is the registry of the outputs --out names.
+func newOutputs() *output.Registry { return outputs.New() }
 
 // parseOutputSpec reads one --out value. NAME is looked up in the output
-// registry (kind is its canonical name); live outputs are checked at once,
+// registry (Kind is its canonical name); live outputs are checked at once,
 // before any result directory exists.
 func parseOutputSpec(s string) (outputSpec, error) {
 	name, arg, ok := strings.Cut(s, "=")
 	if !ok || strings.ContainsAny(name, `/\.`) {
-		return outputSpec{kind: "dir", arg: s}, nil
+		return outputSpec{Kind: "dir", Arg: s}, nil
 	}
 	if name == "dir" {
-		return outputSpec{kind: "dir", arg: arg}, nil
+		return outputSpec{Kind: "dir", Arg: arg}, nil
 	}
 	reg := newOutputs()
 	f, known := reg.Lookup(name)
 	if !known {
 		return outputSpec{}, usagef("unknown output %q in --out %s (known: %s, or a directory)", name, s, joinUsages(reg))
 	}
-	o := outputSpec{kind: f.Name, arg: arg}
+	o := outputSpec{Kind: f.Name, Arg: arg}
 	switch {
 	case f.Name == "influxdb" && arg == "":
 		return outputSpec{}, usagef("--out influxdb= needs a URL, e.g. influxdb=http://127.0.0.1:8086/k6")
-	case k6StreamKinds[f.Name] != "":
+	case run.K6StreamKinds[f.Name] != "":
 		return o, nil // checked by makePlan (checkStreamSpec)
 	}
-	return o, checkOutputSpec(o)
+	return o, fromRun(run.CheckOutputSpec(o)) // before any result directory exists
 }
 
 // joinUsages lists the forms of the outputs reg knows.

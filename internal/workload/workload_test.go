@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 type fakeFamily struct {
@@ -36,7 +38,7 @@ func TestCatalog(t *testing.T) {
 		t.Errorf("graph group keeps the user's order: %s", got)
 	}
 	_, err = c.Resolve([]string{"go.Go1step"})
-	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "did you mean go.Go1Step") {
+	if !usage.Is(err) || !strings.Contains(err.Error(), "did you mean go.Go1Step") {
 		t.Errorf("err = %v", err)
 	}
 	if _, _, ok := c.Find("nope"); ok {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -42,7 +43,7 @@ func (f *Family) AddFlags(fs *pflag.FlagSet) {
 // Open implements workload.Family.
 func (f *Family) Open(_ context.Context, env *workload.Env, names []string) (*workload.Opened, error) {
 	if f.sleep < 0 {
-		return nil, workload.Usagef("--sleep must not be negative")
+		return nil, usage.Errorf("--sleep must not be negative")
 	}
 	o := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: "builtin (no target)"}
 	for _, n := range names {

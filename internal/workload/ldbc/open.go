@@ -15,6 +15,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
@@ -25,25 +26,25 @@ import (
 func (f *Family) validate() error {
 	switch {
 	case f.batch < 1:
-		return workload.Usagef("--batch-size %d must be at least 1", f.batch)
+		return usage.Errorf("--batch-size %d must be at least 1", f.batch)
 	case f.order != OrderRoundRobin && f.order != OrderRandom:
-		return workload.Usagef("--param-order %q: want %s or %s", f.order, OrderRoundRobin, OrderRandom)
+		return usage.Errorf("--param-order %q: want %s or %s", f.order, OrderRoundRobin, OrderRandom)
 	case f.checkSample < 0:
-		return workload.Usagef("--check-sample %d must not be negative", f.checkSample)
+		return usage.Errorf("--check-sample %d must not be negative", f.checkSample)
 	case f.maxDepth < 1 || f.maxDepth > maxMaxDepth:
-		return workload.Usagef("--max-depth %d: want 1 to %d", f.maxDepth, maxMaxDepth)
+		return usage.Errorf("--max-depth %d: want 1 to %d", f.maxDepth, maxMaxDepth)
 	case f.customErr != nil:
-		return workload.Usagef("%v", f.customErr)
+		return usage.Errorf("%v", f.customErr)
 	}
 	if _, err := datagen.PersonsForSF(f.sf); err != nil {
-		return workload.Usagef("--sf: %v", err)
+		return usage.Errorf("--sf: %v", err)
 	}
 	var err error
 	if f.dates, err = ldbcfile.ParseDateFormat(f.dateFormat); err != nil {
-		return workload.Usagef("--date-format: %v", err)
+		return usage.Errorf("--date-format: %v", err)
 	}
 	if f.limit, err = loader.ParseLimit(f.maxRejected); err != nil {
-		return workload.Usagef("%v", err)
+		return usage.Errorf("%v", err)
 	}
 	return nil
 }
@@ -79,17 +80,17 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	if embedded {
 		if err := os.MkdirAll(env.DataDir, 0o755); err != nil {
-			return nil, workload.Usagef("--data-dir: %v", err)
+			return nil, usage.Errorf("--data-dir: %v", err)
 		}
 		target = sqlite.URL(filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".db"))
 	}
 	u, err := env.Drivers.ParseTarget(target)
 	if err != nil {
-		return nil, workload.Usagef("%v", err)
+		return nil, usage.Errorf("%v", err)
 	}
 	d := dialectFor(u.Scheme)
 	if d == nil {
-		return nil, workload.Usagef("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s", u.Scheme)
+		return nil, usage.Errorf("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s", u.Scheme)
 	}
 	meta, err := f.ensureLoaded(ctx, env, dir, target, embedded, slices.ContainsFunc(names, isInteractive))
 	if err != nil {
@@ -97,7 +98,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: max(env.MaxVUs, 1), Timeout: env.Timeout, Getenv: env.Getenv})
 	if err != nil {
-		return nil, workload.Usagef("cannot open target %s: %v", driver.Redact(target), err)
+		return nil, usage.Errorf("cannot open target %s: %v", driver.Redact(target), err)
 	}
 	opened, err := f.build(ctx, env, names, dir, d, drv, meta)
 	if err != nil {
@@ -152,8 +153,8 @@ func (f *Family) ensureData(ctx context.Context, env *workload.Env, dir string) 
 	env.Logf("generating LDBC SF%s into %s", strconv.FormatFloat(f.sf, 'f', -1, 64), dir)
 	st, err := datagen.Generate(ctx, datagen.Config{SF: f.sf, Out: dir, Seed: DataSeed, Force: true})
 	if err != nil {
-		if errors.Is(err, datagen.ErrBadConfig) {
-			return workload.Usagef("generate %s: %v", dir, err)
+		if usage.Is(err) {
+			return usage.Errorf("generate %s: %v", dir, err)
 		}
 		return fmt.Errorf("generate %s: %w", dir, err)
 	}
@@ -171,7 +172,7 @@ func (f *Family) ensureData(ctx context.Context, env *workload.Env, dir string) 
 func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, target string, embedded, activity bool) (*loader.Meta, error) {
 	fp, err := loader.Fingerprint(dir)
 	if err != nil {
-		return nil, workload.Usagef("data set %s: %v", dir, err)
+		return nil, usage.Errorf("data set %s: %v", dir, err)
 	}
 	meta, err := inspect(ctx, target, env.Getenv)
 	if err != nil && !errors.Is(err, loader.ErrIncomplete) {
@@ -182,9 +183,9 @@ func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, targe
 	}
 	if !embedded {
 		if meta == nil {
-			return nil, workload.Usagef("target %s holds no complete LDBC load: run stampede load --target URL --data %s", driver.Redact(target), dir)
+			return nil, usage.Errorf("target %s holds no complete LDBC load: run stampede load --target URL --data %s", driver.Redact(target), dir)
 		}
-		return nil, workload.Usagef("target %s was loaded from other data (%s) than %s: point --data at the loaded data set, or load this one with stampede load (--drop replaces the graph tables once the new load has verified)", driver.Redact(target), meta.Data, dir)
+		return nil, usage.Errorf("target %s was loaded from other data (%s) than %s: point --data at the loaded data set, or load this one with stampede load (--drop replaces the graph tables once the new load has verified)", driver.Redact(target), meta.Data, dir)
 	}
 	env.Logf("loading %s into %s", dir, driver.Redact(target))
 	cfg := loader.Config{Target: target, Data: dir, Drop: true, Getenv: env.Getenv, Dates: f.dates, MaxRejected: f.limit,
@@ -220,7 +221,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 	}
 	p, err := loadParams(dir, f.dates, need[Go1Step] || need[Go2Step] || need[Go3Step] || need[FetchTag], need[FindShortestPath] || need[IC13], need[InsertPerson])
 	if err != nil {
-		return nil, workload.Usagef("data set %s: substitution parameters: %v", dir, err)
+		return nil, usage.Errorf("data set %s: substitution parameters: %v", dir, err)
 	}
 	var ref *refGraph
 	var notes []string
@@ -304,7 +305,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			}
 			spec, ok := customs[n]
 			if !ok {
-				return nil, workload.Usagef("graph has no scenario %q", n)
+				return nil, usage.Errorf("graph has no scenario %q", n)
 			}
 			c, err := newCustom(spec, d, dir)
 			if err != nil {

@@ -1,9 +1,9 @@
-package cli
+package run
 
 import (
 	"context"
 	"fmt"
-	"io"
+	"strings"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -14,12 +14,9 @@ import (
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
 
-// influxTokenEnv names the environment variable holding the InfluxDB 2
+// InfluxTokenEnv names the environment variable holding the InfluxDB 2
 // token; the token is never written to any output.
-const influxTokenEnv = influx.TokenEnv
-
-// newOutputs is the registry of the outputs --out names.
-func newOutputs() *output.Registry { return outputs.New() }
+const InfluxTokenEnv = influx.TokenEnv
 
 // liveOutputs are outputs fed while the run goes (Prometheus, InfluxDB,
 // remote write, the generator self-check), run through their life by one
@@ -34,81 +31,83 @@ type liveOutputs struct {
 	closed bool
 }
 
-// checkOutputSpec validates a live --out spec (kind=ARG) without starting
-// it, so a bad spec fails with one line before anything runs.
-func checkOutputSpec(o outputSpec) error {
-	reg := newOutputs()
-	f, ok := reg.Lookup(o.kind)
+// outputRegistry is the registry of the outputs --out names: deps.Outputs,
+// or stampede's own.
+func (d Deps) outputRegistry() *output.Registry {
+	if d.Outputs != nil {
+		return d.Outputs
+	}
+	return outputs.New()
+}
+
+// CheckOutputSpec validates a live --out spec (kind=ARG) of stampede's
+// own outputs without starting it, so a bad spec fails with one line
+// before anything runs.
+func CheckOutputSpec(o OutputSpec) error { return checkOutputSpec(outputs.New(), o) }
+
+func checkOutputSpec(reg *output.Registry, o OutputSpec) error {
+	f, ok := reg.Lookup(o.Kind)
 	if !ok {
-		return usagef("output %s is not available (known: %s)", o.kind, joinUsages(reg))
+		return usagef("output %s is not available (known: %s)", o.Kind, joinUsages(reg))
 	}
 	if f.Check == nil {
-		return nil // json, csv: checked by makePlan (checkStreamSpec)
+		return nil // json, csv: checked by the plan (CheckStreamSpec)
 	}
-	if err := f.Check(o.arg); err != nil {
+	if err := f.Check(o.Arg); err != nil {
 		return usagef("--out %s: %v", f.Name, err) // the error shows the URL without credentials
 	}
 	return nil
-}
-
-// outputParams are the output.Params of run p.
-func outputParams(env *Env, p *runPlan, reg *metrics.Registry, info io.Writer) output.Params {
-	return output.Params{
-		Registry: reg, Scenarios: p.names, Tags: p.tags, Segment: p.flags.segment,
-		Origin: targetOrigin(p.target), Getenv: env.Getenv, Warn: env.Stderr, Info: info,
-	}
 }
 
 // startLiveOutputs starts the outputs p asks for, and the generator
 // self-check, which always runs.
 // inProcess tells that a target runs inside this process, which the
 // self-check's warning must say.
-func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Registry, inProcess bool) (*liveOutputs, error) {
-	f := p.flags
-	for _, o := range p.outputs {
-		if err := checkOutputSpec(o); err != nil {
+func startLiveOutputs(_ context.Context, deps Deps, p Plan, reg *metrics.Registry, tags map[string]string, inProcess bool) (*liveOutputs, error) {
+	outs := deps.outputRegistry()
+	for _, o := range p.Outputs {
+		if err := checkOutputSpec(outs, o); err != nil {
 			return nil, err
 		}
 	}
 	promF := outputs.Prometheus()
-	if f.prometheus != "" {
-		if err := promF.Check(f.prometheus); err != nil {
+	if p.Prometheus != "" {
+		if err := promF.Check(p.Prometheus); err != nil {
 			return nil, usagef("--prometheus: %v", err)
 		}
 	}
-	info := io.Discard
-	if !f.quiet && !f.json {
-		info = env.Stderr
+	info := orDiscard(deps.Info)
+	params := output.Params{
+		Registry: reg, Scenarios: p.Names(), Tags: tags, Segment: p.segmentName(),
+		Origin: targetOrigin(p.Target), Getenv: deps.Getenv, Warn: orDiscard(deps.Warn), Info: info,
 	}
-	params := outputParams(env, p, reg, info)
 	l := &liveOutputs{check: selfcheck.NewLive(inProcess)}
 	_ = l.set.Start("", l.check, info) // sampling cannot fail
-	if f.prometheus != "" {
+	if p.Prometheus != "" {
 		pp := params
-		pp.Arg, pp.Start, pp.Generator = f.prometheus, time.Now(), l.check.Latest
+		pp.Arg, pp.Start, pp.Generator = p.Prometheus, time.Now(), l.check.Latest
 		o, err := promF.New(pp)
 		if err == nil {
 			err = l.set.Start("", o, info)
 		}
 		if err != nil {
 			l.close()
-			return nil, fmt.Errorf("--prometheus %s: %w", f.prometheus, err)
+			return nil, fmt.Errorf("--prometheus %s: %w", p.Prometheus, err)
 		}
 	}
-	outs := newOutputs()
-	for _, spec := range p.outputs {
-		if _, k6 := k6StreamKinds[spec.kind]; k6 {
+	for _, spec := range p.Outputs {
+		if _, k6 := K6StreamKinds[spec.Kind]; k6 {
 			continue // per request: openK6Streams
 		}
 		pp := params
-		pp.Arg = spec.arg
-		o, err := outs.New(spec.kind, pp)
+		pp.Arg = spec.Arg
+		o, err := outs.New(spec.Kind, pp)
 		if err == nil {
 			err = l.set.Start("", o, info)
 		}
 		if err != nil {
 			l.close()
-			return nil, usagef("--out %s: %v", spec.kind, err)
+			return nil, usagef("--out %s: %v", spec.Kind, err)
 		}
 	}
 	l.observers = l.set.Observers()
@@ -143,3 +142,6 @@ func (l *liveOutputs) close() {
 		l.self = l.check.Report()
 	}
 }
+
+// joinUsages lists the forms of the outputs reg knows.
+func joinUsages(reg *output.Registry) string { return strings.Join(reg.Usages(), ", ") }

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"errors"
@@ -11,11 +11,10 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/k6stream"
-	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
-// k6StreamKinds are the --out kinds written per request in k6's formats.
-var k6StreamKinds = map[string]k6stream.Format{"json": k6stream.JSON, "csv": k6stream.CSV}
+// K6StreamKinds are the --out kinds written per request in k6's formats.
+var K6StreamKinds = map[string]k6stream.Format{"json": k6stream.JSON, "csv": k6stream.CSV}
 
 // streamPath is the file of a --out json=/csv= spec for a run: with
 // --repeat, run N writes FILE-run-NN.EXT (before .gz).
@@ -32,24 +31,24 @@ func streamPath(file string, repeat, run int) string {
 	return out
 }
 
-// checkStreamSpec refuses a stream file that exists (results are never
+// CheckStreamSpec refuses a stream file that exists (results are never
 // overwritten), before anything runs.
-func checkStreamSpec(o outputSpec, repeat int) error {
-	if o.arg == "" {
-		return usagef("--out %s= needs a file name, e.g. %s=results.%s.gz", o.kind, o.kind, o.kind)
+func CheckStreamSpec(o OutputSpec, repeat int) error {
+	if o.Arg == "" {
+		return usagef("--out %s= needs a file name, e.g. %s=results.%s.gz", o.Kind, o.Kind, o.Kind)
 	}
 	for run := 0; run <= repeat; run++ {
-		path := streamPath(o.arg, repeat, run)
+		path := streamPath(o.Arg, repeat, run)
 		if _, err := os.Stat(path); err == nil {
-			return usagef("--out %s=%s: the file exists; choose another name (stampede never overwrites results)", o.kind, path)
+			return usagef("--out %s=%s: the file exists; choose another name (stampede never overwrites results)", o.Kind, path)
 		}
 		if repeat <= 1 {
 			break
 		}
 	}
-	if dir := filepath.Dir(o.arg); dir != "." {
+	if dir := filepath.Dir(o.Arg); dir != "." {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return usagef("--out %s=%s: directory %s does not exist", o.kind, o.arg, dir)
+			return usagef("--out %s=%s: directory %s does not exist", o.Kind, o.Arg, dir)
 		}
 	}
 	return nil
@@ -61,36 +60,36 @@ type streamOutput interface {
 	engine.RequestLog
 }
 
-// openK6Streams opens the --out json=/csv= streams of run number run; each
-// file it creates is told to cleanup, so a command that fails before the
-// run removes it.
-func openK6Streams(p *runPlan, run int, reg *metrics.Registry, tags map[string]string, cleanup *undoFiles) ([]streamOutput, error) {
+// openK6Streams opens the --out json=/csv= streams of run p.Run; each file
+// it creates is told to cleanup, so a command that fails before the run
+// removes it.
+func openK6Streams(deps Deps, p Plan, reg *metrics.Registry, tags map[string]string, cleanup *undoFiles) ([]streamOutput, error) {
 	var out []streamOutput
 	byMetric := map[string][]string{}
-	if ts, err := threshold.ParseAll(p.flags.thresholds); err == nil && !p.flags.k6.noThresholds {
-		for _, t := range ts {
+	if !p.NoThresholds {
+		for _, t := range p.Thresholds.List() {
 			for _, e := range t.Exprs {
 				byMetric[t.Metric] = append(byMetric[t.Metric], e.Source)
 			}
 		}
 	}
-	outs := newOutputs()
-	for _, o := range p.outputs {
-		if _, ok := k6StreamKinds[o.kind]; !ok {
+	outs := deps.outputRegistry()
+	for _, o := range p.Outputs {
+		if _, ok := K6StreamKinds[o.Kind]; !ok {
 			continue
 		}
-		path := streamPath(o.arg, p.flags.repeat, run)
-		made, err := outs.New(o.kind, output.Params{Arg: path, Registry: reg, Tags: tags, Origin: targetOrigin(p.target), Thresholds: byMetric})
+		path := streamPath(o.Arg, p.Repeat, p.Run)
+		made, err := outs.New(o.Kind, output.Params{Arg: path, Registry: reg, Tags: tags, Origin: targetOrigin(p.Target), Thresholds: byMetric})
 		s, ok := made.(streamOutput)
 		if err == nil && !ok {
-			err = fmt.Errorf("output %s writes no request log", o.kind)
+			err = fmt.Errorf("output %s writes no request log", o.Kind)
 		}
 		if err == nil {
 			err = s.Start()
 		}
 		if err != nil {
 			closeK6Streams(out)
-			return nil, usagef("--out %s: %v", o.kind, err)
+			return nil, usagef("--out %s: %v", o.Kind, err)
 		}
 		cleanup.add(path)
 		out = append(out, s)

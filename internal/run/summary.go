@@ -1,0 +1,56 @@
+package run
+
+import (
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output/csvlog"
+	"github.com/stampede-bench/stampede/internal/output/finish"
+	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/version"
+)
+
+// requestLog is the per-request CSV.
+type requestLog interface {
+	engine.RequestLog
+	Close() error
+}
+
+// fileRequestLog is the request CSV output (csvlog.File), closed by Close.
+type fileRequestLog struct{ *csvlog.File }
+
+func (l fileRequestLog) Close() error { return l.Stop() }
+
+// openRequestLog creates the nebula-bench CSV at path.
+func openRequestLog(path string) (requestLog, error) {
+	f := csvlog.NewFile(path, csvlog.Options{})
+	if err := f.Start(); err != nil {
+		return nil, usagef("--csv: %v", err)
+	}
+	return fileRequestLog{f}, nil
+}
+
+// checkThresholds verifies, once the metrics are known, that every
+// threshold names an existing metric with a fitting statistic.
+func checkThresholds(ts Thresholds, reg *metrics.Registry, scenarios []string) error {
+	return asUsage(threshold.Check(ts.List(), reg, scenarios))
+}
+
+// finishDir finishes the result directory of res (finish.Dir, the path
+// merge takes too): snapshot.json, summary.json (and p.SummaryExport),
+// summary.txt and, unless p.NoReport, report.html; the summaries are kept
+// in res for the caller to display.
+func finishDir(deps Deps, p Plan, res *Result) error {
+	var ts []threshold.Threshold
+	if p.Thresholds.Len() > 0 && !p.NoThresholds {
+		ts = p.Thresholds.List()
+	}
+	fin, err := finish.Dir(res.Dir, res.Snapshot, finish.Options{
+		Thresholds: ts, TrendStats: p.TrendStats, Tags: res.Tags, NICSpeed: p.NICSpeed,
+		SummaryExport: p.SummaryExport, StdoutTTY: deps.StdoutTTY,
+		Report: !p.NoReport, Generator: "stampede " + version.String(),
+	})
+	res.fin = fin
+	res.Thresholds, res.ThresholdsFailed = fin.Thresholds, fin.Failed
+	res.SummaryJSON, res.SummaryText = fin.JSON, fin.Text
+	return err
+}
