@@ -62,11 +62,11 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 	}
 	undo = append(undo, func() { closeK6Streams(streams) })
 	edeps.Log = withStreams(edeps.Log, streams)
-	series, err := resultdir.NewSeriesWriter(dir)
-	if err != nil {
+	series := resultdir.NewSeriesOutput(dir) // an output.Output like the live ones
+	if err := series.Start(); err != nil {
 		return fail(err)
 	}
-	undo = append(undo, func() { series.Close() })
+	undo = append(undo, func() { series.Stop() })
 	mon, err := startMonitor(deps, p, dir)
 	if err != nil {
 		return fail(err)
@@ -125,8 +125,8 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 	if kerr := closeK6Streams(streams); kerr != nil {
 		errs = append(errs, fmt.Errorf("--out: %w", kerr))
 	}
-	if serr := series.Close(); serr != nil {
-		errs = append(errs, fmt.Errorf("series: %w", serr))
+	if serr := series.Stop(); serr != nil { // "series: ..."
+		errs = append(errs, serr)
 	}
 	live.close()
 	live.annotate(snap)
