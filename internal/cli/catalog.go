@@ -16,16 +16,16 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload/natsload"
 )
 
-// newCatalog returns fresh workload families for one invocation; their
-// flag values live in them. The first family's defaults make a bare
-// `stampede run`.
+// newCatalog returns fresh workload families for one invocation, with
+// their default options; the run command binds their flags. The first
+// family's defaults make a bare `stampede run`.
 func newCatalog() *workload.Catalog {
 	return workload.NewCatalog(
-		ldbc.New(),
-		httpload.New(),
-		builtin.New(),
-		mq.New(),
-		natsload.New(),
+		ldbc.New(ldbc.DefaultOptions()),
+		httpload.New(httpload.DefaultOptions()),
+		builtin.New(builtin.DefaultOptions()),
+		mq.New(mq.DefaultOptions()),
+		natsload.New(natsload.DefaultOptions()),
 	)
 }
 

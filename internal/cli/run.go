@@ -136,17 +136,14 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	_ = fs.MarkHidden("sweep-info")
 	addK6Flags(fs, &f.k6)
 	f.familyFlagNames = map[string]bool{}
-	f.flagFamily = map[string]string{}
-	for _, fam := range catalog.Families() {
-		famFlags := pflag.NewFlagSet(fam.Name(), pflag.ContinueOnError)
-		fam.AddFlags(famFlags)
-		famFlags.VisitAll(func(fl *pflag.Flag) {
-			f.familyFlagNames[fl.Name] = true
-			if _, taken := f.flagFamily[fl.Name]; !taken {
-				f.flagFamily[fl.Name] = fam.Name()
-			}
-		})
-		fs.AddFlagSet(famFlags)
+	flagFamily, err := catalog.BindFlags(fs)
+	if err != nil {
+		// Two families bind the same flag: a catalog that cannot run.
+		cmd.RunE = func(*cobra.Command, []string) error { return err }
+	}
+	f.flagFamily = flagFamily
+	for name := range flagFamily {
+		f.familyFlagNames[name] = true
 	}
 	setRunUsage(cmd, f.flagFamily)
 	return cmd

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/spf13/pflag"
 )
 
 type fakeFamily struct {
@@ -14,9 +12,8 @@ type fakeFamily struct {
 	infos []Info
 }
 
-func (f fakeFamily) Name() string               { return f.name }
-func (f fakeFamily) Scenarios() []Info          { return f.infos }
-func (f fakeFamily) AddFlags(fs *pflag.FlagSet) {}
+func (f fakeFamily) Name() string      { return f.name }
+func (f fakeFamily) Scenarios() []Info { return f.infos }
 func (f fakeFamily) Open(context.Context, *Env, []string) (*Opened, error) {
 	return nil, errors.New("unused")
 }

@@ -12,8 +12,6 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -22,18 +20,16 @@ import (
 
 // Family is the "http" family.
 type Family struct {
-	method       string
-	path         string
-	headers      []string
-	body         string
-	paramsFile   string
-	expectStatus int
+	opts Options
 }
 
-var _ workload.Family = (*Family)(nil)
+var (
+	_ workload.Family     = (*Family)(nil)
+	_ workload.FlagBinder = (*Family)(nil)
+)
 
-// New returns the http family.
-func New() *Family { return &Family{} }
+// New returns the http family with options opts (see DefaultOptions).
+func New(opts Options) *Family { return &Family{opts: opts} }
 
 // Name implements workload.Family.
 func (*Family) Name() string { return "http" }
@@ -41,16 +37,6 @@ func (*Family) Name() string { return "http" }
 // Scenarios implements workload.Family.
 func (*Family) Scenarios() []workload.Info {
 	return []workload.Info{{Name: "http.Request", Description: "one HTTP request per iteration (--method, --path, --header, --body, --params)"}}
-}
-
-// AddFlags implements workload.Family.
-func (f *Family) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.method, "method", "GET", "HTTP method")
-	fs.StringVar(&f.path, "path", "", "request path and query, may use {{column}} from --params (default: the target URL's path)")
-	fs.StringArrayVar(&f.headers, "header", nil, "request header 'Name: value' (repeatable, may use {{column}})")
-	fs.StringVar(&f.body, "body", "", "request body, may use {{column}} from --params")
-	fs.StringVar(&f.paramsFile, "params", "", "CSV file with a header line whose columns fill {{column}} placeholders, one row per iteration (round-robin)")
-	fs.IntVar(&f.expectStatus, "expect-status", 0, "check that every response has this status (default: any status below 400 passes)")
 }
 
 // Open implements workload.Family.
@@ -65,13 +51,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, workload.Usagef("http.Request needs an http:// or https:// target, not %s://", u.Scheme)
 	}
-	path := f.path
+	path := f.opts.Path
 	if path == "" {
 		path = u.RequestURI()
 	}
 	var params *table
-	if f.paramsFile != "" {
-		if params, err = readTable(f.paramsFile); err != nil {
+	if f.opts.ParamsFile != "" {
+		if params, err = readTable(f.opts.ParamsFile); err != nil {
 			return nil, workload.Usagef("--params: %v", err)
 		}
 	}
@@ -86,11 +72,11 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		}
 		return "", false
 	}
-	headers := make([]string, len(f.headers))
-	body := f.body
+	headers := make([]string, len(f.opts.Headers))
+	body := f.opts.Body
 	if path, err = expandEnv(path, lookup); err == nil {
-		if body, err = expandEnv(f.body, lookup); err == nil {
-			for i, h := range f.headers {
+		if body, err = expandEnv(f.opts.Body, lookup); err == nil {
+			for i, h := range f.opts.Headers {
 				if headers[i], err = expandEnv(h, lookup); err != nil {
 					break
 				}
@@ -100,7 +86,10 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	if err != nil {
 		return nil, workload.Usagef("%v", err)
 	}
-	tmpl, err := compileRequest(f.method, path, headers, body, params)
+	if err := f.opts.Validate(); err != nil {
+		return nil, err
+	}
+	tmpl, err := compileRequest(f.opts.Method, path, headers, body, params)
 	if err != nil {
 		return nil, workload.Usagef("%v", err)
 	}
@@ -114,7 +103,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		return nil, workload.Usagef("target %s unreachable: %v", driver.RedactURL(u), err)
 	}
 	probe.Close()
-	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.expectStatus}
+	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.opts.ExpectStatus}
 	if env.Metrics != nil {
 		ids, err := metrics.RegisterHTTP(env.Metrics)
 		if err != nil {
@@ -122,8 +111,8 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		}
 		sc.http = &ids
 	}
-	if f.expectStatus != 0 && env.Metrics != nil {
-		sc.checkID = env.Metrics.MustAdd(metrics.CheckMetric(fmt.Sprintf("status is %d", f.expectStatus)))
+	if f.opts.ExpectStatus != 0 && env.Metrics != nil {
+		sc.checkID = env.Metrics.MustAdd(metrics.CheckMetric(fmt.Sprintf("status is %d", f.opts.ExpectStatus)))
 	}
 	if redacted := redactPath(path); redacted != path {
 		sc.label = redacted // the per-request log never holds a secret

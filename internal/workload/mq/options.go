@@ -8,16 +8,21 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// Options are the kafka family's settings, one field per run flag. Zero
-// values are replaced by Defaults; a profile fills what the user did not
-// set explicitly.
+// Options are the kafka family's settings, one field per run flag (named
+// as the field, e.g. --replication-factor; see BindFlags). Start from
+// DefaultOptions.
 type Options struct {
-	// Profile is "high-throughput" (default) or "high-reliability"; see
-	// Profiles.
+	// Profile is ProfileHighThroughput (default) or ProfileHighReliability:
+	// the seed's settings for replication, partitions, acks and topic
+	// configs. New applies it to those of the profile's settings that
+	// still hold their DefaultOptions value: a setting changed from the
+	// default wins, as an explicit flag wins over --kafka-profile.
+	// ApplyProfile sets them all.
 	Profile string
 	// Brokers is the number of brokers of the embedded cluster (default 3);
 	// ignored with --target.
@@ -101,6 +106,9 @@ type Options struct {
 	// EmbeddedBlackhole makes the embedded cluster discard produced bytes
 	// (produce-only benchmarks; nothing can be consumed).
 	EmbeddedBlackhole bool
+
+	// applied is the profile ApplyProfile set: New does not apply it again.
+	applied string
 }
 
 // Flag names whose values a profile may set.
@@ -113,57 +121,53 @@ const (
 	flagIdempotence = "idempotence"
 )
 
-// AddFlags registers the options on fs with their defaults.
-func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.Profile, "kafka-profile", ProfileHighThroughput, "settings from the seed: high-throughput (RF 1, 1 partition, acks=1) or high-reliability (RF 3, 3 partitions, acks=all, min.insync.replicas=2, flush.messages=1); explicit flags win")
-	fs.IntVar(&o.Brokers, "brokers", 3, "brokers of the embedded cluster (used without --target)")
-	fs.IntVar(&o.Topics, "topics", 1, "topics to spread the load over")
-	fs.StringVar(&o.TopicPrefix, "topic-prefix", "stampede", "topics are named PREFIX-0, PREFIX-1, ...")
-	fs.Int32Var(&o.Partitions, flagPartitions, 1, "partitions per topic")
-	fs.Int16Var(&o.ReplicationFactor, flagRF, 1, "replication factor of created topics")
-	fs.IntVar(&o.Producers, "producers", 1, "producer clients per topic, shared by the VUs")
-	fs.IntVar(&o.Consumers, "consumers", 1, "consumers per topic (kafka.Consume: one VU each)")
-	fs.StringVar(&o.Acks, flagAcks, "1", "producer acks: 0, 1 or all")
-	fs.DurationVar(&o.Linger, "linger", 0, "producer linger (linger.ms)")
-	fs.IntVar(&o.PerIteration, "messages-per-iteration", 1, "kafka.Produce: messages an iteration sends before waiting for their acknowledgements (in flight = VUs × this)")
-	fs.IntVar(&o.Window, "produce-window", 1, "kafka.Produce: messages a VU may have unacknowledged; >1: an iteration returns once its message is handed over (in flight = VUs × this; every message keeps its own latency)")
-	fs.IntVar(&o.MaxInFlight, "max-in-flight", 5, "produce requests in flight per broker (max.in.flight.requests.per.connection)")
-	fs.Int32Var(&o.BatchBytes, "batch-bytes", 1000012, "largest record batch in bytes (batch.size)")
-	fs.StringVar(&o.Compression, "compression-type", "none", "producer compression: none, gzip, snappy, lz4, zstd")
-	fs.StringVar(&o.Idempotence, flagIdempotence, "auto", "idempotent producer: auto (on with acks=all), true, false")
-	fs.IntVar(&o.MessageSize, "message-size", 2048, "message value size in bytes")
-	fs.StringVar(&o.Payload, "payload", "random", "message values: random (incompressible) or compressible (text-like)")
-	fs.IntVar(&o.MinInsyncReplicas, flagMinISR, 0, "topic config min.insync.replicas (0: broker default)")
-	fs.Int64Var(&o.FlushMessages, flagFlushMsgs, 0, "topic config flush.messages (0: broker default)")
-	fs.Int64Var(&o.FlushMs, "flush-ms", 0, "topic config flush.ms (0: broker default)")
-	fs.StringArrayVar(&o.TopicConfigs, "topic-config", nil, "extra topic config KEY=VALUE (repeatable)")
-	fs.BoolVar(&o.DeleteTopics, "delete-topics", false, "delete the topics this run created when it ends")
-	fs.DurationVar(&o.DeliveryTimeout, "delivery-timeout", 30*time.Second, "longest a message may take to be acknowledged, retries included (delivery.timeout.ms)")
-	fs.IntVar(&o.Retries, "produce-retries", -1, "produce retries per batch (-1: until --delivery-timeout)")
-	fs.DurationVar(&o.E2ETimeout, "e2e-timeout", 10*time.Second, "kafka.EndToEnd: a message not consumed within this is counted lost")
-	fs.StringVar(&o.ConsumeFrom, "consume-from", "earliest", "kafka.Consume starts at the earliest or latest offset")
-	fs.DurationVar(&o.ChurnInterval, "churn-interval", 0, "create and delete an extra topic every interval during the load (0: off)")
-	fs.BoolVar(&o.ChurnBrokers, "churn-brokers", false, "embedded cluster: a broker joins when the churn window opens and leaves when it closes")
-	fs.DurationVar(&o.ChurnStart, "churn-start", 5*time.Second, "churn begins this long after the scenario starts")
-	fs.DurationVar(&o.ChurnFor, "churn-for", 10*time.Second, "churn lasts this long")
-	fs.Int64Var(&o.MaxRateStart, "max-rate-start", 1000, "kafka.MaxRate: first rate tried, msgs/s")
-	fs.DurationVar(&o.MaxRateStep, "max-rate-step", 2*time.Second, "kafka.MaxRate: how long each rate is held")
-	fs.Float64Var(&o.MaxRateErrors, "max-rate-errors", 0.001, "kafka.MaxRate: highest tolerated error ratio")
-	fs.Float64Var(&o.MaxRatePrecision, "max-rate-precision", 0.05, "kafka.MaxRate: stop when the bracket is this narrow (relative)")
-	fs.Int64Var(&o.EmbeddedRetention, "embedded-retention", 64<<20, "embedded cluster: bytes kept per partition")
-	fs.BoolVar(&o.EmbeddedBlackhole, "embedded-blackhole", false, "embedded cluster: acknowledge but discard produced records (produce-only benchmarks)")
+// DefaultOptions returns the defaults of a bare `stampede run
+// kafka.Produce`: the high-throughput profile.
+func DefaultOptions() Options {
+	return Options{
+		Profile:           ProfileHighThroughput,
+		Brokers:           3,
+		Topics:            1,
+		TopicPrefix:       "stampede",
+		Partitions:        1,
+		ReplicationFactor: 1,
+		Producers:         1,
+		Consumers:         1,
+		Acks:              "1",
+		PerIteration:      1,
+		Window:            1,
+		MaxInFlight:       5,
+		BatchBytes:        1000012,
+		Compression:       "none",
+		Idempotence:       "auto",
+		MessageSize:       2048,
+		Payload:           "random",
+		DeliveryTimeout:   30 * time.Second,
+		Retries:           -1,
+		E2ETimeout:        10 * time.Second,
+		ConsumeFrom:       "earliest",
+		ChurnStart:        5 * time.Second,
+		ChurnFor:          10 * time.Second,
+		MaxRateStart:      1000,
+		MaxRateStep:       2 * time.Second,
+		MaxRateErrors:     0.001,
+		MaxRatePrecision:  0.05,
+		EmbeddedRetention: 64 << 20,
+	}
 }
 
-// Defaults returns options with every flag at its default, as AddFlags
-// sets them.
-func Defaults() Options {
-	var o Options
-	o.AddFlags(pflag.NewFlagSet("defaults", pflag.ContinueOnError))
-	return o
-}
-
-// Validate checks o and returns the first problem as a one-line message.
+// Validate returns the first problem of o as a one-line usage error.
 func (o *Options) Validate() error {
+	if err := o.validate(); err != nil {
+		return workload.Usagef("%v", err)
+	}
+	return nil
+}
+
+func (o *Options) validate() error {
+	if _, err := findProfile(o.Profile); err != nil {
+		return err
+	}
 	switch {
 	case o.Brokers < 1:
 		return fmt.Errorf("--brokers must be ≥ 1")

@@ -6,13 +6,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// Options are the nats family's settings, one field per run flag. A
-// profile fills what the user did not set explicitly.
+// Options are the nats family's settings, one field per run flag (see
+// BindFlags for the flag of each). Start from DefaultOptions.
 type Options struct {
-	// Profile is high-throughput (default) or high-reliability.
+	// Profile is ProfileHighThroughput (default) or ProfileHighReliability:
+	// the seed's settings for replicas, publish mode and fsync. New applies
+	// it to those of the profile's settings that still hold their
+	// DefaultOptions value: a setting changed from the default wins, as an
+	// explicit flag wins over --nats-profile. ApplyProfile sets them all.
 	Profile string
 	// Nodes is the size of the embedded cluster (default 3); ignored with
 	// --target.
@@ -58,6 +62,9 @@ type Options struct {
 	MaxRateStart  int64
 	MaxRateStep   time.Duration
 	MaxRateErrors float64
+
+	// applied is the profile ApplyProfile set: New does not apply it again.
+	applied string
 }
 
 // Flag names a profile may set.
@@ -67,42 +74,45 @@ const (
 	flagFsync    = "nats-fsync"
 )
 
-// AddFlags registers the options on fs with their defaults.
-func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.Profile, "nats-profile", ProfileHighThroughput, "settings from the seed: high-throughput (R1, async publish) or high-reliability (R3, sync publish waiting for the quorum PubAck, fsync every message); explicit flags win")
-	fs.IntVar(&o.Nodes, "nats-nodes", 3, "nodes of the embedded nats-server cluster (used without --target)")
-	fs.IntVar(&o.Streams, "streams", 1, "nats: streams to spread the load over")
-	fs.StringVar(&o.StreamPrefix, "stream-prefix", "stampede", "nats: streams are named PREFIX-0, PREFIX-1, ... with subjects PREFIX.0, PREFIX.1, ...")
-	fs.IntVar(&o.Replicas, flagReplicas, 1, "nats: replicas of created streams (1-5)")
-	fs.StringVar(&o.Storage, "nats-storage", "file", "nats: stream storage, file or memory")
-	fs.StringVar(&o.PublishMode, flagMode, "async", "nats: async (a window of messages in flight per VU) or sync (wait for each PubAck)")
-	fs.IntVar(&o.AsyncWindow, "nats-async-window", 500, "nats: messages an async iteration publishes before waiting for their PubAcks")
-	fs.StringVar(&o.Fsync, flagFsync, "default", "nats embedded cluster: always (sync_interval: always, fsync every message) or default (background fsync)")
-	fs.IntVar(&o.MessageSize, "nats-message-size", 2048, "nats: payload size in bytes")
-	fs.DurationVar(&o.PublishTimeout, "nats-publish-timeout", 5*time.Second, "nats: longest wait for one PubAck")
-	fs.IntVar(&o.Consumers, "nats-consumers", 1, "nats: durable pull consumers per stream (nats.Consume)")
-	fs.IntVar(&o.FetchBatch, "nats-fetch-batch", 500, "nats.Consume: messages one pull asks for")
-	fs.DurationVar(&o.E2ETimeout, "nats-e2e-timeout", 10*time.Second, "nats.EndToEnd: a message not consumed within this is counted lost")
-	fs.Int64Var(&o.MaxBytes, "nats-stream-max-bytes", 1<<30, "nats: bytes kept per created stream, oldest discarded beyond (-1: unlimited)")
-	fs.BoolVar(&o.DeleteStreams, "delete-streams", false, "nats: delete the streams this run created when it ends")
-	fs.DurationVar(&o.ChurnInterval, "stream-churn-interval", 0, "nats: create and delete an extra stream every interval during the churn window (0: off)")
-	fs.BoolVar(&o.ChurnNodes, "churn-nodes", false, "nats embedded cluster: a node leaves when the churn window opens and rejoins when it closes")
-	fs.DurationVar(&o.ChurnStart, "nats-churn-start", 5*time.Second, "nats: churn begins this long after the scenario starts")
-	fs.DurationVar(&o.ChurnFor, "nats-churn-for", 10*time.Second, "nats: churn lasts this long")
-	fs.Int64Var(&o.MaxRateStart, "nats-max-rate-start", 1000, "nats.MaxRate: first rate tried, msgs/s")
-	fs.DurationVar(&o.MaxRateStep, "nats-max-rate-step", 2*time.Second, "nats.MaxRate: how long each rate is held")
-	fs.Float64Var(&o.MaxRateErrors, "nats-max-rate-errors", 0.001, "nats.MaxRate: highest tolerated error ratio")
+// DefaultOptions returns the defaults of a bare `stampede run
+// nats.Publish`: the high-throughput profile.
+func DefaultOptions() Options {
+	return Options{
+		Profile:        ProfileHighThroughput,
+		Nodes:          3,
+		Streams:        1,
+		StreamPrefix:   "stampede",
+		Replicas:       1,
+		Storage:        "file",
+		PublishMode:    "async",
+		AsyncWindow:    500,
+		Fsync:          "default",
+		MessageSize:    2048,
+		PublishTimeout: 5 * time.Second,
+		Consumers:      1,
+		FetchBatch:     500,
+		E2ETimeout:     10 * time.Second,
+		MaxBytes:       1 << 30,
+		ChurnStart:     5 * time.Second,
+		ChurnFor:       10 * time.Second,
+		MaxRateStart:   1000,
+		MaxRateStep:    2 * time.Second,
+		MaxRateErrors:  0.001,
+	}
 }
 
-// Defaults returns options with every flag at its default.
-func Defaults() Options {
-	var o Options
-	o.AddFlags(pflag.NewFlagSet("defaults", pflag.ContinueOnError))
-	return o
-}
-
-// Validate checks o and returns the first problem as a one-line message.
+// Validate returns the first problem of o as a one-line usage error.
 func (o *Options) Validate() error {
+	if err := o.validate(); err != nil {
+		return workload.Usagef("%v", err)
+	}
+	return nil
+}
+
+func (o *Options) validate() error {
+	if _, err := findProfile(o.Profile); err != nil {
+		return err
+	}
 	switch {
 	case o.Nodes < 1 || o.Nodes > 15:
 		return fmt.Errorf("--nats-nodes must be between 1 and 15")
