@@ -6,9 +6,20 @@ import (
 	"strings"
 )
 
-// Profile is a named set of option settings of a family (the seed's
-// high-throughput and high-reliability configurations, for instance). O is
-// the family's Options type.
+// Profiles is a family's table of named profiles: sets of option settings
+// (the seed's high-throughput and high-reliability configurations, for
+// instance) applied to an Options value of type O. The user's own choices
+// win: an option given by its flag, or, for options built in Go, changed
+// from the family's defaults, keeps its value.
+type Profiles[O any] struct {
+	// Flag is the option that chooses a profile, e.g. "kafka-profile".
+	Flag string
+	List []Profile[O]
+	// Defaults returns the family's default options.
+	Defaults func() O
+}
+
+// Profile is one named set of settings.
 type Profile[O any] struct {
 	Name     string
 	Settings []Setting[O]
@@ -16,10 +27,9 @@ type Profile[O any] struct {
 
 // Setting is one option a profile sets. Build it with Set.
 type Setting[O any] struct {
-	// Option names the option as its flag does ("replication-factor"):
-	// an option the user gave explicitly keeps the user's value.
+	// Option names the option as its flag does ("replication-factor").
 	Option string
-	// Value is the profile's value, as a flag would spell it (for docs).
+	// Value is the profile's value, as text (for docs and notes).
 	Value string
 
 	set       func(*O)
@@ -36,52 +46,78 @@ func Set[O any, V comparable](option string, field func(*O) *V, v V) Setting[O] 
 	}
 }
 
-// Apply sets p's settings on o, except the options explicit reports as
-// given by the user (explicit may be nil: every setting is applied).
-func (p Profile[O]) Apply(o *O, explicit func(option string) bool) {
-	for _, s := range p.Settings {
-		if explicit == nil || !explicit(s.Option) {
-			s.set(o)
-		}
-	}
-}
-
-// ApplyUnless applies p to o except the options explicit reports as given;
-// with explicit nil, except those whose value in o differs from def's
-// (a Go program's options, where "given" means "changed from the
-// default").
-func (p Profile[O]) ApplyUnless(o *O, explicit func(option string) bool, def *O) {
-	if explicit == nil {
-		explicit = p.Changed(o, def)
-	}
-	p.Apply(o, explicit)
-}
-
-// Changed returns an explicit function for Apply that reports an option as
-// given when o's value differs from def's: a Go program that changed an
-// option from its default keeps it, as an explicit flag does.
-func (p Profile[O]) Changed(o, def *O) func(option string) bool {
-	return func(option string) bool {
-		for _, s := range p.Settings {
-			if s.Option == option {
-				return !s.isDefault(o, def)
-			}
-		}
-		return false
-	}
-}
-
-// FindProfile returns the profile called name. The error names flag, the
-// option that chose it, and the valid names: "--kafka-profile "fast": want
-// high-reliability or high-throughput".
-func FindProfile[O any](profiles []Profile[O], flag, name string) (Profile[O], error) {
-	names := make([]string, 0, len(profiles))
-	for _, p := range profiles {
+// Find returns the profile called name, or a usage error naming the flag
+// and the valid names: --kafka-profile "fast": want high-reliability or
+// high-throughput.
+func (ps Profiles[O]) Find(name string) (Profile[O], error) {
+	names := make([]string, 0, len(ps.List))
+	for _, p := range ps.List {
 		if p.Name == name {
 			return p, nil
 		}
 		names = append(names, p.Name)
 	}
 	sort.Strings(names)
-	return Profile[O]{}, Usagef("--%s %q: want %s", flag, name, strings.Join(names, " or "))
+	return Profile[O]{}, Usagef("--%s %q: want %s", ps.Flag, name, strings.Join(names, " or "))
+}
+
+// Apply sets every setting of profile name on o.
+func (ps Profiles[O]) Apply(o *O, name string) error {
+	p, err := ps.Find(name)
+	if err != nil {
+		return err
+	}
+	for _, s := range p.Settings {
+		s.set(o)
+	}
+	return nil
+}
+
+// Resolve applies profile name to the settings of o the user did not
+// choose: explicit reports the options given by flag; with explicit nil,
+// the options changed from Defaults count as given.
+func (ps Profiles[O]) Resolve(o *O, name string, explicit func(option string) bool) error {
+	p, err := ps.Find(name)
+	if err != nil {
+		return err
+	}
+	if explicit == nil {
+		def := ps.Defaults()
+		explicit = func(option string) bool { return changed(p, o, &def, option) }
+	}
+	for _, s := range p.Settings {
+		if !explicit(s.Option) {
+			s.set(o)
+		}
+	}
+	return nil
+}
+
+// Given tells whether the user chose option of o, whose profile name is
+// already resolved: by its flag (explicit), or, with explicit nil, by a
+// value other than the profile's own.
+func (ps Profiles[O]) Given(o *O, name string, explicit func(option string) bool, option string) bool {
+	if explicit != nil {
+		return explicit(option)
+	}
+	p, err := ps.Find(name)
+	if err != nil {
+		return false
+	}
+	def := ps.Defaults()
+	for _, s := range p.Settings {
+		s.set(&def)
+	}
+	return changed(p, o, &def, option)
+}
+
+// changed tells whether option, one of p's settings, differs between o
+// and def.
+func changed[O any](p Profile[O], o, def *O, option string) bool {
+	for _, s := range p.Settings {
+		if s.Option == option {
+			return !s.isDefault(o, def)
+		}
+	}
+	return false
 }

@@ -165,7 +165,7 @@ func (o *Options) Validate() error {
 }
 
 func (o *Options) validate() error {
-	if _, err := findProfile(o.Profile); err != nil {
+	if _, err := Profiles().Find(o.Profile); err != nil {
 		return err
 	}
 	switch {

@@ -8,12 +8,13 @@ const (
 	ProfileHighReliability = "high-reliability"
 )
 
-// Profiles returns the settings of each profile, by option (flag) name.
-func Profiles() []workload.Profile[Options] {
+// Profiles returns the kafka profiles: the settings of each, by option
+// (flag) name.
+func Profiles() workload.Profiles[Options] {
 	rf := func(o *Options) *int16 { return &o.ReplicationFactor }
 	parts := func(o *Options) *int32 { return &o.Partitions }
 	acks := func(o *Options) *string { return &o.Acks }
-	return []workload.Profile[Options]{
+	return workload.Profiles[Options]{Flag: "kafka-profile", Defaults: DefaultOptions, List: []workload.Profile[Options]{
 		// 1 replica, 1 partition, acks=1, asynchronous flush.
 		{Name: ProfileHighThroughput, Settings: []workload.Setting[Options]{
 			workload.Set(flagAcks, acks, "1"),
@@ -29,21 +30,15 @@ func Profiles() []workload.Profile[Options] {
 			workload.Set(flagPartitions, parts, 3),
 			workload.Set(flagRF, rf, 3),
 		}},
-	}
-}
-
-func findProfile(name string) (workload.Profile[Options], error) {
-	return workload.FindProfile(Profiles(), "kafka-profile", name)
+	}}
 }
 
 // ApplyProfile sets every setting of profile name on o and names it in
 // o.Profile.
 func (o *Options) ApplyProfile(name string) error {
-	p, err := findProfile(name)
-	if err != nil {
+	if err := Profiles().Apply(o, name); err != nil {
 		return err
 	}
-	p.Apply(o, nil)
 	o.Profile, o.applied = name, name
 	return nil
 }
@@ -53,14 +48,10 @@ func (o *Options) ApplyProfile(name string) error {
 // ApplyProfile applied the profile already).
 func (o Options) withProfile(explicit func(option string) bool) (Options, error) {
 	o.TopicConfigs = append([]string(nil), o.TopicConfigs...)
-	p, err := findProfile(o.Profile)
-	if err != nil {
+	if explicit == nil && o.applied == o.Profile {
+		_, err := Profiles().Find(o.Profile)
 		return o, err
 	}
-	if explicit == nil && o.applied == o.Profile {
-		return o, nil
-	}
-	def := DefaultOptions()
-	p.ApplyUnless(&o, explicit, &def)
-	return o, nil
+	err := Profiles().Resolve(&o, o.Profile, explicit)
+	return o, err
 }
