@@ -40,3 +40,15 @@ func TestCatalog(t *testing.T) {
 		t.Error("found an unknown scenario")
 	}
 }
+
+func TestNumberedNames(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		first, end string
+	}{{1, "p-0", "p-0"}, {10, "p-0", "p-9"}, {11, "p-00", "p-10"}, {1000, "p-000", "p-999"}} {
+		got := NumberedNames("p", tc.n)
+		if len(got) != tc.n || got[0] != tc.first || got[len(got)-1] != tc.end {
+			t.Errorf("NumberedNames(p, %d) = %s … %s (%d)", tc.n, got[0], got[len(got)-1], len(got))
+		}
+	}
+}

@@ -321,14 +321,7 @@ func (o *Options) topicConfigs() (map[string]string, error) {
 }
 
 // topicNames lists the load topics.
-func (o *Options) topicNames() []string {
-	out := make([]string, o.Topics)
-	w := len(strconv.Itoa(o.Topics - 1))
-	for i := range out {
-		out[i] = fmt.Sprintf("%s-%0*d", o.TopicPrefix, w, i)
-	}
-	return out
-}
+func (o *Options) topicNames() []string { return workload.NumberedNames(o.TopicPrefix, o.Topics) }
 
 // producerOpts are the franz-go producer settings of o (validated).
 func (o *Options) producerOpts(maxInflight int) []kgo.Opt {

@@ -2,7 +2,6 @@ package natsload
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -147,14 +146,7 @@ func (o *Options) validate() error {
 }
 
 // streamNames lists the load streams.
-func (o *Options) streamNames() []string {
-	out := make([]string, o.Streams)
-	w := len(strconv.Itoa(o.Streams - 1))
-	for i := range out {
-		out[i] = fmt.Sprintf("%s-%0*d", o.StreamPrefix, w, i)
-	}
-	return out
-}
+func (o *Options) streamNames() []string { return workload.NumberedNames(o.StreamPrefix, o.Streams) }
 
 // subjectOf is stream PREFIX-i's subject, PREFIX.i.
 func subjectOf(stream string) string {
