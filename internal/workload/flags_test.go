@@ -3,6 +3,9 @@ package workload
 import (
 	"context"
 	"errors"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -130,5 +133,29 @@ func TestSharedFlagSetsEveryFamily(t *testing.T) {
 	}
 	if !fs.Changed("message-size") {
 		t.Error("shared flag not reported changed")
+	}
+}
+
+// TestOptionsFilesDoNotImportPflag: a family's options (options.go) and
+// its Family type stand without a flag library; only flags.go binds them.
+func TestOptionsFilesDoNotImportPflag(t *testing.T) {
+	files, err := filepath.Glob("*/options.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 5 {
+		t.Fatalf("found only %v", files)
+	}
+	for _, f := range files {
+		fset := token.NewFileSet()
+		ast, err := parser.ParseFile(fset, f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range ast.Imports {
+			if strings.Contains(imp.Path.Value, "pflag") || strings.Contains(imp.Path.Value, "cobra") {
+				t.Errorf("%s imports %s", f, imp.Path.Value)
+			}
+		}
 	}
 }

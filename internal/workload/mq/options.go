@@ -13,98 +13,124 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// Options are the kafka family's settings, one field per run flag (named
-// as the field, e.g. --replication-factor; see BindFlags). Start from
-// DefaultOptions.
+// Options are the kafka family's settings. Each field's comment gives its
+// unit, its default (DefaultOptions) and the run flag that sets it. Start
+// from DefaultOptions, change fields, then Validate.
 type Options struct {
 	// Profile is ProfileHighThroughput (default) or ProfileHighReliability:
 	// the seed's settings for replication, partitions, acks and topic
-	// configs. New applies it to those of the profile's settings that
-	// still hold their DefaultOptions value: a setting changed from the
-	// default wins, as an explicit flag wins over --kafka-profile.
-	// ApplyProfile sets them all.
+	// configs (--kafka-profile). New applies it to those of the profile's
+	// settings that still hold their DefaultOptions value: a setting
+	// changed from the default wins, as an explicit flag wins over
+	// --kafka-profile. ApplyProfile sets them all.
 	Profile string
-	// Brokers is the number of brokers of the embedded cluster (default 3);
-	// ignored with --target.
+	// Brokers is the number of brokers of the embedded cluster, used
+	// without a target (default 3; --brokers).
 	Brokers int
-	// Topics is how many topics the load spreads over (default 1), named
-	// TopicPrefix-i.
+	// Topics is how many topics the load spreads over (default 1;
+	// --topics), named TopicPrefix-0, TopicPrefix-1, ... (default prefix
+	// "stampede"; --topic-prefix).
 	Topics      int
 	TopicPrefix string
-	// Partitions per topic and ReplicationFactor of created topics.
+	// Partitions per topic (default 1; --partitions) and ReplicationFactor
+	// (default 1; --replication-factor) of the topics a run creates.
 	Partitions        int32
 	ReplicationFactor int16
-	// Producers and Consumers per topic: franz-go clients shared by the VUs
-	// (producers) or owning a static share of the partitions (consumers).
+	// Producers per topic: franz-go clients shared by the VUs (default 1;
+	// --producers). Consumers per topic, each owning a static share of the
+	// partitions (default 1; --consumers).
 	Producers int
 	Consumers int
-	// Acks is "0", "1" or "all".
+	// Acks is "0", "1" (default) or "all" (--acks).
 	Acks string
 	// Linger is how long a partition waits for more records before a
-	// batch is sent (default 0: send as soon as possible).
+	// batch is sent (default 0: send as soon as possible; --linger).
 	Linger time.Duration
 	// PerIteration is how many messages a kafka.Produce iteration sends
-	// before it waits for their acknowledgements (default 1): VUs ×
-	// PerIteration messages are in flight.
+	// before it waits for their acknowledgements (default 1;
+	// --messages-per-iteration): VUs × PerIteration messages are in
+	// flight.
 	PerIteration int
 	// Window is how many of its messages a kafka.Produce VU may have
 	// unacknowledged (default 1: an iteration waits for its own
-	// acknowledgement). With W > 1 an iteration returns once its message
-	// is handed to the client: VUs × W messages are in flight, each still
-	// recorded with its own latency from its intended start.
+	// acknowledgement; --produce-window). With W > 1 an iteration returns
+	// once its message is handed to the client: VUs × W messages are in
+	// flight, each still recorded with its own latency from its intended
+	// start.
 	Window int
 	// MaxInFlight is the produce requests in flight per broker
-	// (max.in.flight.requests.per.connection; default 5). With idempotence
-	// it is always 5, Kafka's limit.
+	// (max.in.flight.requests.per.connection; default 5; --max-in-flight).
+	// With idempotence it is always 5, Kafka's limit.
 	MaxInFlight int
-	// BatchBytes caps a record batch (Kafka batch.size; default 1000012).
+	// BatchBytes caps a record batch in bytes (Kafka batch.size; default
+	// 1000012; --batch-bytes).
 	BatchBytes int32
-	// Compression is none, gzip, snappy, lz4 or zstd (default none).
+	// Compression is none (default), gzip, snappy, lz4 or zstd
+	// (--compression-type).
 	Compression string
-	// Idempotence is auto (on with acks=all), true or false.
+	// Idempotence is auto (default: on with acks=all), true or false
+	// (--idempotence).
 	Idempotence string
-	// MessageSize is the value size in bytes (default 2048).
+	// MessageSize is the message value size in bytes (default 2048;
+	// --message-size).
 	MessageSize int
-	// Payload is "random" (incompressible) or "compressible" (text-like).
+	// Payload is "random" (default; incompressible) or "compressible"
+	// (text-like) (--payload).
 	Payload string
-	// MinInsyncReplicas, FlushMessages and FlushMs become the topic configs
-	// min.insync.replicas, flush.messages and flush.ms when > 0.
+	// MinInsyncReplicas, FlushMessages and FlushMs (milliseconds) become
+	// the topic configs min.insync.replicas, flush.messages and flush.ms
+	// when > 0 (default 0: the broker's default; --min-insync-replicas,
+	// --flush-messages, --flush-ms).
 	MinInsyncReplicas int
 	FlushMessages     int64
 	FlushMs           int64
-	// TopicConfigs are extra topic configs, KEY=VALUE.
+	// TopicConfigs are extra topic configs, KEY=VALUE each, winning over
+	// the fields above (default none; --topic-config, repeatable).
 	TopicConfigs []string
-	// DeleteTopics deletes the topics this run created when it ends.
+	// DeleteTopics deletes the topics this run created when it ends
+	// (default false; --delete-topics).
 	DeleteTopics bool
 	// DeliveryTimeout bounds how long a record may take to be acknowledged,
-	// retries included (default 30s); Retries caps produce retries (-1:
-	// until the delivery timeout).
+	// retries included (default 30s, at least 1s; --delivery-timeout).
+	// Retries caps produce retries per batch (default -1: until the
+	// delivery timeout; --produce-retries).
 	DeliveryTimeout time.Duration
 	Retries         int
 	// E2ETimeout is how long kafka.EndToEnd waits for a produced message to
-	// be consumed before counting it lost (default 10s).
+	// be consumed before counting it lost (default 10s; --e2e-timeout).
 	E2ETimeout time.Duration
 	// ConsumeFrom is where kafka.Consume starts: earliest (default) or
-	// latest.
+	// latest (--consume-from).
 	ConsumeFrom string
 	// ChurnInterval creates and deletes an extra topic every interval
-	// between ChurnStart and ChurnStart+ChurnFor (0: no churn).
+	// (default 0: no churn; --churn-interval) between ChurnStart (default
+	// 5s; --churn-start) and ChurnStart+ChurnFor (default 10s; --churn-for)
+	// after the scenario starts.
 	ChurnInterval time.Duration
 	ChurnStart    time.Duration
 	ChurnFor      time.Duration
 	// ChurnBrokers adds a broker to the embedded cluster when the churn
-	// window opens and removes it when it closes (membership events).
+	// window opens and removes it when it closes: membership events
+	// (default false; --churn-brokers).
 	ChurnBrokers bool
-	// MaxRate* drive kafka.MaxRate; see maxrate.go.
+	// MaxRateStart is the first rate kafka.MaxRate tries, in messages per
+	// second (default 1000; --max-rate-start); each rate is held for
+	// MaxRateStep (default 2s; --max-rate-step). A rate is sustained while
+	// the error ratio stays at most MaxRateErrors (default 0.001;
+	// --max-rate-errors); the search stops when the bracket is narrower
+	// than MaxRatePrecision, relative (default 0.05, in (0,1);
+	// --max-rate-precision).
 	MaxRateStart     int64
 	MaxRateStep      time.Duration
 	MaxRateErrors    float64
 	MaxRatePrecision float64
-	// EmbeddedRetention is the per-partition retention in bytes of the
-	// embedded cluster (default 64 MiB), which keeps its memory bounded.
+	// EmbeddedRetention is the bytes the embedded cluster keeps per
+	// partition (default 64 MiB; --embedded-retention), which bounds its
+	// memory.
 	EmbeddedRetention int64
-	// EmbeddedBlackhole makes the embedded cluster discard produced bytes
-	// (produce-only benchmarks; nothing can be consumed).
+	// EmbeddedBlackhole makes the embedded cluster acknowledge but discard
+	// produced records: produce-only benchmarks, nothing can be consumed
+	// (default false; --embedded-blackhole).
 	EmbeddedBlackhole bool
 
 	// applied is the profile ApplyProfile set: New does not apply it again.

@@ -8,56 +8,80 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// Options are the nats family's settings, one field per run flag (see
-// BindFlags for the flag of each). Start from DefaultOptions.
+// Options are the nats family's settings. Each field's comment gives its
+// unit, its default (DefaultOptions) and the run flag that sets it. Start
+// from DefaultOptions, change fields, then Validate.
 type Options struct {
 	// Profile is ProfileHighThroughput (default) or ProfileHighReliability:
-	// the seed's settings for replicas, publish mode and fsync. New applies
-	// it to those of the profile's settings that still hold their
-	// DefaultOptions value: a setting changed from the default wins, as an
-	// explicit flag wins over --nats-profile. ApplyProfile sets them all.
+	// the seed's settings for replicas, publish mode and fsync
+	// (--nats-profile). New applies it to those of the profile's settings
+	// that still hold their DefaultOptions value: a setting changed from
+	// the default wins, as an explicit flag wins over --nats-profile.
+	// ApplyProfile sets them all.
 	Profile string
-	// Nodes is the size of the embedded cluster (default 3); ignored with
-	// --target.
+	// Nodes is the size of the embedded cluster, 1 to 15, used without a
+	// target (default 3; --nats-nodes).
 	Nodes int
-	// Streams is how many streams the load spreads over (default 1),
-	// named StreamPrefix-i with subject StreamPrefix.i.
+	// Streams is how many streams the load spreads over, 1 to 10000
+	// (default 1; --streams), named StreamPrefix-i with subject
+	// StreamPrefix.i (default prefix "stampede"; --stream-prefix).
 	Streams      int
 	StreamPrefix string
-	// Replicas of created streams (1..5); Storage is file or memory.
+	// Replicas of created streams, 1 to 5 (default 1; --nats-replicas).
 	Replicas int
-	Storage  string
-	// PublishMode is async (a window of messages in flight per VU, each
-	// counted on its PubAck) or sync (one message, wait for its PubAck).
+	// Storage of created streams: file (default) or memory
+	// (--nats-storage).
+	Storage string
+	// PublishMode is async (default: a window of messages in flight per
+	// VU, each counted on its PubAck) or sync (one message, wait for its
+	// PubAck) (--nats-publish).
 	PublishMode string
 	// AsyncWindow is how many messages an async iteration publishes
-	// before it waits for their PubAcks (default 500, as nats bench).
+	// before it waits for their PubAcks (default 500, as nats bench;
+	// --nats-async-window).
 	AsyncWindow int
 	// Fsync is always (sync_interval: always, fsync before every ack) or
-	// default (background fsync); it configures the embedded cluster.
+	// default (default: background fsync); it configures the embedded
+	// cluster only (--nats-fsync).
 	Fsync string
-	// MessageSize is the payload size in bytes (default 2048).
+	// MessageSize is the payload size in bytes, up to 8 MiB (default 2048;
+	// --nats-message-size).
 	MessageSize int
-	// PublishTimeout bounds the wait for one PubAck (default 5s).
+	// PublishTimeout bounds the wait for one PubAck (default 5s;
+	// --nats-publish-timeout).
 	PublishTimeout time.Duration
-	// Consumers per stream: durable pull consumers (nats.Consume).
+	// Consumers per stream: durable pull consumers of nats.Consume
+	// (default 1; --nats-consumers).
 	Consumers int
-	// FetchBatch is how many messages one nats.Consume pull asks for.
+	// FetchBatch is how many messages one nats.Consume pull asks for
+	// (default 500; --nats-fetch-batch).
 	FetchBatch int
-	// E2ETimeout: a nats.EndToEnd message not consumed within it is lost.
+	// E2ETimeout is how long nats.EndToEnd waits for a published message
+	// to be consumed before counting it lost (default 10s;
+	// --nats-e2e-timeout).
 	E2ETimeout time.Duration
-	// MaxBytes caps each stream (oldest messages discarded beyond it;
-	// default 1 GiB, as nats bench), so disk use stays bounded.
+	// MaxBytes caps each created stream in bytes, oldest messages
+	// discarded beyond it, so disk use stays bounded (default 1 GiB, as
+	// nats bench; -1: unlimited; --nats-stream-max-bytes).
 	MaxBytes int64
-	// DeleteStreams deletes the streams this run created when it ends.
+	// DeleteStreams deletes the streams this run created when it ends
+	// (default false; --delete-streams).
 	DeleteStreams bool
-	// Churn: a stream created and one deleted every ChurnInterval, and/or
-	// a node leaving at ChurnStart and rejoining at ChurnStart+ChurnFor.
+	// ChurnInterval creates and deletes an extra stream every interval
+	// (default 0: off; --stream-churn-interval) and ChurnNodes makes a
+	// node of the embedded cluster leave (default false; --churn-nodes),
+	// during the churn window from ChurnStart (default 5s;
+	// --nats-churn-start) to ChurnStart+ChurnFor (default 10s;
+	// --nats-churn-for) after the scenario starts.
 	ChurnInterval time.Duration
 	ChurnNodes    bool
 	ChurnStart    time.Duration
 	ChurnFor      time.Duration
-	// MaxRate* drive nats.MaxRate.
+	// MaxRateStart is the first rate nats.MaxRate tries, in messages per
+	// second (default 1000; --nats-max-rate-start), each held for
+	// MaxRateStep (default 2s; --nats-max-rate-step); a rate is sustained
+	// while the error ratio stays at most MaxRateErrors (default 0.001;
+	// --nats-max-rate-errors).
 	MaxRateStart  int64
 	MaxRateStep   time.Duration
 	MaxRateErrors float64
