@@ -3,8 +3,6 @@ package stampede
 import (
 	"context"
 
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -12,10 +10,18 @@ import (
 )
 
 // Family is a group of scenarios sharing a target kind and its setup: it
-// names its scenarios (Scenarios), may add run flags (AddFlags), and opens
-// the named scenarios against env.Target or its embedded default (Open).
-// Family values are used as map keys: implement them on pointers.
+// names its scenarios (Scenarios) and opens the named scenarios against
+// env.Target or its embedded default (Open). A family with options keeps
+// them in a typed Options value with a Validate method and may implement
+// FlagBinder to offer them as run flags. Family values are used as map
+// keys: implement them on pointers.
 type Family = workload.Family
+
+// FlagBinder is implemented by families whose options are run flags: the
+// command line calls BindFlags with the run command's flag set, and the
+// values parsed into it become the family's options. A flag name bound by
+// two families of one catalog is an error.
+type FlagBinder = workload.FlagBinder
 
 // ScenarioInfo describes one scenario of a family: its name in
 // family.Scenario form, a one-line description and whether a bare
@@ -79,9 +85,6 @@ func (f *simpleFamily) Scenarios() []ScenarioInfo {
 	}
 	return out
 }
-
-// AddFlags adds no flags: the scenarios are configured in Go.
-func (f *simpleFamily) AddFlags(*pflag.FlagSet) {}
 
 func (f *simpleFamily) Open(_ context.Context, env *Env, names []string) (*Opened, error) {
 	o := &Opened{Scenarios: map[string]engine.Scenario{}, Target: f.name + " (scenarios defined in Go)"}

@@ -6,9 +6,9 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// newCatalog returns fresh workload families for one invocation; their
-// flag values live in them. The first family's defaults make a bare
-// `stampede run`.
+// newCatalog returns fresh workload families for one invocation, with
+// their default options; the run command binds their flags. The first
+// family's defaults make a bare `stampede run`.
 func newCatalog() *workload.Catalog {
 	return workload.NewCatalog(plugins.Families()...)
 }

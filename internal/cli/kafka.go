@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -92,13 +91,7 @@ costs what it costs.`,
 			if !noAuto {
 				fmt.Fprintf(env.Stderr, "topics are created on first use with %d partition(s) and replication factor %d (kfake's default: the broker count, at most 3)\n", autoParts, min(brokers, 3))
 			}
-			ctx := cmd.Context()
-			if forDur > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, forDur)
-				defer cancel()
-			}
-			<-ctx.Done()
+			serveUntil(cmd.Context(), forDur)
 			return nil
 		},
 	}

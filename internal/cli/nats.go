@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -62,12 +61,7 @@ All nodes share this machine's cores.`,
 			fmt.Fprintln(env.Stdout, c.URL())
 			fmt.Fprintf(env.Stderr, "embedded nats cluster: %d node(s), meta leader %s, monitoring %s, store %s; all nodes share this machine's %d cores\n",
 				nodes, c.MetaLeader(ctx), c.MonitorURL(0), dir, runtime.NumCPU())
-			if forDur > 0 {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, forDur)
-				defer cancel()
-			}
-			<-ctx.Done()
+			serveUntil(ctx, forDur)
 			return nil
 		},
 	}

@@ -34,11 +34,11 @@ func Families() []workload.Family {
 // order of Families.
 func Constructors() []func() workload.Family {
 	return []func() workload.Family{
-		func() workload.Family { return ldbc.New() },
-		func() workload.Family { return httpload.New() },
-		func() workload.Family { return builtin.New() },
-		func() workload.Family { return mq.New() },
-		func() workload.Family { return natsload.New() },
+		func() workload.Family { return ldbc.New(ldbc.DefaultOptions()) },
+		func() workload.Family { return httpload.New(httpload.DefaultOptions()) },
+		func() workload.Family { return builtin.New(builtin.DefaultOptions()) },
+		func() workload.Family { return mq.New(mq.DefaultOptions()) },
+		func() workload.Family { return natsload.New(natsload.DefaultOptions()) },
 	}
 }
 

@@ -23,7 +23,7 @@ func noopPlan(t *testing.T, dir string, n int64, thresholds ...string) Plan {
 		t.Fatal(err)
 	}
 	return Plan{
-		Scenarios: []Scenario{{Name: "builtin.Noop", Family: builtin.New(),
+		Scenarios: []Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: n}.Defaults()}},
 		Out: dir, Thresholds: ts, NoReport: true,
 	}
@@ -85,7 +85,7 @@ func TestExecuteFailsCleanly(t *testing.T) {
 	for name, plan := range map[string]Plan{
 		"unknown metric":   noopPlan(t, filepath.Join(root, "m", "r"), 10, "nosuchmetric: count>0"),
 		"no result dir":    noopPlan(t, "", 10),
-		"invalid executor": {Scenarios: []Scenario{{Name: "builtin.Noop", Family: builtin.New(), Config: engine.Config{Executor: "nope"}}}, Out: filepath.Join(root, "x")},
+		"invalid executor": {Scenarios: []Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()), Config: engine.Config{Executor: "nope"}}}, Out: filepath.Join(root, "x")},
 		"no family":        {Scenarios: []Scenario{{Name: "builtin.Noop", Config: engine.Config{Executor: engine.ConstantVUs, VUs: 1, Duration: time.Second}.Defaults()}}, Out: filepath.Join(root, "y")},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -31,15 +29,16 @@ type Info struct {
 }
 
 // Family is a group of scenarios sharing a target kind and its setup.
-// Each CLI invocation builds fresh Family values: flag values live in them.
-// Implementations are pointers (families are map keys).
+// A family is built from its typed options (each family package has an
+// Options struct, DefaultOptions and Options.Validate); families whose
+// options can also come from command-line flags implement FlagBinder.
+// Each CLI invocation builds fresh Family values. Implementations are
+// pointers (families are map keys).
 type Family interface {
 	// Name is a short identifier ("graph", "kafka", "http", "builtin").
 	Name() string
 	// Scenarios lists what the family offers, in display order.
 	Scenarios() []Info
-	// AddFlags registers the family's options on the run command.
-	AddFlags(fs *pflag.FlagSet)
 	// Open prepares the target for the named scenarios (all from this
 	// family), starting or loading the embedded default when env.Target is
 	// empty, and returns one engine.Scenario per name. Bad input (options,

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
@@ -16,9 +14,8 @@ type fakeFamily struct {
 	infos []Info
 }
 
-func (f fakeFamily) Name() string               { return f.name }
-func (f fakeFamily) Scenarios() []Info          { return f.infos }
-func (f fakeFamily) AddFlags(fs *pflag.FlagSet) {}
+func (f fakeFamily) Name() string      { return f.name }
+func (f fakeFamily) Scenarios() []Info { return f.infos }
 func (f fakeFamily) Open(context.Context, *Env, []string) (*Opened, error) {
 	return nil, errors.New("unused")
 }
@@ -43,5 +40,17 @@ func TestCatalog(t *testing.T) {
 	}
 	if _, _, ok := c.Find("nope"); ok {
 		t.Error("found an unknown scenario")
+	}
+}
+
+func TestNumberedNames(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		first, end string
+	}{{1, "p-0", "p-0"}, {10, "p-0", "p-9"}, {11, "p-00", "p-10"}, {1000, "p-000", "p-999"}} {
+		got := NumberedNames("p", tc.n)
+		if len(got) != tc.n || got[0] != tc.first || got[len(got)-1] != tc.end {
+			t.Errorf("NumberedNames(p, %d) = %s … %s (%d)", tc.n, got[0], got[len(got)-1], len(got))
+		}
 	}
 }

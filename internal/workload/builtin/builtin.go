@@ -6,23 +6,23 @@ import (
 	"context"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
 // Family is the "builtin" family.
 type Family struct {
-	sleep time.Duration
+	opts Options
 }
 
-var _ workload.Family = (*Family)(nil)
+var (
+	_ workload.Family     = (*Family)(nil)
+	_ workload.FlagBinder = (*Family)(nil)
+)
 
-// New returns the builtin family.
-func New() *Family { return &Family{} }
+// New returns the builtin family with options opts (see DefaultOptions).
+func New(opts Options) *Family { return &Family{opts: opts} }
 
 // Name implements workload.Family.
 func (*Family) Name() string { return "builtin" }
@@ -35,15 +35,10 @@ func (*Family) Scenarios() []workload.Info {
 	}
 }
 
-// AddFlags implements workload.Family.
-func (f *Family) AddFlags(fs *pflag.FlagSet) {
-	fs.DurationVar(&f.sleep, "sleep", time.Second, "pause of each builtin.Sleep iteration")
-}
-
 // Open implements workload.Family.
 func (f *Family) Open(_ context.Context, env *workload.Env, names []string) (*workload.Opened, error) {
-	if f.sleep < 0 {
-		return nil, usage.Errorf("--sleep must not be negative")
+	if err := f.opts.Validate(); err != nil {
+		return nil, err
 	}
 	o := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: "builtin (no target)"}
 	for _, n := range names {
@@ -51,7 +46,7 @@ func (f *Family) Open(_ context.Context, env *workload.Env, names []string) (*wo
 		case "builtin.Noop":
 			o.Scenarios[n] = noop{}
 		case "builtin.Sleep":
-			o.Scenarios[n] = sleeper{d: f.sleep}
+			o.Scenarios[n] = sleeper{d: f.opts.Sleep}
 		}
 	}
 	return o, nil

@@ -67,7 +67,7 @@ func BenchmarkIteration(b *testing.B) {
 			httpdrv.Register(drivers)
 			reg := metrics.NewRegistry()
 			env := &workload.Env{Target: url, Drivers: drivers, MaxVUs: 1, Metrics: reg}
-			o, err := New().Open(context.Background(), env, []string{"http.Request"})
+			o, err := New(DefaultOptions()).Open(context.Background(), env, []string{"http.Request"})
 			if err != nil {
 				b.Fatal(err)
 			}

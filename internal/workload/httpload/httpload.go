@@ -12,8 +12,6 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -23,18 +21,16 @@ import (
 
 // Family is the "http" family.
 type Family struct {
-	method       string
-	path         string
-	headers      []string
-	body         string
-	paramsFile   string
-	expectStatus int
+	opts Options
 }
 
-var _ workload.Family = (*Family)(nil)
+var (
+	_ workload.Family     = (*Family)(nil)
+	_ workload.FlagBinder = (*Family)(nil)
+)
 
-// New returns the http family.
-func New() *Family { return &Family{} }
+// New returns the http family with options opts (see DefaultOptions).
+func New(opts Options) *Family { return &Family{opts: opts} }
 
 // Name implements workload.Family.
 func (*Family) Name() string { return "http" }
@@ -42,16 +38,6 @@ func (*Family) Name() string { return "http" }
 // Scenarios implements workload.Family.
 func (*Family) Scenarios() []workload.Info {
 	return []workload.Info{{Name: "http.Request", Description: "one HTTP request per iteration (--method, --path, --header, --body, --params)"}}
-}
-
-// AddFlags implements workload.Family.
-func (f *Family) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.method, "method", "GET", "HTTP method")
-	fs.StringVar(&f.path, "path", "", "request path and query, may use {{column}} from --params (default: the target URL's path)")
-	fs.StringArrayVar(&f.headers, "header", nil, "request header 'Name: value' (repeatable, may use {{column}})")
-	fs.StringVar(&f.body, "body", "", "request body, may use {{column}} from --params")
-	fs.StringVar(&f.paramsFile, "params", "", "CSV file with a header line whose columns fill {{column}} placeholders, one row per iteration (round-robin)")
-	fs.IntVar(&f.expectStatus, "expect-status", 0, "check that every response has this status (default: any status below 400 passes)")
 }
 
 // Open implements workload.Family.
@@ -66,13 +52,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return nil, usage.Errorf("http.Request needs an http:// or https:// target, not %s://", u.Scheme)
 	}
-	path := f.path
+	path := f.opts.Path
 	if path == "" {
 		path = u.RequestURI()
 	}
 	var params *table
-	if f.paramsFile != "" {
-		if params, err = readTable(f.paramsFile); err != nil {
+	if f.opts.ParamsFile != "" {
+		if params, err = readTable(f.opts.ParamsFile); err != nil {
 			return nil, usage.Errorf("--params: %v", err)
 		}
 	}
@@ -87,11 +73,11 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		}
 		return "", false
 	}
-	headers := make([]string, len(f.headers))
-	body := f.body
+	headers := make([]string, len(f.opts.Headers))
+	body := f.opts.Body
 	if path, err = expandEnv(path, lookup); err == nil {
-		if body, err = expandEnv(f.body, lookup); err == nil {
-			for i, h := range f.headers {
+		if body, err = expandEnv(f.opts.Body, lookup); err == nil {
+			for i, h := range f.opts.Headers {
 				if headers[i], err = expandEnv(h, lookup); err != nil {
 					break
 				}
@@ -101,7 +87,10 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	if err != nil {
 		return nil, usage.Errorf("%v", err)
 	}
-	tmpl, err := compileRequest(f.method, path, headers, body, params)
+	if err := f.opts.Validate(); err != nil {
+		return nil, err
+	}
+	tmpl, err := compileRequest(f.opts.Method, path, headers, body, params)
 	if err != nil {
 		return nil, usage.Errorf("%v", err)
 	}
@@ -115,7 +104,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		return nil, usage.Errorf("target %s unreachable: %v", driver.RedactURL(u), err)
 	}
 	probe.Close()
-	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.expectStatus}
+	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.opts.ExpectStatus}
 	if env.Metrics != nil {
 		ids, err := metrics.RegisterHTTP(env.Metrics)
 		if err != nil {
@@ -123,8 +112,8 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		}
 		sc.http = &ids
 	}
-	if f.expectStatus != 0 && env.Metrics != nil {
-		sc.checkID = env.Metrics.MustAdd(metrics.CheckMetric(fmt.Sprintf("status is %d", f.expectStatus)))
+	if f.opts.ExpectStatus != 0 && env.Metrics != nil {
+		sc.checkID = env.Metrics.MustAdd(metrics.CheckMetric(fmt.Sprintf("status is %d", f.opts.ExpectStatus)))
 	}
 	if redacted := redactPath(path); redacted != path {
 		sc.label = redacted // the per-request log never holds a secret

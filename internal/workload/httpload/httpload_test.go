@@ -109,7 +109,7 @@ func TestOpen(t *testing.T) {
 	defer srv.Close()
 	drivers := driver.NewRegistry()
 	httpdrv.Register(drivers)
-	f := New()
+	f := New(DefaultOptions())
 	env := &workload.Env{Target: srv.URL + "/x", Drivers: drivers, MaxVUs: 1}
 	o, err := f.Open(context.Background(), env, []string{"http.Request"})
 	if err != nil {
@@ -124,7 +124,7 @@ func TestOpen(t *testing.T) {
 		{"unreachable", "http://127.0.0.1:1/", "unreachable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := New().Open(context.Background(), &workload.Env{Target: tc.target, Drivers: drivers}, []string{"http.Request"})
+			_, err := New(DefaultOptions()).Open(context.Background(), &workload.Env{Target: tc.target, Drivers: drivers}, []string{"http.Request"})
 			if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want a usage error with %q", err, tc.want)
 			}

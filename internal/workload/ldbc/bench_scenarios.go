@@ -81,7 +81,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 			}
 			batch := 1
 			if n == BatchInsertEdge {
-				batch = f.batch
+				batch = f.opts.BatchSize
 			}
 			c := base(n, len(p.insert))
 			c.labels = []string{n + " batch=" + strconv.Itoa(batch)}
@@ -100,14 +100,14 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 				return nil, err
 			}
 		}
-		if dg == nil && (f.checkSample > 0 || n == FetchEdge || n == LookUp) {
+		if dg == nil && (f.opts.CheckSample > 0 || n == FetchEdge || n == LookUp) {
 			var err error
 			if dg, pairs, err = loadDirGraph(dir); err != nil {
 				return nil, err
 			}
 		}
 		c := base(n, len(khop))
-		if f.checkSample == 0 {
+		if f.opts.CheckSample == 0 {
 			c.ref = nil
 		}
 		bd, ok := c.dialect.(benchDialect)
@@ -119,7 +119,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 			c.labels = personLabels(n, khop)
 			s := (&personQuery{common: c, query: bd.GoStepOut(steps, dst), ids: khop,
 				want: func(_ *refGraph, p int64) int64 { return dg.outEdges(p, steps) }}).rendered()
-			if f.checkSample > 0 {
+			if f.opts.CheckSample > 0 {
 				s.ref = &refGraph{} // checks on; the answer comes from dg
 			}
 			out[n] = s
@@ -144,7 +144,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 			}
 			c = base(n, len(np))
 			c.labels = pairLabels(n, np)
-			out[n] = newShortestPath(c, f.maxDepth, np)
+			out[n] = newShortestPath(c, f.opts.MaxDepth, np)
 		}
 	}
 	return out, nil

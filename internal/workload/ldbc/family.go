@@ -9,10 +9,6 @@
 package ldbc
 
 import (
-	"strconv"
-
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
@@ -46,32 +42,24 @@ const (
 )
 
 // Family is the graph workload family. Build one per CLI invocation with
-// New; flag values live in it.
+// New.
 type Family struct {
-	data          string
-	sf            float64
-	batch         int
-	order         string
-	checkSample   int
-	maxDepth      int
-	scenarioFiles []string
-	dateFormat    string
-	maxRejected   string
-	dates         ldbcfile.DateFormat // parsed dateFormat
-	limit         loader.Limit        // parsed maxRejected
+	opts  Options
+	dates ldbcfile.DateFormat // parsed opts.DateFormat
+	limit loader.Limit        // parsed opts.MaxRejected
 
 	customParsed bool
 	custom       []customSpec
 	customErr    error
 }
 
-var _ workload.Family = (*Family)(nil)
+var (
+	_ workload.Family     = (*Family)(nil)
+	_ workload.FlagBinder = (*Family)(nil)
+)
 
-// New returns the family with default options.
-func New() *Family {
-	return &Family{sf: DefaultSF, batch: DefaultBatchSize, order: OrderRoundRobin, checkSample: DefaultCheckSample, maxDepth: DefaultMaxDepth,
-		dateFormat: "auto", maxRejected: "0"}
-}
+// New returns the family with options opts (see DefaultOptions).
+func New(opts Options) *Family { return &Family{opts: opts} }
 
 // Name is "graph".
 func (f *Family) Name() string { return "graph" }
@@ -92,9 +80,9 @@ func builtinInfos() []workload.Info {
 // Open).
 func (f *Family) Scenarios() []workload.Info {
 	out := append(builtinInfos(), interactiveInfos()...)
-	if len(f.scenarioFiles) > 0 && !f.customParsed {
+	if len(f.opts.ScenarioFiles) > 0 && !f.customParsed {
 		f.customParsed = true
-		f.custom, f.customErr = parseCustomFiles(f.scenarioFiles, out)
+		f.custom, f.customErr = parseCustomFiles(f.opts.ScenarioFiles, out)
 	}
 	for _, c := range f.custom {
 		out = append(out, workload.Info{Name: c.Name, Description: c.Description, Default: c.Default})
@@ -110,17 +98,4 @@ func (f *Family) CheckFlags() error {
 		return usage.Errorf("%v", f.customErr)
 	}
 	return nil
-}
-
-// AddFlags registers the graph options.
-func (f *Family) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&f.data, "data", "", "LDBC data set directory (default DATA_DIR/ldbc-sfSF, generated when missing)")
-	fs.Float64Var(&f.sf, "sf", DefaultSF, "scale factor of the default data set when it is generated")
-	fs.IntVar(&f.batch, "batch-size", DefaultBatchSize, "persons (edges) per statement of insert.InsertPersonScenario (insert.BatchInsertEdgeScenario)")
-	fs.StringVar(&f.order, "param-order", OrderRoundRobin, "order of substitution parameters: roundrobin (shared by the VUs) or random (seeded by --seed and the VU)")
-	fs.IntVar(&f.checkSample, "check-sample", DefaultCheckSample, "verify every Nth iteration of each VU (the first included) against the in-memory reference; 0 disables")
-	fs.IntVar(&f.maxDepth, "max-depth", DefaultMaxDepth, "most hops find_path.FindShortestPath looks for (1-"+strconv.Itoa(maxMaxDepth)+")")
-	fs.StringArrayVar(&f.scenarioFiles, "scenario-file", nil, "YAML file of custom graph scenarios (repeatable; see docs/graph.md)")
-	fs.StringVar(&f.dateFormat, "date-format", "auto", "dates of the LDBC data set: iso, millis (epoch milliseconds, LDBC's LongDateFormatter) or auto (either, per value)")
-	fs.StringVar(&f.maxRejected, "max-rejected", "0", "rows of the data set the embedded target's load may reject (a number, or a percentage such as 0.1%); see stampede load")
 }

@@ -45,9 +45,9 @@ func testEnv(t *testing.T, target string) (*workload.Env, *bytes.Buffer) {
 // newFamily returns a family with flags parsed from args.
 func newFamily(t *testing.T, args ...string) *Family {
 	t.Helper()
-	f := New()
+	f := New(DefaultOptions())
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-	f.AddFlags(fs)
+	f.BindFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func (f *Family) buildInteractive(name string, st *interactiveState, base func(s
 	if name == IC13 {
 		c := base(name, len(pairs))
 		c.labels = pairLabels(name, pairs)
-		return &shortestPath{common: c, maxDepth: f.maxDepth, pairs: pairs}, nil, nil
+		return &shortestPath{common: c, maxDepth: f.opts.MaxDepth, pairs: pairs}, nil, nil
 	}
 	var notes []string
 	if !st.loaded {

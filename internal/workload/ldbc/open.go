@@ -22,40 +22,26 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
 )
 
-// validate checks the flags.
+// validate checks the options and the custom scenario files.
 func (f *Family) validate() error {
-	switch {
-	case f.batch < 1:
-		return usage.Errorf("--batch-size %d must be at least 1", f.batch)
-	case f.order != OrderRoundRobin && f.order != OrderRandom:
-		return usage.Errorf("--param-order %q: want %s or %s", f.order, OrderRoundRobin, OrderRandom)
-	case f.checkSample < 0:
-		return usage.Errorf("--check-sample %d must not be negative", f.checkSample)
-	case f.maxDepth < 1 || f.maxDepth > maxMaxDepth:
-		return usage.Errorf("--max-depth %d: want 1 to %d", f.maxDepth, maxMaxDepth)
-	case f.customErr != nil:
+	if err := f.opts.checkRanges(); err != nil {
+		return err
+	}
+	if f.customErr != nil {
 		return usage.Errorf("%v", f.customErr)
 	}
-	if _, err := datagen.PersonsForSF(f.sf); err != nil {
-		return usage.Errorf("--sf: %v", err)
-	}
 	var err error
-	if f.dates, err = ldbcfile.ParseDateFormat(f.dateFormat); err != nil {
-		return usage.Errorf("--date-format: %v", err)
-	}
-	if f.limit, err = loader.ParseLimit(f.maxRejected); err != nil {
-		return usage.Errorf("%v", err)
-	}
-	return nil
+	f.dates, f.limit, err = f.opts.parse()
+	return err
 }
 
 // DataDir is the data set directory the family uses: --data, or
 // DATA_DIR/ldbc-sfSF.
 func (f *Family) DataDir(env *workload.Env) string {
-	if f.data != "" {
-		return f.data
+	if f.opts.Data != "" {
+		return f.opts.Data
 	}
-	return filepath.Join(env.DataDir, "ldbc-sf"+strconv.FormatFloat(f.sf, 'f', -1, 64))
+	return filepath.Join(env.DataDir, "ldbc-sf"+strconv.FormatFloat(f.opts.SF, 'f', -1, 64))
 }
 
 // Open prepares the data set and the target and returns the scenarios.
@@ -69,7 +55,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	target, embedded := env.Target, env.Target == ""
 	dir := f.DataDir(env)
-	if !embedded && f.data == "" {
+	if !embedded && f.opts.Data == "" {
 		// A loaded target knows where its data set was loaded from.
 		if d := loadedFrom(ctx, env, target); d != "" {
 			dir = d
@@ -150,8 +136,8 @@ func (f *Family) ensureData(ctx context.Context, env *workload.Env, dir string) 
 	if _, err := ldbcfile.Parts(dir, ldbcfile.PersonPath); err == nil {
 		return nil
 	}
-	env.Logf("generating LDBC SF%s into %s", strconv.FormatFloat(f.sf, 'f', -1, 64), dir)
-	st, err := datagen.Generate(ctx, datagen.Config{SF: f.sf, Out: dir, Seed: DataSeed, Force: true})
+	env.Logf("generating LDBC SF%s into %s", strconv.FormatFloat(f.opts.SF, 'f', -1, 64), dir)
+	st, err := datagen.Generate(ctx, datagen.Config{SF: f.opts.SF, Out: dir, Seed: DataSeed, Force: true})
 	if err != nil {
 		if usage.Is(err) {
 			return usage.Errorf("generate %s: %v", dir, err)
@@ -230,11 +216,11 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			notes = append(notes, "parameters of "+src[0]+": "+src[1])
 		}
 	}
-	if f.checkSample > 0 && builtin {
+	if f.opts.CheckSample > 0 && builtin {
 		if ref, err = loadRefGraph(dir, f.dates); err != nil {
 			return nil, err
 		}
-		notes = append(notes, fmt.Sprintf("answers of every %s iteration of each VU checked against an in-memory reference", ordinal(f.checkSample)))
+		notes = append(notes, fmt.Sprintf("answers of every %s iteration of each VU checked against an in-memory reference", ordinal(f.opts.CheckSample)))
 		if ref.skipped > 0 {
 			notes = append(notes, fmt.Sprintf("the data set has %d person/knows rows that are not in the graph (rejected by the load with --max-rejected, and skipped by the reference)", ref.skipped))
 		}
@@ -251,7 +237,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 		notes = append(notes, counted)
 	}
 	var answerCheck, writeCheck metrics.ID
-	if f.checkSample > 0 && env.Metrics != nil {
+	if f.opts.CheckSample > 0 && env.Metrics != nil {
 		answerCheck = env.Metrics.MustAdd(metrics.CheckMetric(CheckAnswer))
 		writeCheck = env.Metrics.MustAdd(metrics.CheckMetric(CheckWrite))
 	}
@@ -260,8 +246,8 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 		if name == InsertPerson || name == InsertEdge || name == BatchInsertEdge {
 			check = writeCheck
 		}
-		return common{name: name, drv: drv, ref: ref, every: int64(f.checkSample), dialect: d, checkID: check,
-			feed: newFeeder(n, f.order, env.Seed^int64(nameHash(name)))}
+		return common{name: name, drv: drv, ref: ref, every: int64(f.opts.CheckSample), dialect: d, checkID: check,
+			feed: newFeeder(n, f.opts.ParamOrder, env.Seed^int64(nameHash(name)))}
 	}
 	out := map[string]engine.Scenario{}
 	bench, err := f.benchScenarios(names, dir, base, p.khop)
@@ -285,11 +271,11 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 		case FindShortestPath:
 			c := base(n, len(p.pairs))
 			c.labels = pairLabels(n, p.pairs)
-			out[n] = newShortestPath(c, f.maxDepth, p.pairs)
+			out[n] = newShortestPath(c, f.opts.MaxDepth, p.pairs)
 		case InsertPerson:
 			c := base(n, len(p.insert))
-			c.labels = []string{n + " batch=" + strconv.Itoa(f.batch)}
-			out[n] = &insertPersons{common: c, batch: f.batch, persons: p.insert}
+			c.labels = []string{n + " batch=" + strconv.Itoa(f.opts.BatchSize)}
+			out[n] = &insertPersons{common: c, batch: f.opts.BatchSize, persons: p.insert}
 		case FetchTag:
 			c := base(n, len(p.khop))
 			c.labels = personLabels(n, p.khop)

@@ -47,11 +47,11 @@ func (f *Family) Preflight(ctx context.Context, env *workload.Env, _ []string) e
 
 // checkUserData refuses a --data directory without a data set in it.
 func (f *Family) checkUserData() error {
-	if f.data == "" {
+	if f.opts.Data == "" {
 		return nil
 	}
-	if _, err := ldbcfile.Parts(f.data, ldbcfile.PersonPath); err != nil {
-		return usage.Errorf("--data %s holds no LDBC data set (no %s); generate one with stampede gen ldbc --out %s, or leave --data out to use one generated under --data-dir", f.data, ldbcfile.PersonPath, f.data)
+	if _, err := ldbcfile.Parts(f.opts.Data, ldbcfile.PersonPath); err != nil {
+		return usage.Errorf("--data %s holds no LDBC data set (no %s); generate one with stampede gen ldbc --out %s, or leave --data out to use one generated under --data-dir", f.opts.Data, ldbcfile.PersonPath, f.opts.Data)
 	}
 	return nil
 }
@@ -59,7 +59,7 @@ func (f *Family) checkUserData() error {
 // MetricDefs implements workload.MetricLister: the answer and write checks
 // when --check-sample is on.
 func (f *Family) MetricDefs([]string) []metrics.Def {
-	if f.checkSample <= 0 {
+	if f.opts.CheckSample <= 0 {
 		return nil
 	}
 	return []metrics.Def{metrics.CheckMetric(CheckAnswer), metrics.CheckMetric(CheckWrite)}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -23,21 +22,22 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// Family is the "kafka" family. Its flag values live in it; build one per
-// CLI invocation with New.
+// Family is the "kafka" family. Build one per run with New.
 type Family struct {
 	opts Options
-	fs   *pflag.FlagSet
+	// explicit tells whether the user gave an option's flag (set by
+	// BindFlags); nil for a family built from Options alone.
+	explicit func(option string) bool
 }
 
-var _ workload.Family = (*Family)(nil)
+var (
+	_ workload.Family     = (*Family)(nil)
+	_ workload.FlagBinder = (*Family)(nil)
+)
 
-// New returns the kafka family with default options.
-func New() *Family {
-	f := &Family{}
-	f.opts = Defaults()
-	return f
-}
+// New returns the kafka family with options opts (see DefaultOptions and
+// Options.Profile).
+func New(opts Options) *Family { return &Family{opts: opts} }
 
 // Name implements workload.Family.
 func (*Family) Name() string { return "kafka" }
@@ -52,28 +52,10 @@ func (*Family) Scenarios() []workload.Info {
 	}
 }
 
-// AddFlags implements workload.Family.
-func (f *Family) AddFlags(fs *pflag.FlagSet) {
-	f.opts.AddFlags(fs)
-	f.fs = fs
-}
-
-// changed tells whether the user set flag name (on the command line, in
-// the config file or the environment).
-func (f *Family) changed(name string) bool {
-	return f.fs != nil && f.fs.Changed(name)
-}
-
 // effective returns the options with the profile applied to every
 // setting the user did not give explicitly.
 func (f *Family) effective() (Options, error) {
-	var o Options
-	shadow := pflag.NewFlagSet("profile", pflag.ContinueOnError)
-	o.AddFlags(shadow) // shadow's flags now write into o's fields
-	o = f.opts
-	o.TopicConfigs = append([]string(nil), f.opts.TopicConfigs...)
-	err := applyProfile(o.Profile, f.changed, shadow.Set)
-	return o, err
+	return f.opts.withProfile(f.explicit)
 }
 
 // Open implements workload.Family: it validates the options, starts the
@@ -82,10 +64,10 @@ func (f *Family) effective() (Options, error) {
 func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_ *workload.Opened, err error) {
 	o, err := f.effective()
 	if err != nil {
-		return nil, usage.Errorf("%v", err)
+		return nil, err
 	}
 	if err := o.Validate(); err != nil {
-		return nil, usage.Errorf("%v", err)
+		return nil, err
 	}
 	logf := func(format string, args ...any) { env.Logf(format, args...) }
 

@@ -35,9 +35,9 @@ func (s *syncBuffer) String() string {
 // family parses args as run flags of a fresh family.
 func family(t testing.TB, args ...string) *Family {
 	t.Helper()
-	f := New()
+	f := New(DefaultOptions())
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	f.AddFlags(fs)
+	f.BindFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}

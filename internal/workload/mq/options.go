@@ -8,99 +8,134 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// Options are the kafka family's settings, one field per run flag. Zero
-// values are replaced by Defaults; a profile fills what the user did not
-// set explicitly.
+// Options are the kafka family's settings. Each field's comment gives its
+// unit, its default (DefaultOptions) and the run flag that sets it. Start
+// from DefaultOptions, change fields, then Validate.
 type Options struct {
-	// Profile is "high-throughput" (default) or "high-reliability"; see
-	// Profiles.
+	// Profile is ProfileHighThroughput (default) or ProfileHighReliability:
+	// the seed's settings for replication, partitions, acks and topic
+	// configs (--kafka-profile). New applies it to those of the profile's
+	// settings that still hold their DefaultOptions value: a setting
+	// changed from the default wins, as an explicit flag wins over
+	// --kafka-profile. ApplyProfile sets them all.
 	Profile string
-	// Brokers is the number of brokers of the embedded cluster (default 3);
-	// ignored with --target.
+	// Brokers is the number of brokers of the embedded cluster, used
+	// without a target (default 3; --brokers).
 	Brokers int
-	// Topics is how many topics the load spreads over (default 1), named
-	// TopicPrefix-i.
+	// Topics is how many topics the load spreads over (default 1;
+	// --topics), named TopicPrefix-0, TopicPrefix-1, ... (default prefix
+	// "stampede"; --topic-prefix).
 	Topics      int
 	TopicPrefix string
-	// Partitions per topic and ReplicationFactor of created topics.
+	// Partitions per topic (default 1; --partitions) and ReplicationFactor
+	// (default 1; --replication-factor) of the topics a run creates.
 	Partitions        int32
 	ReplicationFactor int16
-	// Producers and Consumers per topic: franz-go clients shared by the VUs
-	// (producers) or owning a static share of the partitions (consumers).
+	// Producers per topic: franz-go clients shared by the VUs (default 1;
+	// --producers). Consumers per topic, each owning a static share of the
+	// partitions (default 1; --consumers).
 	Producers int
 	Consumers int
-	// Acks is "0", "1" or "all".
+	// Acks is "0", "1" (default) or "all" (--acks).
 	Acks string
 	// Linger is how long a partition waits for more records before a
-	// batch is sent (default 0: send as soon as possible).
+	// batch is sent (default 0: send as soon as possible; --linger).
 	Linger time.Duration
 	// PerIteration is how many messages a kafka.Produce iteration sends
-	// before it waits for their acknowledgements (default 1): VUs ×
-	// PerIteration messages are in flight.
+	// before it waits for their acknowledgements (default 1;
+	// --messages-per-iteration): VUs × PerIteration messages are in
+	// flight.
 	PerIteration int
 	// Window is how many of its messages a kafka.Produce VU may have
 	// unacknowledged (default 1: an iteration waits for its own
-	// acknowledgement). With W > 1 an iteration returns once its message
-	// is handed to the client: VUs × W messages are in flight, each still
-	// recorded with its own latency from its intended start.
+	// acknowledgement; --produce-window). With W > 1 an iteration returns
+	// once its message is handed to the client: VUs × W messages are in
+	// flight, each still recorded with its own latency from its intended
+	// start.
 	Window int
 	// MaxInFlight is the produce requests in flight per broker
-	// (max.in.flight.requests.per.connection; default 5). With idempotence
-	// it is always 5, Kafka's limit.
+	// (max.in.flight.requests.per.connection; default 5; --max-in-flight).
+	// With idempotence it is always 5, Kafka's limit.
 	MaxInFlight int
-	// BatchBytes caps a record batch (Kafka batch.size; default 1000012).
+	// BatchBytes caps a record batch in bytes (Kafka batch.size; default
+	// 1000012; --batch-bytes).
 	BatchBytes int32
-	// Compression is none, gzip, snappy, lz4 or zstd (default none).
+	// Compression is none (default), gzip, snappy, lz4 or zstd
+	// (--compression-type).
 	Compression string
-	// Idempotence is auto (on with acks=all), true or false.
+	// Idempotence is auto (default: on with acks=all), true or false
+	// (--idempotence).
 	Idempotence string
-	// MessageSize is the value size in bytes (default 2048).
+	// MessageSize is the message value size in bytes (default 2048;
+	// --message-size).
 	MessageSize int
-	// Payload is "random" (incompressible) or "compressible" (text-like).
+	// Payload is "random" (default; incompressible) or "compressible"
+	// (text-like) (--payload).
 	Payload string
-	// MinInsyncReplicas, FlushMessages and FlushMs become the topic configs
-	// min.insync.replicas, flush.messages and flush.ms when > 0.
+	// MinInsyncReplicas, FlushMessages and FlushMs (milliseconds) become
+	// the topic configs min.insync.replicas, flush.messages and flush.ms
+	// when > 0 (default 0: the broker's default; --min-insync-replicas,
+	// --flush-messages, --flush-ms).
 	MinInsyncReplicas int
 	FlushMessages     int64
 	FlushMs           int64
-	// TopicConfigs are extra topic configs, KEY=VALUE.
+	// TopicConfigs are extra topic configs, KEY=VALUE each, winning over
+	// the fields above (default none; --topic-config, repeatable).
 	TopicConfigs []string
-	// DeleteTopics deletes the topics this run created when it ends.
+	// DeleteTopics deletes the topics this run created when it ends
+	// (default false; --delete-topics).
 	DeleteTopics bool
 	// DeliveryTimeout bounds how long a record may take to be acknowledged,
-	// retries included (default 30s); Retries caps produce retries (-1:
-	// until the delivery timeout).
+	// retries included (default 30s, at least 1s; --delivery-timeout).
+	// Retries caps produce retries per batch (default -1: until the
+	// delivery timeout; --produce-retries).
 	DeliveryTimeout time.Duration
 	Retries         int
 	// E2ETimeout is how long kafka.EndToEnd waits for a produced message to
-	// be consumed before counting it lost (default 10s).
+	// be consumed before counting it lost (default 10s; --e2e-timeout).
 	E2ETimeout time.Duration
 	// ConsumeFrom is where kafka.Consume starts: earliest (default) or
-	// latest.
+	// latest (--consume-from).
 	ConsumeFrom string
 	// ChurnInterval creates and deletes an extra topic every interval
-	// between ChurnStart and ChurnStart+ChurnFor (0: no churn).
+	// (default 0: no churn; --churn-interval) between ChurnStart (default
+	// 5s; --churn-start) and ChurnStart+ChurnFor (default 10s; --churn-for)
+	// after the scenario starts.
 	ChurnInterval time.Duration
 	ChurnStart    time.Duration
 	ChurnFor      time.Duration
 	// ChurnBrokers adds a broker to the embedded cluster when the churn
-	// window opens and removes it when it closes (membership events).
+	// window opens and removes it when it closes: membership events
+	// (default false; --churn-brokers).
 	ChurnBrokers bool
-	// MaxRate* drive kafka.MaxRate; see maxrate.go.
+	// MaxRateStart is the first rate kafka.MaxRate tries, in messages per
+	// second (default 1000; --max-rate-start); each rate is held for
+	// MaxRateStep (default 2s; --max-rate-step). A rate is sustained while
+	// the error ratio stays at most MaxRateErrors (default 0.001;
+	// --max-rate-errors); the search stops when the bracket is narrower
+	// than MaxRatePrecision, relative (default 0.05, in (0,1);
+	// --max-rate-precision).
 	MaxRateStart     int64
 	MaxRateStep      time.Duration
 	MaxRateErrors    float64
 	MaxRatePrecision float64
-	// EmbeddedRetention is the per-partition retention in bytes of the
-	// embedded cluster (default 64 MiB), which keeps its memory bounded.
+	// EmbeddedRetention is the bytes the embedded cluster keeps per
+	// partition (default 64 MiB; --embedded-retention), which bounds its
+	// memory.
 	EmbeddedRetention int64
-	// EmbeddedBlackhole makes the embedded cluster discard produced bytes
-	// (produce-only benchmarks; nothing can be consumed).
+	// EmbeddedBlackhole makes the embedded cluster acknowledge but discard
+	// produced records: produce-only benchmarks, nothing can be consumed
+	// (default false; --embedded-blackhole).
 	EmbeddedBlackhole bool
+
+	// applied is the profile ApplyProfile set: New does not apply it again.
+	applied string
 }
 
 // Flag names whose values a profile may set.
@@ -113,57 +148,53 @@ const (
 	flagIdempotence = "idempotence"
 )
 
-// AddFlags registers the options on fs with their defaults.
-func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.Profile, "kafka-profile", ProfileHighThroughput, "settings from the seed: high-throughput (RF 1, 1 partition, acks=1) or high-reliability (RF 3, 3 partitions, acks=all, min.insync.replicas=2, flush.messages=1); explicit flags win")
-	fs.IntVar(&o.Brokers, "brokers", 3, "brokers of the embedded cluster (used without --target)")
-	fs.IntVar(&o.Topics, "topics", 1, "topics to spread the load over")
-	fs.StringVar(&o.TopicPrefix, "topic-prefix", "stampede", "topics are named PREFIX-0, PREFIX-1, ...")
-	fs.Int32Var(&o.Partitions, flagPartitions, 1, "partitions per topic")
-	fs.Int16Var(&o.ReplicationFactor, flagRF, 1, "replication factor of created topics")
-	fs.IntVar(&o.Producers, "producers", 1, "producer clients per topic, shared by the VUs")
-	fs.IntVar(&o.Consumers, "consumers", 1, "consumers per topic (kafka.Consume: one VU each)")
-	fs.StringVar(&o.Acks, flagAcks, "1", "producer acks: 0, 1 or all")
-	fs.DurationVar(&o.Linger, "linger", 0, "producer linger (linger.ms)")
-	fs.IntVar(&o.PerIteration, "messages-per-iteration", 1, "kafka.Produce: messages an iteration sends before waiting for their acknowledgements (in flight = VUs × this)")
-	fs.IntVar(&o.Window, "produce-window", 1, "kafka.Produce: messages a VU may have unacknowledged; >1: an iteration returns once its message is handed over (in flight = VUs × this; every message keeps its own latency)")
-	fs.IntVar(&o.MaxInFlight, "max-in-flight", 5, "produce requests in flight per broker (max.in.flight.requests.per.connection)")
-	fs.Int32Var(&o.BatchBytes, "batch-bytes", 1000012, "largest record batch in bytes (batch.size)")
-	fs.StringVar(&o.Compression, "compression-type", "none", "producer compression: none, gzip, snappy, lz4, zstd")
-	fs.StringVar(&o.Idempotence, flagIdempotence, "auto", "idempotent producer: auto (on with acks=all), true, false")
-	fs.IntVar(&o.MessageSize, "message-size", 2048, "message value size in bytes")
-	fs.StringVar(&o.Payload, "payload", "random", "message values: random (incompressible) or compressible (text-like)")
-	fs.IntVar(&o.MinInsyncReplicas, flagMinISR, 0, "topic config min.insync.replicas (0: broker default)")
-	fs.Int64Var(&o.FlushMessages, flagFlushMsgs, 0, "topic config flush.messages (0: broker default)")
-	fs.Int64Var(&o.FlushMs, "flush-ms", 0, "topic config flush.ms (0: broker default)")
-	fs.StringArrayVar(&o.TopicConfigs, "topic-config", nil, "extra topic config KEY=VALUE (repeatable)")
-	fs.BoolVar(&o.DeleteTopics, "delete-topics", false, "delete the topics this run created when it ends")
-	fs.DurationVar(&o.DeliveryTimeout, "delivery-timeout", 30*time.Second, "longest a message may take to be acknowledged, retries included (delivery.timeout.ms)")
-	fs.IntVar(&o.Retries, "produce-retries", -1, "produce retries per batch (-1: until --delivery-timeout)")
-	fs.DurationVar(&o.E2ETimeout, "e2e-timeout", 10*time.Second, "kafka.EndToEnd: a message not consumed within this is counted lost")
-	fs.StringVar(&o.ConsumeFrom, "consume-from", "earliest", "kafka.Consume starts at the earliest or latest offset")
-	fs.DurationVar(&o.ChurnInterval, "churn-interval", 0, "create and delete an extra topic every interval during the load (0: off)")
-	fs.BoolVar(&o.ChurnBrokers, "churn-brokers", false, "embedded cluster: a broker joins when the churn window opens and leaves when it closes")
-	fs.DurationVar(&o.ChurnStart, "churn-start", 5*time.Second, "churn begins this long after the scenario starts")
-	fs.DurationVar(&o.ChurnFor, "churn-for", 10*time.Second, "churn lasts this long")
-	fs.Int64Var(&o.MaxRateStart, "max-rate-start", 1000, "kafka.MaxRate: first rate tried, msgs/s")
-	fs.DurationVar(&o.MaxRateStep, "max-rate-step", 2*time.Second, "kafka.MaxRate: how long each rate is held")
-	fs.Float64Var(&o.MaxRateErrors, "max-rate-errors", 0.001, "kafka.MaxRate: highest tolerated error ratio")
-	fs.Float64Var(&o.MaxRatePrecision, "max-rate-precision", 0.05, "kafka.MaxRate: stop when the bracket is this narrow (relative)")
-	fs.Int64Var(&o.EmbeddedRetention, "embedded-retention", 64<<20, "embedded cluster: bytes kept per partition")
-	fs.BoolVar(&o.EmbeddedBlackhole, "embedded-blackhole", false, "embedded cluster: acknowledge but discard produced records (produce-only benchmarks)")
+// DefaultOptions returns the defaults of a bare `stampede run
+// kafka.Produce`: the high-throughput profile.
+func DefaultOptions() Options {
+	return Options{
+		Profile:           ProfileHighThroughput,
+		Brokers:           3,
+		Topics:            1,
+		TopicPrefix:       "stampede",
+		Partitions:        1,
+		ReplicationFactor: 1,
+		Producers:         1,
+		Consumers:         1,
+		Acks:              "1",
+		PerIteration:      1,
+		Window:            1,
+		MaxInFlight:       5,
+		BatchBytes:        1000012,
+		Compression:       "none",
+		Idempotence:       "auto",
+		MessageSize:       2048,
+		Payload:           "random",
+		DeliveryTimeout:   30 * time.Second,
+		Retries:           -1,
+		E2ETimeout:        10 * time.Second,
+		ConsumeFrom:       "earliest",
+		ChurnStart:        5 * time.Second,
+		ChurnFor:          10 * time.Second,
+		MaxRateStart:      1000,
+		MaxRateStep:       2 * time.Second,
+		MaxRateErrors:     0.001,
+		MaxRatePrecision:  0.05,
+		EmbeddedRetention: 64 << 20,
+	}
 }
 
-// Defaults returns options with every flag at its default, as AddFlags
-// sets them.
-func Defaults() Options {
-	var o Options
-	o.AddFlags(pflag.NewFlagSet("defaults", pflag.ContinueOnError))
-	return o
-}
-
-// Validate checks o and returns the first problem as a one-line message.
+// Validate returns the first problem of o as a one-line usage error.
 func (o *Options) Validate() error {
+	if err := o.validate(); err != nil {
+		return usage.Errorf("%v", err)
+	}
+	return nil
+}
+
+func (o *Options) validate() error {
+	if _, err := Profiles().Find(o.Profile); err != nil {
+		return err
+	}
 	switch {
 	case o.Brokers < 1:
 		return fmt.Errorf("--brokers must be ≥ 1")
@@ -317,14 +348,7 @@ func (o *Options) topicConfigs() (map[string]string, error) {
 }
 
 // topicNames lists the load topics.
-func (o *Options) topicNames() []string {
-	out := make([]string, o.Topics)
-	w := len(strconv.Itoa(o.Topics - 1))
-	for i := range out {
-		out[i] = fmt.Sprintf("%s-%0*d", o.TopicPrefix, w, i)
-	}
-	return out
-}
+func (o *Options) topicNames() []string { return workload.NumberedNames(o.TopicPrefix, o.Topics) }
 
 // producerOpts are the franz-go producer settings of o (validated).
 func (o *Options) producerOpts(maxInflight int) []kgo.Opt {

@@ -1,10 +1,6 @@
 package mq
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
+import "github.com/stampede-bench/stampede/internal/workload"
 
 // Profile names, from the seed's two configurations.
 const (
@@ -12,48 +8,50 @@ const (
 	ProfileHighReliability = "high-reliability"
 )
 
-// Profiles returns each profile's flag values. Flags the user gave
-// explicitly win over the profile.
-func Profiles() map[string]map[string]string {
-	return map[string]map[string]string{
+// Profiles returns the kafka profiles: the settings of each, by option
+// (flag) name.
+func Profiles() workload.Profiles[Options] {
+	rf := func(o *Options) *int16 { return &o.ReplicationFactor }
+	parts := func(o *Options) *int32 { return &o.Partitions }
+	acks := func(o *Options) *string { return &o.Acks }
+	return workload.Profiles[Options]{Flag: "kafka-profile", Defaults: DefaultOptions, List: []workload.Profile[Options]{
 		// 1 replica, 1 partition, acks=1, asynchronous flush.
-		ProfileHighThroughput: {
-			flagRF: "1", flagPartitions: "1", flagAcks: "1",
-		},
+		{Name: ProfileHighThroughput, Settings: []workload.Setting[Options]{
+			workload.Set(flagAcks, acks, "1"),
+			workload.Set(flagPartitions, parts, 1),
+			workload.Set(flagRF, rf, 1),
+		}},
 		// 3 replicas, 3 partitions, acks=all, min.insync.replicas=2 and a
 		// flush after every message.
-		ProfileHighReliability: {
-			flagRF: "3", flagPartitions: "3", flagAcks: "all",
-			flagMinISR: "2", flagFlushMsgs: "1",
-		},
-	}
+		{Name: ProfileHighReliability, Settings: []workload.Setting[Options]{
+			workload.Set(flagAcks, acks, "all"),
+			workload.Set(flagFlushMsgs, func(o *Options) *int64 { return &o.FlushMessages }, 1),
+			workload.Set(flagMinISR, func(o *Options) *int { return &o.MinInsyncReplicas }, 2),
+			workload.Set(flagPartitions, parts, 3),
+			workload.Set(flagRF, rf, 3),
+		}},
+	}}
 }
 
-// applyProfile sets the profile's values on the flags for which changed
-// returns false. set assigns one flag value by name.
-func applyProfile(name string, changed func(string) bool, set func(name, value string) error) error {
-	all := Profiles()
-	p, ok := all[name]
-	if !ok {
-		names := make([]string, 0, len(all))
-		for n := range all {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return fmt.Errorf("--kafka-profile %q: want %s", name, strings.Join(names, " or "))
+// ApplyProfile sets every setting of profile name on o and names it in
+// o.Profile.
+func (o *Options) ApplyProfile(name string) error {
+	if err := Profiles().Apply(o, name); err != nil {
+		return err
 	}
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if changed(k) {
-			continue
-		}
-		if err := set(k, p[k]); err != nil {
-			return fmt.Errorf("profile %s: %s=%s: %w", name, k, p[k], err)
-		}
-	}
+	o.Profile, o.applied = name, name
 	return nil
+}
+
+// withProfile returns o with its profile applied to the settings for
+// which explicit is false (nil: those still at their default value, unless
+// ApplyProfile applied the profile already).
+func (o Options) withProfile(explicit func(option string) bool) (Options, error) {
+	o.TopicConfigs = append([]string(nil), o.TopicConfigs...)
+	if explicit == nil && o.applied == o.Profile {
+		_, err := Profiles().Find(o.Profile)
+		return o, err
+	}
+	err := Profiles().Resolve(&o, o.Profile, explicit)
+	return o, err
 }

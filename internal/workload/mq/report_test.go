@@ -25,7 +25,7 @@ func TestNotesGolden(t *testing.T) {
 	}
 	lines = append(lines, topicSpread(topics, counts, 2*time.Second))
 
-	b := &base{run: &run{opts: Defaults()}, name: ScenarioProduce}
+	b := &base{run: &run{opts: DefaultOptions()}, name: ScenarioProduce}
 	b.opts.ChurnInterval, b.opts.ChurnStart, b.opts.ChurnFor, b.opts.ChurnBrokers = time.Second, 5*time.Second, 10*time.Second, true
 	b.phaseAcked[0].Store(250_000)
 	b.phaseAcked[1].Store(480_000)

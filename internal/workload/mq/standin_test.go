@@ -69,7 +69,7 @@ func TestEmbeddedFsyncDir(t *testing.T) {
 // A real cluster gets no stand-in note; a plain run on the embedded one
 // names no setting as without effect.
 func TestStandInNoteDefaults(t *testing.T) {
-	o := Defaults()
+	o := DefaultOptions()
 	if u := unmodelled(&o, false); len(u) != 0 {
 		t.Errorf("defaults listed as without effect: %q", u)
 	}

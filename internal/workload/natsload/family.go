@@ -16,7 +16,6 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/spf13/pflag"
 
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -28,18 +27,24 @@ import (
 // EmbeddedNote is said in every summary of a run on the embedded cluster.
 const EmbeddedNote = "embedded real NATS JetStream cluster: %d nats-server %s node(s) as child processes on this machine, sharing its %d cores with the load generator; replication, quorum acks and fsync are real, per-node capacity is not a separate machine's"
 
-// Family is the "nats" family; build one per CLI invocation with New.
+// Family is the "nats" family; build one per run with New.
 type Family struct {
 	opts Options
-	fs   *pflag.FlagSet
+	// explicit tells whether the user gave an option's flag (set by
+	// BindFlags); nil for a family built from Options alone.
+	explicit func(option string) bool
 	// Launch overrides how embedded nodes are started (tests).
 	Launch func(config string) *exec.Cmd
 }
 
-var _ workload.Family = (*Family)(nil)
+var (
+	_ workload.Family     = (*Family)(nil)
+	_ workload.FlagBinder = (*Family)(nil)
+)
 
-// New returns the nats family with default options.
-func New() *Family { return &Family{opts: Defaults()} }
+// New returns the nats family with options opts (see DefaultOptions and
+// Options.Profile).
+func New(opts Options) *Family { return &Family{opts: opts} }
 
 // Name implements workload.Family.
 func (*Family) Name() string { return "nats" }
@@ -54,23 +59,10 @@ func (*Family) Scenarios() []workload.Info {
 	}
 }
 
-// AddFlags implements workload.Family.
-func (f *Family) AddFlags(fs *pflag.FlagSet) {
-	f.opts.AddFlags(fs)
-	f.fs = fs
-}
-
-func (f *Family) changed(name string) bool { return f.fs != nil && f.fs.Changed(name) }
-
 // effective returns the options with the profile applied to every
 // setting the user did not give.
 func (f *Family) effective() (Options, error) {
-	var o Options
-	shadow := pflag.NewFlagSet("profile", pflag.ContinueOnError)
-	o.AddFlags(shadow)
-	o = f.opts
-	err := applyProfile(o.Profile, f.changed, shadow.Set)
-	return o, err
+	return f.opts.withProfile(f.explicit)
 }
 
 // Open implements workload.Family: it starts the embedded cluster when
@@ -79,10 +71,10 @@ func (f *Family) effective() (Options, error) {
 func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_ *workload.Opened, err error) {
 	o, err := f.effective()
 	if err != nil {
-		return nil, usage.Errorf("%v", err)
+		return nil, err
 	}
 	if err := o.Validate(); err != nil {
-		return nil, usage.Errorf("%v", err)
+		return nil, err
 	}
 	for _, n := range names {
 		if n == ScenarioEndToEnd && o.MessageSize < stampLen {
@@ -137,7 +129,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return nil, usage.Errorf("%v", err)
 		}
 		target = cfg.String()
-		if f.changed(flagFsync) {
+		if o.given(f.explicit, flagFsync) {
 			notes = append(notes, "--nats-fsync configures only the embedded cluster: on --target the fsync policy is the server's sync_interval, read back below when monitor= is given")
 		}
 	}

@@ -50,10 +50,10 @@ func (s *syncBuffer) String() string {
 // test binary.
 func family(t testing.TB, args ...string) *Family {
 	t.Helper()
-	f := New()
+	f := New(DefaultOptions())
 	f.Launch = testLaunch
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	f.AddFlags(fs)
+	f.BindFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}

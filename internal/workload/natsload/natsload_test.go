@@ -132,7 +132,7 @@ func TestBadInputIsAUsageError(t *testing.T) {
 }
 
 func TestStreamNamesAndSubjects(t *testing.T) {
-	o := Defaults()
+	o := DefaultOptions()
 	o.StreamPrefix, o.Streams = "st-r1", 12
 	names := o.streamNames()
 	if names[0] != "st-r1-00" || names[11] != "st-r1-11" {

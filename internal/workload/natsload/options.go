@@ -2,62 +2,93 @@ package natsload
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
+	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// Options are the nats family's settings, one field per run flag. A
-// profile fills what the user did not set explicitly.
+// Options are the nats family's settings. Each field's comment gives its
+// unit, its default (DefaultOptions) and the run flag that sets it. Start
+// from DefaultOptions, change fields, then Validate.
 type Options struct {
-	// Profile is high-throughput (default) or high-reliability.
+	// Profile is ProfileHighThroughput (default) or ProfileHighReliability:
+	// the seed's settings for replicas, publish mode and fsync
+	// (--nats-profile). New applies it to those of the profile's settings
+	// that still hold their DefaultOptions value: a setting changed from
+	// the default wins, as an explicit flag wins over --nats-profile.
+	// ApplyProfile sets them all.
 	Profile string
-	// Nodes is the size of the embedded cluster (default 3); ignored with
-	// --target.
+	// Nodes is the size of the embedded cluster, 1 to 15, used without a
+	// target (default 3; --nats-nodes).
 	Nodes int
-	// Streams is how many streams the load spreads over (default 1),
-	// named StreamPrefix-i with subject StreamPrefix.i.
+	// Streams is how many streams the load spreads over, 1 to 10000
+	// (default 1; --streams), named StreamPrefix-i with subject
+	// StreamPrefix.i (default prefix "stampede"; --stream-prefix).
 	Streams      int
 	StreamPrefix string
-	// Replicas of created streams (1..5); Storage is file or memory.
+	// Replicas of created streams, 1 to 5 (default 1; --nats-replicas).
 	Replicas int
-	Storage  string
-	// PublishMode is async (a window of messages in flight per VU, each
-	// counted on its PubAck) or sync (one message, wait for its PubAck).
+	// Storage of created streams: file (default) or memory
+	// (--nats-storage).
+	Storage string
+	// PublishMode is async (default: a window of messages in flight per
+	// VU, each counted on its PubAck) or sync (one message, wait for its
+	// PubAck) (--nats-publish).
 	PublishMode string
 	// AsyncWindow is how many messages an async iteration publishes
-	// before it waits for their PubAcks (default 500, as nats bench).
+	// before it waits for their PubAcks (default 500, as nats bench;
+	// --nats-async-window).
 	AsyncWindow int
 	// Fsync is always (sync_interval: always, fsync before every ack) or
-	// default (background fsync); it configures the embedded cluster.
+	// default (default: background fsync); it configures the embedded
+	// cluster only (--nats-fsync).
 	Fsync string
-	// MessageSize is the payload size in bytes (default 2048).
+	// MessageSize is the payload size in bytes, up to 8 MiB (default 2048;
+	// --nats-message-size).
 	MessageSize int
-	// PublishTimeout bounds the wait for one PubAck (default 5s).
+	// PublishTimeout bounds the wait for one PubAck (default 5s;
+	// --nats-publish-timeout).
 	PublishTimeout time.Duration
-	// Consumers per stream: durable pull consumers (nats.Consume).
+	// Consumers per stream: durable pull consumers of nats.Consume
+	// (default 1; --nats-consumers).
 	Consumers int
-	// FetchBatch is how many messages one nats.Consume pull asks for.
+	// FetchBatch is how many messages one nats.Consume pull asks for
+	// (default 500; --nats-fetch-batch).
 	FetchBatch int
-	// E2ETimeout: a nats.EndToEnd message not consumed within it is lost.
+	// E2ETimeout is how long nats.EndToEnd waits for a published message
+	// to be consumed before counting it lost (default 10s;
+	// --nats-e2e-timeout).
 	E2ETimeout time.Duration
-	// MaxBytes caps each stream (oldest messages discarded beyond it;
-	// default 1 GiB, as nats bench), so disk use stays bounded.
+	// MaxBytes caps each created stream in bytes, oldest messages
+	// discarded beyond it, so disk use stays bounded (default 1 GiB, as
+	// nats bench; -1: unlimited; --nats-stream-max-bytes).
 	MaxBytes int64
-	// DeleteStreams deletes the streams this run created when it ends.
+	// DeleteStreams deletes the streams this run created when it ends
+	// (default false; --delete-streams).
 	DeleteStreams bool
-	// Churn: a stream created and one deleted every ChurnInterval, and/or
-	// a node leaving at ChurnStart and rejoining at ChurnStart+ChurnFor.
+	// ChurnInterval creates and deletes an extra stream every interval
+	// (default 0: off; --stream-churn-interval) and ChurnNodes makes a
+	// node of the embedded cluster leave (default false; --churn-nodes),
+	// during the churn window from ChurnStart (default 5s;
+	// --nats-churn-start) to ChurnStart+ChurnFor (default 10s;
+	// --nats-churn-for) after the scenario starts.
 	ChurnInterval time.Duration
 	ChurnNodes    bool
 	ChurnStart    time.Duration
 	ChurnFor      time.Duration
-	// MaxRate* drive nats.MaxRate.
+	// MaxRateStart is the first rate nats.MaxRate tries, in messages per
+	// second (default 1000; --nats-max-rate-start), each held for
+	// MaxRateStep (default 2s; --nats-max-rate-step); a rate is sustained
+	// while the error ratio stays at most MaxRateErrors (default 0.001;
+	// --nats-max-rate-errors).
 	MaxRateStart  int64
 	MaxRateStep   time.Duration
 	MaxRateErrors float64
+
+	// applied is the profile ApplyProfile set: New does not apply it again.
+	applied string
 }
 
 // Flag names a profile may set.
@@ -67,42 +98,45 @@ const (
 	flagFsync    = "nats-fsync"
 )
 
-// AddFlags registers the options on fs with their defaults.
-func (o *Options) AddFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&o.Profile, "nats-profile", ProfileHighThroughput, "settings from the seed: high-throughput (R1, async publish) or high-reliability (R3, sync publish waiting for the quorum PubAck, fsync every message); explicit flags win")
-	fs.IntVar(&o.Nodes, "nats-nodes", 3, "nodes of the embedded nats-server cluster (used without --target)")
-	fs.IntVar(&o.Streams, "streams", 1, "nats: streams to spread the load over")
-	fs.StringVar(&o.StreamPrefix, "stream-prefix", "stampede", "nats: streams are named PREFIX-0, PREFIX-1, ... with subjects PREFIX.0, PREFIX.1, ...")
-	fs.IntVar(&o.Replicas, flagReplicas, 1, "nats: replicas of created streams (1-5)")
-	fs.StringVar(&o.Storage, "nats-storage", "file", "nats: stream storage, file or memory")
-	fs.StringVar(&o.PublishMode, flagMode, "async", "nats: async (a window of messages in flight per VU) or sync (wait for each PubAck)")
-	fs.IntVar(&o.AsyncWindow, "nats-async-window", 500, "nats: messages an async iteration publishes before waiting for their PubAcks")
-	fs.StringVar(&o.Fsync, flagFsync, "default", "nats embedded cluster: always (sync_interval: always, fsync every message) or default (background fsync)")
-	fs.IntVar(&o.MessageSize, "nats-message-size", 2048, "nats: payload size in bytes")
-	fs.DurationVar(&o.PublishTimeout, "nats-publish-timeout", 5*time.Second, "nats: longest wait for one PubAck")
-	fs.IntVar(&o.Consumers, "nats-consumers", 1, "nats: durable pull consumers per stream (nats.Consume)")
-	fs.IntVar(&o.FetchBatch, "nats-fetch-batch", 500, "nats.Consume: messages one pull asks for")
-	fs.DurationVar(&o.E2ETimeout, "nats-e2e-timeout", 10*time.Second, "nats.EndToEnd: a message not consumed within this is counted lost")
-	fs.Int64Var(&o.MaxBytes, "nats-stream-max-bytes", 1<<30, "nats: bytes kept per created stream, oldest discarded beyond (-1: unlimited)")
-	fs.BoolVar(&o.DeleteStreams, "delete-streams", false, "nats: delete the streams this run created when it ends")
-	fs.DurationVar(&o.ChurnInterval, "stream-churn-interval", 0, "nats: create and delete an extra stream every interval during the churn window (0: off)")
-	fs.BoolVar(&o.ChurnNodes, "churn-nodes", false, "nats embedded cluster: a node leaves when the churn window opens and rejoins when it closes")
-	fs.DurationVar(&o.ChurnStart, "nats-churn-start", 5*time.Second, "nats: churn begins this long after the scenario starts")
-	fs.DurationVar(&o.ChurnFor, "nats-churn-for", 10*time.Second, "nats: churn lasts this long")
-	fs.Int64Var(&o.MaxRateStart, "nats-max-rate-start", 1000, "nats.MaxRate: first rate tried, msgs/s")
-	fs.DurationVar(&o.MaxRateStep, "nats-max-rate-step", 2*time.Second, "nats.MaxRate: how long each rate is held")
-	fs.Float64Var(&o.MaxRateErrors, "nats-max-rate-errors", 0.001, "nats.MaxRate: highest tolerated error ratio")
+// DefaultOptions returns the defaults of a bare `stampede run
+// nats.Publish`: the high-throughput profile.
+func DefaultOptions() Options {
+	return Options{
+		Profile:        ProfileHighThroughput,
+		Nodes:          3,
+		Streams:        1,
+		StreamPrefix:   "stampede",
+		Replicas:       1,
+		Storage:        "file",
+		PublishMode:    "async",
+		AsyncWindow:    500,
+		Fsync:          "default",
+		MessageSize:    2048,
+		PublishTimeout: 5 * time.Second,
+		Consumers:      1,
+		FetchBatch:     500,
+		E2ETimeout:     10 * time.Second,
+		MaxBytes:       1 << 30,
+		ChurnStart:     5 * time.Second,
+		ChurnFor:       10 * time.Second,
+		MaxRateStart:   1000,
+		MaxRateStep:    2 * time.Second,
+		MaxRateErrors:  0.001,
+	}
 }
 
-// Defaults returns options with every flag at its default.
-func Defaults() Options {
-	var o Options
-	o.AddFlags(pflag.NewFlagSet("defaults", pflag.ContinueOnError))
-	return o
-}
-
-// Validate checks o and returns the first problem as a one-line message.
+// Validate returns the first problem of o as a one-line usage error.
 func (o *Options) Validate() error {
+	if err := o.validate(); err != nil {
+		return usage.Errorf("%v", err)
+	}
+	return nil
+}
+
+func (o *Options) validate() error {
+	if _, err := Profiles().Find(o.Profile); err != nil {
+		return err
+	}
 	switch {
 	case o.Nodes < 1 || o.Nodes > 15:
 		return fmt.Errorf("--nats-nodes must be between 1 and 15")
@@ -137,14 +171,7 @@ func (o *Options) Validate() error {
 }
 
 // streamNames lists the load streams.
-func (o *Options) streamNames() []string {
-	out := make([]string, o.Streams)
-	w := len(strconv.Itoa(o.Streams - 1))
-	for i := range out {
-		out[i] = fmt.Sprintf("%s-%0*d", o.StreamPrefix, w, i)
-	}
-	return out
-}
+func (o *Options) streamNames() []string { return workload.NumberedNames(o.StreamPrefix, o.Streams) }
 
 // subjectOf is stream PREFIX-i's subject, PREFIX.i.
 func subjectOf(stream string) string {

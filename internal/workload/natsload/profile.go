@@ -1,10 +1,6 @@
 package natsload
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
+import "github.com/stampede-bench/stampede/internal/workload"
 
 // Profile names, from the seed's two configurations.
 const (
@@ -12,43 +8,55 @@ const (
 	ProfileHighReliability = "high-reliability"
 )
 
-// Profiles returns each profile's flag values; flags given explicitly win.
-// See docs/nats.md for how they map to the seed's Kafka settings.
-func Profiles() map[string]map[string]string {
-	return map[string]map[string]string{
+// Profiles returns the nats profiles: the settings of each, by option
+// (flag) name. See docs/nats.md for how they map to the seed's Kafka
+// settings.
+func Profiles() workload.Profiles[Options] {
+	replicas := func(o *Options) *int { return &o.Replicas }
+	mode := func(o *Options) *string { return &o.PublishMode }
+	fsync := func(o *Options) *string { return &o.Fsync }
+	return workload.Profiles[Options]{Flag: "nats-profile", Defaults: DefaultOptions, List: []workload.Profile[Options]{
 		// One replica, asynchronous publish, background fsync.
-		ProfileHighThroughput: {flagReplicas: "1", flagMode: "async", flagFsync: "default"},
+		{Name: ProfileHighThroughput, Settings: []workload.Setting[Options]{
+			workload.Set(flagFsync, fsync, "default"),
+			workload.Set(flagMode, mode, "async"),
+			workload.Set(flagReplicas, replicas, 1),
+		}},
 		// Three replicas (the PubAck comes after a quorum stored the
 		// message), synchronous publish, fsync before every ack.
-		ProfileHighReliability: {flagReplicas: "3", flagMode: "sync", flagFsync: "always"},
-	}
+		{Name: ProfileHighReliability, Settings: []workload.Setting[Options]{
+			workload.Set(flagFsync, fsync, "always"),
+			workload.Set(flagMode, mode, "sync"),
+			workload.Set(flagReplicas, replicas, 3),
+		}},
+	}}
 }
 
-// applyProfile sets the profile's values on the flags changed reports as
-// not given; set assigns one flag by name.
-func applyProfile(name string, changed func(string) bool, set func(name, value string) error) error {
-	all := Profiles()
-	p, ok := all[name]
-	if !ok {
-		names := make([]string, 0, len(all))
-		for n := range all {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return fmt.Errorf("--nats-profile %q: want %s", name, strings.Join(names, " or "))
+// ApplyProfile sets every setting of profile name on o and names it in
+// o.Profile.
+func (o *Options) ApplyProfile(name string) error {
+	if err := Profiles().Apply(o, name); err != nil {
+		return err
 	}
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if changed(k) {
-			continue
-		}
-		if err := set(k, p[k]); err != nil {
-			return fmt.Errorf("profile %s: %s=%s: %w", name, k, p[k], err)
-		}
-	}
+	o.Profile, o.applied = name, name
 	return nil
+}
+
+// withProfile returns o with its profile applied to the settings for
+// which explicit is false (nil: those still at their default value, unless
+// ApplyProfile applied the profile already).
+func (o Options) withProfile(explicit func(option string) bool) (Options, error) {
+	if explicit == nil && o.applied == o.Profile {
+		_, err := Profiles().Find(o.Profile)
+		return o, err
+	}
+	err := Profiles().Resolve(&o, o.Profile, explicit)
+	return o, err
+}
+
+// given tells whether the user chose option of o (profile applied): by
+// its flag, or, for options built in Go, by a value other than the
+// profile's.
+func (o *Options) given(explicit func(option string) bool, option string) bool {
+	return Profiles().Given(o, o.Profile, explicit, option)
 }

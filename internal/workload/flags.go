@@ -1,0 +1,124 @@
+package workload
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+)
+
+// FlagBinder is implemented by families whose options can be set from
+// command-line flags. A family works without it: a Go program builds it
+// from its Options value instead.
+type FlagBinder interface {
+	// BindFlags registers the family's options as flags on fs, with the
+	// family's current option values as defaults. The values parsed into
+	// fs become the family's options.
+	BindFlags(fs *pflag.FlagSet)
+}
+
+// FlagSharer is implemented by FlagBinder families that mean to share some
+// of their flags with other families: one flag then sets the option of
+// every family that binds it. A flag name bound by two families is an
+// error unless every one of them lists it here.
+type FlagSharer interface {
+	SharedFlags() []string
+}
+
+// BindFlags binds the flags of every family implementing FlagBinder on fs,
+// in catalog order, and returns the family of each flag it added (the
+// first family, for a shared flag). A flag name already on fs, or bound by
+// two families that do not both declare it shared (FlagSharer), with the
+// same type and default, is an error: no family's flag is silently
+// dropped. On error fs is unchanged.
+func (c *Catalog) BindFlags(fs *pflag.FlagSet) (map[string]string, error) {
+	type bound struct {
+		flag   *pflag.Flag
+		family string
+		shared bool
+		values []pflag.Value
+	}
+	byName := map[string]*bound{}
+	var order []string
+	shorthands := map[string]string{}
+	for _, fam := range c.families {
+		b, ok := fam.(FlagBinder)
+		if !ok {
+			continue
+		}
+		own := pflag.NewFlagSet(fam.Name(), pflag.ContinueOnError)
+		b.BindFlags(own)
+		shared := map[string]bool{}
+		if s, ok := fam.(FlagSharer); ok {
+			for _, n := range s.SharedFlags() {
+				shared[n] = true
+			}
+		}
+		var err error
+		own.VisitAll(func(fl *pflag.Flag) {
+			if err != nil {
+				return
+			}
+			if fs.Lookup(fl.Name) != nil {
+				err = fmt.Errorf("flag --%s of the %s family is already a flag of the command", fl.Name, fam.Name())
+				return
+			}
+			if fl.Shorthand != "" {
+				if fs.ShorthandLookup(fl.Shorthand) != nil {
+					err = fmt.Errorf("flag -%s (--%s) of the %s family is already a flag of the command", fl.Shorthand, fl.Name, fam.Name())
+					return
+				}
+				if other, taken := shorthands[fl.Shorthand]; taken && other != fl.Name {
+					err = fmt.Errorf("flag -%s is bound as --%s and --%s", fl.Shorthand, other, fl.Name)
+					return
+				}
+				shorthands[fl.Shorthand] = fl.Name
+			}
+			prev, dup := byName[fl.Name]
+			if !dup {
+				byName[fl.Name] = &bound{flag: fl, family: fam.Name(), shared: shared[fl.Name], values: []pflag.Value{fl.Value}}
+				order = append(order, fl.Name)
+				return
+			}
+			switch {
+			case !prev.shared || !shared[fl.Name]:
+				err = fmt.Errorf("flag --%s is bound by both the %s and the %s family; rename one, or declare it shared in both (workload.FlagSharer)", fl.Name, prev.family, fam.Name())
+			case prev.flag.Value.Type() != fl.Value.Type() || prev.flag.DefValue != fl.DefValue:
+				err = fmt.Errorf("shared flag --%s: the %s family binds it as %s (default %q), the %s family as %s (default %q)",
+					fl.Name, prev.family, prev.flag.Value.Type(), prev.flag.DefValue, fam.Name(), fl.Value.Type(), fl.DefValue)
+			default:
+				prev.values = append(prev.values, fl.Value)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := make(map[string]string, len(order))
+	for _, n := range order {
+		b := byName[n]
+		if len(b.values) > 1 {
+			b.flag.Value = &sharedValue{Value: b.values[0], more: b.values[1:]}
+		}
+		fs.AddFlag(b.flag)
+		out[n] = b.family
+	}
+	return out, nil
+}
+
+// sharedValue is a flag value set into every family sharing the flag.
+type sharedValue struct {
+	pflag.Value
+	more []pflag.Value
+}
+
+func (s *sharedValue) Set(v string) error {
+	if err := s.Value.Set(v); err != nil {
+		return err
+	}
+	for _, m := range s.more {
+		if err := m.Set(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package workload
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/stampede-bench/stampede/internal/usage"
+)
+
+// Profiles is a family's table of named profiles: sets of option settings
+// (the seed's high-throughput and high-reliability configurations, for
+// instance) applied to an Options value of type O. The user's own choices
+// win: an option given by its flag, or, for options built in Go, changed
+// from the family's defaults, keeps its value.
+type Profiles[O any] struct {
+	// Flag is the option that chooses a profile, e.g. "kafka-profile".
+	Flag string
+	List []Profile[O]
+	// Defaults returns the family's default options.
+	Defaults func() O
+}
+
+// Profile is one named set of settings.
+type Profile[O any] struct {
+	Name     string
+	Settings []Setting[O]
+}
+
+// Setting is one option a profile sets. Build it with Set.
+type Setting[O any] struct {
+	// Option names the option as its flag does ("replication-factor").
+	Option string
+	// Value is the profile's value, as text (for docs and notes).
+	Value string
+
+	set       func(*O)
+	isDefault func(o, def *O) bool
+}
+
+// Set returns the setting "option = v" of the field field points to.
+func Set[O any, V comparable](option string, field func(*O) *V, v V) Setting[O] {
+	return Setting[O]{
+		Option:    option,
+		Value:     fmt.Sprint(v),
+		set:       func(o *O) { *field(o) = v },
+		isDefault: func(o, def *O) bool { return *field(o) == *field(def) },
+	}
+}
+
+// Find returns the profile called name, or a usage error naming the flag
+// and the valid names: --kafka-profile "fast": want high-reliability or
+// high-throughput.
+func (ps Profiles[O]) Find(name string) (Profile[O], error) {
+	names := make([]string, 0, len(ps.List))
+	for _, p := range ps.List {
+		if p.Name == name {
+			return p, nil
+		}
+		names = append(names, p.Name)
+	}
+	sort.Strings(names)
+	return Profile[O]{}, usage.Errorf("--%s %q: want %s", ps.Flag, name, strings.Join(names, " or "))
+}
+
+// Apply sets every setting of profile name on o.
+func (ps Profiles[O]) Apply(o *O, name string) error {
+	p, err := ps.Find(name)
+	if err != nil {
+		return err
+	}
+	for _, s := range p.Settings {
+		s.set(o)
+	}
+	return nil
+}
+
+// Resolve applies profile name to the settings of o the user did not
+// choose: explicit reports the options given by flag; with explicit nil,
+// the options changed from Defaults count as given.
+func (ps Profiles[O]) Resolve(o *O, name string, explicit func(option string) bool) error {
+	p, err := ps.Find(name)
+	if err != nil {
+		return err
+	}
+	if explicit == nil {
+		def := ps.Defaults()
+		explicit = func(option string) bool { return changed(p, o, &def, option) }
+	}
+	for _, s := range p.Settings {
+		if !explicit(s.Option) {
+			s.set(o)
+		}
+	}
+	return nil
+}
+
+// Given tells whether the user chose option of o, whose profile name is
+// already resolved: by its flag (explicit), or, with explicit nil, by a
+// value other than the profile's own.
+func (ps Profiles[O]) Given(o *O, name string, explicit func(option string) bool, option string) bool {
+	if explicit != nil {
+		return explicit(option)
+	}
+	p, err := ps.Find(name)
+	if err != nil {
+		return false
+	}
+	def := ps.Defaults()
+	for _, s := range p.Settings {
+		s.set(&def)
+	}
+	return changed(p, o, &def, option)
+}
+
+// changed tells whether option, one of p's settings, differs between o
+// and def.
+func changed[O any](p Profile[O], o, def *O, option string) bool {
+	for _, s := range p.Settings {
+		if s.Option == option {
+			return !s.isDefault(o, def)
+		}
+	}
+	return false
+}
