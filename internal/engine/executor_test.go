@@ -230,8 +230,7 @@ func TestCheckFields(t *testing.T) {
 	}
 }
 
-// Every listed executor decodes to itself, and its defaults are valid
-// apart from the options it requires.
+// Every listed executor decodes to itself and accepts its own options.
 func TestExecutorNames(t *testing.T) {
 	for _, name := range ExecutorNames {
 		e, err := ExecutorOf(Config{Executor: name})
