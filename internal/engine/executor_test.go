@@ -229,3 +229,19 @@ func TestCheckFields(t *testing.T) {
 		}
 	}
 }
+
+// Every listed executor decodes to itself and accepts its own options.
+func TestExecutorNames(t *testing.T) {
+	for _, name := range ExecutorNames {
+		e, err := ExecutorOf(Config{Executor: name})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if e.Name() != name {
+			t.Errorf("ExecutorOf(%s).Name() = %s", name, e.Name())
+		}
+		if err := CheckFields(name, append([]string{"executor"}, e.fields()...)); err != nil {
+			t.Errorf("%s rejects its own options: %v", name, err)
+		}
+	}
+}
