@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
 
 func TestDefaultOptionsAreTheFlagDefaults(t *testing.T) {
@@ -16,31 +15,21 @@ func TestDefaultOptionsAreTheFlagDefaults(t *testing.T) {
 	if err := d.Validate(); err != nil {
 		t.Fatalf("defaults do not validate: %v", err)
 	}
-	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	f := New(DefaultOptions())
-	f.BindFlags(fs)
+	// Spot checks of documented defaults and units.
+	workloadtest.FlagDefaults(t, f.BindFlags, map[string]string{
+		"kafka-profile": "high-throughput", "brokers": "3", "partitions": "1", "replication-factor": "1",
+		"acks": "1", "linger": "0s", "batch-bytes": "1000012", "message-size": "2048",
+		"delivery-timeout": "30s", "produce-retries": "-1", "e2e-timeout": "10s",
+		"embedded-retention": "67108864", "max-rate-errors": "0.001", "topic-config": "[]",
+	})
 	if !reflect.DeepEqual(f.opts, d) {
 		t.Errorf("binding the flags changed the options:\n%+v\n%+v", f.opts, d)
-	}
-	// Spot checks of documented defaults and units.
-	for _, tc := range []struct{ flag, want string }{
-		{"kafka-profile", "high-throughput"}, {"brokers", "3"}, {"partitions", "1"}, {"replication-factor", "1"},
-		{"acks", "1"}, {"linger", "0s"}, {"batch-bytes", "1000012"}, {"message-size", "2048"},
-		{"delivery-timeout", "30s"}, {"produce-retries", "-1"}, {"e2e-timeout", "10s"},
-		{"embedded-retention", "67108864"}, {"max-rate-errors", "0.001"}, {"topic-config", "[]"},
-	} {
-		if fl := fs.Lookup(tc.flag); fl == nil || fl.DefValue != tc.want {
-			t.Errorf("--%s default %v, want %s", tc.flag, fl, tc.want)
-		}
 	}
 }
 
 func TestValidateOptions(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		edit func(*Options)
-		want string
-	}{
+	workloadtest.Validate(t, DefaultOptions, (*Options).Validate, []workloadtest.Case[Options]{
 		{"defaults", func(*Options) {}, ""},
 		{"profile", func(o *Options) { o.Profile = "fast" }, `--kafka-profile "fast": want high-reliability or high-throughput`},
 		{"brokers", func(o *Options) { o.Brokers = 0 }, "--brokers must be ≥ 1"},
@@ -54,22 +43,7 @@ func TestValidateOptions(t *testing.T) {
 		{"topic config", func(o *Options) { o.TopicConfigs = []string{"x"} }, `--topic-config "x": want KEY=VALUE`},
 		{"batch holds a message", func(o *Options) { o.BatchBytes = 1000 }, "--batch-bytes 1000 cannot hold one 2048-byte message"},
 		{"payload", func(o *Options) { o.Payload = "zeros" }, `--payload "zeros": want random or compressible`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o := DefaultOptions()
-			tc.edit(&o)
-			err := o.Validate()
-			if tc.want == "" {
-				if err != nil {
-					t.Errorf("Validate() = %v", err)
-				}
-				return
-			}
-			if err == nil || err.Error() != tc.want || !errors.Is(err, workload.ErrUsage) {
-				t.Errorf("Validate() = %v, want usage error %q", err, tc.want)
-			}
-		})
-	}
+	})
 }
 
 // settings are the options a profile governs.
