@@ -1,5 +1,6 @@
 // Command stampede is a load and benchmark harness for graph databases and
-// message queues. All logic lives in internal/cli; main only wires the process.
+// message queues. All logic lives in package stampede and below; main only
+// wires the process.
 package main
 
 import (
@@ -8,12 +9,12 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/stampede-bench/stampede/internal/cli"
+	"github.com/stampede-bench/stampede"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := stampede.Main(ctx, stampede.Builtins(), os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

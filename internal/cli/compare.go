@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stampede-bench/stampede/internal/analysis/compare"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // ExitRegression is the exit code of compare --fail-on-regression PCT when
@@ -160,7 +160,7 @@ func compareWriter(format string) (func(*compare.Report, io.Writer) error, error
 // compareErr makes input problems usage errors (exit 2); their message
 // already starts with "cannot compare".
 func compareErr(err error) error {
-	if errors.Is(err, compare.ErrInput) {
+	if usage.Is(err) {
 		return asUsage(err)
 	}
 	return fmt.Errorf("compare: %w", err)

@@ -2,7 +2,8 @@ package cli
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // Exit codes, as k6 uses them.
@@ -13,29 +14,11 @@ const (
 	ExitThresholdsFailed = 99
 )
 
-// UsageError marks bad flags, arguments, URLs or config: the user gets one
-// line and exit code 2.
-type UsageError struct{ Err error }
+// usagef builds a usage error (exit code 2) from a format string.
+func usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-// usagef builds a UsageError from a format string.
-func usagef(format string, args ...any) error {
-	return &UsageError{Err: fmt.Errorf(format, args...)}
-}
-
-// asUsage wraps err as a UsageError (nil stays nil).
-func asUsage(err error) error {
-	if err == nil {
-		return nil
-	}
-	var ue *UsageError
-	if errors.As(err, &ue) {
-		return err
-	}
-	return &UsageError{Err: err}
-}
+// asUsage marks err as a usage error (nil stays nil).
+func asUsage(err error) error { return usage.Wrap(err) }
 
 // ExitError carries a specific exit code with an optional message
 // (an empty message prints nothing).
@@ -55,8 +38,7 @@ func exitCode(err error) int {
 	if errors.As(err, &ee) {
 		return ee.Code
 	}
-	var ue *UsageError
-	if errors.As(err, &ue) {
+	if usage.Is(err) {
 		return ExitUsage
 	}
 	return ExitRunError

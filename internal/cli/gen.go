@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
@@ -106,7 +106,7 @@ func runGenLDBC(ctx context.Context, env *Env, o genLDBCOptions) error {
 		_ = bar.Finish()
 	}
 	switch {
-	case errors.Is(err, datagen.ErrBadConfig):
+	case usage.Is(err):
 		return asUsage(fmt.Errorf("gen ldbc: %w", err))
 	case err != nil && ctx.Err() != nil:
 		return fmt.Errorf("gen ldbc: interrupted (partial output left in %s)", o.out)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/k8s"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/segment"
 )
 
 func newK8sCmd(env *Env) *cobra.Command {
@@ -78,7 +80,7 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 			case startAt != "" && cmd.Flags().Changed("start-delay"):
 				return usagef("give --start-at or --start-delay, not both")
 			case startAt != "":
-				t, err := parseStartAt(startAt, now)
+				t, err := run.ParseStartAt(startAt, now)
 				if err != nil {
 					return usagef("--start-at: %v", err)
 				}
@@ -148,16 +150,7 @@ func checkRunArgs(env *Env, args []string) error {
 			}
 		}
 	}
-	check := *env
-	check.planOnly = true
-	check.Stdout, check.Stderr = io.Discard, io.Discard
-	run := newRunCmd(&check)
-	run.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
-	run.SetArgs(args)
-	run.SetOut(io.Discard)
-	run.SetErr(io.Discard)
-	run.SilenceErrors, run.SilenceUsage = true, true
-	if err := run.Execute(); err != nil {
+	if _, _, err := planFromRunArgs(env, args, args); err != nil {
 		return usagef("run arguments: %v", err)
 	}
 	return nil
@@ -194,12 +187,14 @@ merged result (stampede merge) — so one segment never stops the others.`,
 				return usagef("%s=%q: want a completion index 0..%d (is this pod part of an Indexed Job?)", k8s.IndexEnv, raw, segments-1)
 			}
 			dir := filepath.Join(results, strconv.Itoa(idx))
-			runArgs := append(append([]string(nil), args[1:]...),
-				"--segment", fmt.Sprintf("%d/%d", idx+1, segments), "--out", dir)
-			if startAt != "" {
-				runArgs = append(runArgs, "--start-at", startAt)
+			f, plan, err := planFromRunArgs(env, args[1:], env.args)
+			if err != nil {
+				return err
 			}
-			err = runSweepStep(cmd.Context(), env, runArgs, dir) // a run in this process, with the self-check
+			if plan, err = workerPlan(plan, segment.Segment{Index: idx + 1, Count: segments}, dir, startAt, time.Now()); err != nil {
+				return err
+			}
+			err = runMeasured(cmd.Context(), env, f, plan) // a run in this process, with the self-check
 			var ee *ExitError
 			if errors.As(err, &ee) && ee.Code == ExitThresholdsFailed {
 				fmt.Fprintf(env.Stderr, "segment %d/%d: thresholds failed here; they are judged on the merged result\n", idx+1, segments)
@@ -285,4 +280,21 @@ concatenated, and kubectl's --prefix is understood.`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "directory to extract the result directories into")
 	return cmd
+}
+
+// workerPlan is the plan of one pod: segment seg of plan, into dir,
+// starting at startAt (RFC 3339 or now+D; empty: at once).
+func workerPlan(plan run.Plan, seg segment.Segment, dir, startAt string, now time.Time) (run.Plan, error) {
+	plan.Out = dir
+	if startAt != "" {
+		t, err := run.ParseStartAt(startAt, now)
+		if err != nil {
+			return plan, usagef("--start-at: %v", err)
+		}
+		if err := run.CheckStartAt(t, startAt, now); err != nil {
+			return plan, err
+		}
+		plan.StartAt = t
+	}
+	return plan.WithSegment(seg)
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -10,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
 )
@@ -98,8 +97,8 @@ func runLoad(ctx context.Context, env *Env, o loadOptions) error {
 	}
 	st, err := loader.Load(ctx, cfg)
 	if err != nil {
-		if errors.Is(err, workload.ErrUsage) {
-			return &UsageError{Err: err}
+		if usage.Is(err) {
+			return err
 		}
 		return fmt.Errorf("load: %w", err)
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -10,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ngqlload"
 )
 
@@ -71,8 +70,8 @@ func runLoadNebula(ctx context.Context, env *Env, o loadOptions) error {
 	}
 	st, err := ngqlload.Load(ctx, cfg)
 	if err != nil {
-		if errors.Is(err, workload.ErrUsage) {
-			return &UsageError{Err: err}
+		if usage.Is(err) {
+			return err
 		}
 		return fmt.Errorf("load: %w", err)
 	}

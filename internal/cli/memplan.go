@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/run"
 )
 
 // Memory a run is planned with, per VU. vuBytes covers what the engine
@@ -31,13 +31,14 @@ const (
 // machine has available, with one line saying how many VUs fit. Scenarios
 // that run one after the other need the largest scenario's VUs; with
 // --concurrent, the sum. available is in bytes (0: unknown, no check).
-func checkMemory(configs map[string]engine.Config, concurrent, csv bool, available int64) error {
+func checkMemory(p run.Plan, available int64) error {
 	if available <= 0 {
 		return nil
 	}
+	csv := !p.NoCSV
 	var need int64 // VUs
-	for _, c := range configs {
-		if n := c.MaxVUsNeeded(); concurrent {
+	for _, s := range p.Scenarios {
+		if n := s.Config.MaxVUsNeeded(); p.Concurrent {
 			need += n
 		} else {
 			need = max(need, n)

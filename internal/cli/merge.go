@@ -14,6 +14,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/report"
 	"github.com/stampede-bench/stampede/internal/output/summary"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/version"
 )
@@ -134,7 +135,7 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 // writeMergedSummaries writes summary.json and summary.txt into dir and
 // prints the console summary (or the JSON with --json) on stdout.
 func writeMergedSummaries(env *Env, f *mergeFlags, dir string, snap *metrics.Snapshot, results []threshold.Result) error {
-	tgt, err := mergedTargetStats(dir, snap) // the parts' --monitor series, merged
+	tgt, err := run.MergedTargetStats(dir, snap) // the parts' --monitor series, merged
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}

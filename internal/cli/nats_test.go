@@ -33,9 +33,9 @@ func TestSweepNodesResizesTheEmbeddedNatsCluster(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			has := slices.Contains(steps[1].extraArgs, "--nats-nodes=3")
+			has := slices.Contains(stepArgs(steps[1]), "--nats-nodes=3")
 			if has != (tt.wantArg != "") {
-				t.Fatalf("step 2 args %v: --nats-nodes=3 present %v, want %v", steps[1].extraArgs, has, tt.wantArg != "")
+				t.Fatalf("step 2 args %v: --nats-nodes=3 present %v, want %v", stepArgs(steps[1]), has, tt.wantArg != "")
 			}
 		})
 	}

@@ -5,13 +5,15 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
 // Env is what a command may use from the process: streams and environment.
@@ -20,21 +22,39 @@ type Env struct {
 	Stderr io.Writer
 	// Getenv reads an environment variable; defaults to os.Getenv.
 	Getenv func(string) string
-	// planOnly makes `run` stop once its plan is made and validated
-	// (k8s manifest checks its run arguments with it).
-	planOnly bool
+	// Catalog returns the workload families of one command (fresh values:
+	// their options live in them); nil means the built-in families.
+	Catalog func() *workload.Catalog
+	// args is the command line (without the program name), recorded in
+	// the options of a run.
+	args []string
+}
+
+// catalog returns the families of one command.
+func (e *Env) catalog() *workload.Catalog {
+	if e.Catalog != nil {
+		return e.Catalog()
+	}
+	return newCatalog()
 }
 
 // Main runs the stampede command line with args (without the program name)
 // and returns the process exit code. Errors reach the user as one line on
 // stderr prefixed with "stampede: ".
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return MainCatalog(ctx, nil, args, stdout, stderr)
+}
+
+// MainCatalog is Main with the workload families newCatalog returns (nil:
+// the built-in families); it is called once per command that lists or runs
+// scenarios.
+func MainCatalog(ctx context.Context, newCatalog func() *workload.Catalog, args []string, stdout, stderr io.Writer) int {
 	getenv, err := withDotenv(os.Getenv, ".env")
 	if err != nil {
 		fmt.Fprintf(stderr, "stampede: %s\n", oneLine(err))
 		return ExitUsage
 	}
-	env := &Env{Stdout: stdout, Stderr: stderr, Getenv: getenv}
+	env := &Env{Stdout: stdout, Stderr: stderr, Getenv: getenv, Catalog: newCatalog, args: args}
 	root := newRootCmd(env)
 	root.SetArgs(args)
 	started := false
@@ -113,8 +133,7 @@ var commands = []func(*Env) *cobra.Command{
 // tried a server twice reports the same failure twice.
 func oneLine(err error) string {
 	msg := err.Error()
-	var ue *UsageError
-	if errors.As(err, &ue) && strings.HasPrefix(msg, "unknown command") && !strings.Contains(msg, "--help") {
+	if usage.Is(err) && strings.HasPrefix(msg, "unknown command") && !strings.Contains(msg, "--help") {
 		msg += " (see stampede --help)"
 	}
 	var parts []string

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
 // runFlags are the options of `stampede run`, k6's names where k6 has one.
@@ -63,11 +64,14 @@ type runFlags struct {
 	familyFlagNames map[string]bool
 	// flagFamily names the family of each workload flag (for --help).
 	flagFamily map[string]string
+	// bindErr is why the families' flags could not be bound (a flag name
+	// bound twice).
+	bindErr error
 }
 
 func newRunCmd(env *Env) *cobra.Command {
 	f := &runFlags{}
-	catalog := newCatalog()
+	catalog := env.catalog()
 	cmd := &cobra.Command{
 		Use:   "run [SCENARIO...]",
 		Short: "Run scenarios against a target and measure them",
@@ -94,7 +98,14 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 			return runRun(cmd.Context(), env, f, catalog, cmd.Flags(), args)
 		},
 	}
-	fs := cmd.Flags()
+	f.register(cmd.Flags(), catalog)
+	setRunUsage(cmd, f.flagFamily)
+	return cmd
+}
+
+// register adds the run flags, with the workload flags of catalog's
+// families, to fs, bound to f.
+func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 	fs.Int64VarP(&f.vus, "vus", "u", 50, "virtual users (preallocated VUs under --rate)")
 	fs.DurationVarP(&f.duration, "duration", "d", 10*time.Second, "how long each scenario runs")
 	fs.Int64VarP(&f.iterations, "iterations", "i", 0, "total iterations shared by the VUs (shared-iterations)")
@@ -136,17 +147,11 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 	_ = fs.MarkHidden("sweep-info")
 	addK6Flags(fs, &f.k6)
 	f.familyFlagNames = map[string]bool{}
-	flagFamily, err := catalog.BindFlags(fs)
-	if err != nil {
-		// Two families bind the same flag: a catalog that cannot run.
-		cmd.RunE = func(*cobra.Command, []string) error { return err }
-	}
-	f.flagFamily = flagFamily
-	for name := range flagFamily {
+	// A flag bound twice makes a catalog that cannot run: buildPlan says so.
+	f.flagFamily, f.bindErr = catalog.BindFlags(fs)
+	for name := range f.flagFamily {
 		f.familyFlagNames[name] = true
 	}
-	setRunUsage(cmd, f.flagFamily)
-	return cmd
 }
 
 // familyFlags returns the workload flags that the user set, for options.json.

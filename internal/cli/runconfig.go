@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -29,6 +28,17 @@ func applyEnv(fs *pflag.FlagSet, getenv func(string) string) error {
 		}
 	})
 	return err
+}
+
+// applyEnvExcept is applyEnv for the flags of fs not named in skip.
+func applyEnvExcept(fs *pflag.FlagSet, getenv func(string) string, skip map[string]bool) error {
+	sub := pflag.NewFlagSet(fs.Name(), pflag.ContinueOnError)
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if !skip[fl.Name] {
+			sub.AddFlag(fl)
+		}
+	})
+	return applyEnv(sub, getenv)
 }
 
 // isSecretFlag reports flags whose values must never be written out.
@@ -70,10 +80,32 @@ func loadConfig(path string) (*fileConfig, error) {
 	}
 	if err := yaml.Unmarshal(b, &doc); err == nil && doc.Scenarios.Kind == yaml.MappingNode {
 		for i := 0; i < len(doc.Scenarios.Content); i += 2 {
-			c.Order = append(c.Order, doc.Scenarios.Content[i].Value)
+			name := doc.Scenarios.Content[i].Value
+			c.Order = append(c.Order, name)
+			if err := checkScenarioFields(doc.Scenarios.Content[i+1]); err != nil {
+				return nil, usagef("config scenario %s: %v", name, err)
+			}
 		}
 	}
 	return &c, nil
+}
+
+// checkScenarioFields reports an option that the scenario's executor
+// (constant-vus when none is given) does not take, e.g. rate for
+// constant-vus, or an unknown executor.
+func checkScenarioFields(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return nil // the typed decoding has reported it
+	}
+	executor := engine.ConstantVUs
+	var keys []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		keys = append(keys, n.Content[i].Value)
+		if n.Content[i].Value == "executor" && n.Content[i+1].Value != "" {
+			executor = n.Content[i+1].Value
+		}
+	}
+	return engine.CheckFields(executor, keys)
 }
 
 // parseStage parses DURATION:TARGET, e.g. 30s:100.
@@ -107,65 +139,15 @@ func executorFromFlags(f *runFlags, changed func(string) bool) (engine.Config, e
 		}
 		stages = append(stages, st)
 	}
-	c := engine.Config{
-		Executor: f.executor, VUs: f.vus, Duration: f.duration, Iterations: f.iterations,
-		Rate: f.rate, TimeUnit: f.timeUnit, Stages: stages,
-		GracefulStop: f.gracefulStp, Warmup: f.warmup,
-	}
-	if c.Executor == "" {
-		switch {
-		case len(stages) > 0 && changed("rate"):
-			c.Executor = engine.RampingArrivalRate
-		case len(stages) > 0:
-			c.Executor = engine.RampingVUs
-		case changed("rate"):
-			c.Executor = engine.ConstantArrivalRate
-		case changed("iterations"):
-			c.Executor = engine.SharedIterations
-		default:
-			c.Executor = engine.ConstantVUs
-		}
-	}
-	switch c.Executor {
-	case engine.ConstantArrivalRate, engine.RampingArrivalRate:
-		c.PreAllocatedVUs = f.vus
-		c.MaxVUs = f.maxVUs
-		if c.MaxVUs == 0 {
-			c.MaxVUs = 4 * f.vus
-		}
-		if c.Executor == engine.RampingArrivalRate {
-			c.StartRate = 0
-			if changed("rate") && len(stages) == 0 {
-				return c, usagef("ramping-arrival-rate needs --stage DURATION:RATE")
-			}
-		}
-		c.VUs = 0
-	case engine.RampingVUs:
-		if changed("vus") {
-			c.StartVUs = f.vus
-		}
-		c.VUs = 0
-	case engine.PerVUIterations, engine.SharedIterations:
-		if c.Iterations == 0 {
-			return c, usagef("%s needs -i/--iterations", c.Executor)
-		}
-		if c.Executor == engine.SharedIterations && !changed("vus") && c.VUs > c.Iterations {
-			c.VUs = c.Iterations // -i 10 alone means 10 iterations, however many VUs by default
-		}
-		c.MaxDuration = 10 * time.Minute
-		if changed("duration") {
-			c.MaxDuration = f.duration
-		}
-	}
-	if c.Executor != engine.ConstantVUs && c.Executor != engine.ConstantArrivalRate {
-		c.Duration = 0
-	}
-	if c.Executor != engine.RampingVUs && c.Executor != engine.RampingArrivalRate && len(stages) > 0 {
-		return c, usagef("--stage only applies to ramping-vus and ramping-arrival-rate, not %s", c.Executor)
-	}
-	c = c.Defaults()
-	if err := c.Validate(); err != nil {
-		return c, usagef("%v", strings.ReplaceAll(err.Error(), "\n", "; "))
+	c, err := engine.Shortcuts{
+		Executor: f.executor, VUs: f.vus, VUsSet: changed("vus"),
+		Duration: f.duration, DurationSet: changed("duration"),
+		Iterations: f.iterations, IterationsSet: changed("iterations"),
+		Rate: f.rate, RateSet: changed("rate"), TimeUnit: f.timeUnit, MaxVUs: f.maxVUs,
+		Stages: stages, GracefulStop: f.gracefulStp, Warmup: f.warmup,
+	}.Config()
+	if err != nil {
+		return c, usagef("%v", err)
 	}
 	return c, nil
 }
@@ -202,30 +184,4 @@ func scenarioConfig(name string, fromFlags engine.Config, fc *fileConfig, change
 		return c, usagef("config scenario %s: %s", name, strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	return c, nil
-}
-
-// describeExecutor is a short human description of an executor config.
-func describeExecutor(c engine.Config) string {
-	switch c.Executor {
-	case engine.ConstantVUs:
-		return fmt.Sprintf("%d VUs for %s", c.VUs, c.Duration)
-	case engine.RampingVUs:
-		return fmt.Sprintf("ramping VUs over %d stages, %s", len(c.Stages), c.TotalDuration())
-	case engine.PerVUIterations:
-		return fmt.Sprintf("%d VUs × %d iterations", c.VUs, c.Iterations)
-	case engine.SharedIterations:
-		return fmt.Sprintf("%d iterations shared by %d VUs", c.Iterations, c.VUs)
-	case engine.ConstantArrivalRate:
-		return fmt.Sprintf("%d it/%s for %s (VUs %d..%d)", c.Rate, shortUnit(c.TimeUnit), c.Duration, c.PreAllocatedVUs, c.MaxVUs)
-	case engine.RampingArrivalRate:
-		return fmt.Sprintf("ramping rate over %d stages, %s (VUs %d..%d)", len(c.Stages), c.TotalDuration(), c.PreAllocatedVUs, c.MaxVUs)
-	}
-	return c.Executor
-}
-
-func shortUnit(d time.Duration) string {
-	if d == time.Second {
-		return "s"
-	}
-	return d.String()
 }

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"net/url"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -72,29 +69,6 @@ func (k *k6Flags) trendStatList() ([]string, error) {
 	return st, nil
 }
 
-// runTags are the --tag values plus testid, which defaults to the name of
-// the run's result directory (dir), so that runs are told apart in Grafana.
-func (k *k6Flags) runTags(dir string) map[string]string {
-	m, _ := parseKV("--tag", k.tags)
-	if m == nil {
-		m = map[string]string{}
-	}
-	if m["testid"] == "" {
-		m["testid"] = testID(dir)
-	}
-	return m
-}
-
-// testID names a run by its result directory: "20261130-171400", or
-// "20261130-171400-run-02" for a repeated run.
-func testID(dir string) string {
-	base := filepath.Base(filepath.Clean(dir))
-	if strings.HasPrefix(base, "run-") {
-		return filepath.Base(filepath.Dir(filepath.Clean(dir))) + "-" + base
-	}
-	return base
-}
-
 // parseKV parses KEY=VALUE values of flag.
 func parseKV(flag string, values []string) (map[string]string, error) {
 	if len(values) == 0 {
@@ -124,16 +98,6 @@ func sortedTags(m map[string]string) string {
 		parts[i] = k + "=" + m[k]
 	}
 	return strings.Join(parts, ",")
-}
-
-// targetOrigin is scheme://host of an http(s) target ("" otherwise), for
-// the url tag of k6 streams. It never holds credentials.
-func targetOrigin(target string) string {
-	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return ""
-	}
-	return fmt.Sprintf("%s://%s", u.Scheme, u.Host)
 }
 
 // redactEnvArgs hides the values of -e/--env KEY=VALUE in recorded

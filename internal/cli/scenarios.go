@@ -14,7 +14,7 @@ func newScenariosCmd(env *Env) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-			for _, fam := range newCatalog().Families() {
+			for _, fam := range env.catalog().Families() {
 				fmt.Fprintf(tw, "%s:\n", fam.Name())
 				for _, s := range fam.Scenarios() {
 					def := ""

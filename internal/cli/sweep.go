@@ -18,8 +18,11 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/output/report"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/version"
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
 // Files a sweep writes into its parent directory.
@@ -46,20 +49,27 @@ var sweepOwnFlags = map[string]bool{
 	"repeat": true, "cooldown": true, "json": true, "sweep-info": true, "help": true,
 }
 
-// sweepStep is one step of a sweep.
+// sweepStep is one step of a sweep: what it changes in the run flags.
 type sweepStep struct {
 	n           int
 	dim, value  string
 	nodes       string
-	target      string
+	target      string // --target of this step ("" keeps the run flags')
 	dir         string
-	extraArgs   []string
 	description string
+	// vus and rate replace -u/--vus and --rate when > 0.
+	vus, rate int64
+	// resize sizes the embedded cluster (embeddedNodesFlag) to nodes.
+	resize bool
+	// info describes the step in options.json (KEY=VALUE).
+	info []string
 }
 
 func newSweepCmd(env *Env) *cobra.Command {
 	f := &sweepFlags{}
-	template := newRunCmd(env).Flags() // the run flags passed through to each step
+	rf, catalog := &runFlags{}, env.catalog() // the run flags of each step
+	template := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	rf.register(template, catalog)
 	cmd := &cobra.Command{
 		Use:   "sweep [SCENARIO...] --vus LIST | --rate LIST | --nodes LIST | --targets LIST",
 		Short: "Run a workload at increasing load or cluster size and find where it saturates",
@@ -94,7 +104,10 @@ done are kept and analysed.`,
   stampede sweep go.Go2Step --nodes 1,3,5 --before-step 'ansible-playbook resize.yml -e nodes={nodes}' --target postgres://db/ldbc
   stampede sweep --from stampede-results/sweep-2025-01-02T15-04-05`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runSweep(cmd.Context(), env, f, template, cmd.Flags(), args)
+			if err := applyEnvExcept(template, env.Getenv, sweepOwnFlags); err != nil {
+				return err
+			}
+			return runSweep(cmd.Context(), env, f, sweepRun{flags: rf, fs: template, catalog: catalog}, cmd.Flags(), args)
 		},
 	}
 	fs := cmd.Flags()
@@ -118,7 +131,14 @@ done are kept and analysed.`,
 	return cmd
 }
 
-func runSweep(ctx context.Context, env *Env, f *sweepFlags, template *pflag.FlagSet, fs *pflag.FlagSet, scenarios []string) error {
+// sweepRun are the run flags of a sweep, passed to each step.
+type sweepRun struct {
+	flags   *runFlags
+	fs      *pflag.FlagSet // the run flags, also parsed by the sweep
+	catalog *workload.Catalog
+}
+
+func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pflag.FlagSet, scenarios []string) error {
 	rule := sweep.Rule{MinGain: f.minGain, MaxP99Growth: f.maxP99, MinEfficiency: f.minEff}
 	if f.from != "" {
 		dirs, err := resultdir.Find(f.from)
@@ -134,7 +154,15 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, template *pflag.Flag
 	if err := refuseStandInNodes(steps, fs.Changed("target"), scenarios); err != nil {
 		return err
 	}
-	passed := passThrough(template, fs)
+	var fc *fileConfig
+	if rs.flags.config != "" {
+		if fc, err = loadConfig(rs.flags.config); err != nil {
+			return err
+		}
+		if err := applyConfigOptions(rs.fs, fc); err != nil {
+			return err
+		}
+	}
 	if !quietSweep(fs) {
 		fmt.Fprintf(env.Stderr, "sweep: %d steps of %s into %s\n", len(steps), steps[0].dim, f.out)
 	}
@@ -164,18 +192,16 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, template *pflag.Flag
 		if !quietSweep(fs) {
 			fmt.Fprintf(env.Stderr, "\n=== sweep step %d of %d: %s → %s\n", st.n, len(steps), st.description, st.dir)
 		}
-		args := append(append(append([]string(nil), scenarios...), passed...), st.extraArgs...)
-		err := runSweepStep(ctx, env, args, st.dir)
+		err := runSweepStep(ctx, env, rs, fc, scenarios, st)
 		if resultdir.IsResult(st.dir) {
 			done = append(done, st.dir)
 		}
 		var ee *ExitError
-		var ue *UsageError
 		switch {
 		case err == nil:
 		case errors.As(err, &ee) && ee.Code == ExitThresholdsFailed:
 			thresholdsFailed = true
-		case errors.As(err, &ue) && len(done) == 0:
+		case usage.Is(err) && len(done) == 0:
 			return err // bad flags: the same for every step
 		case errors.As(err, &ee) && ee.Code == ExitInterrupted:
 			stepErr = err
@@ -202,18 +228,45 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, template *pflag.Flag
 	return nil
 }
 
-// runSweepStep runs `stampede run ARGS` in this process, sampling the
+// runSweepStep runs step st of a sweep: the run flags with the step's
+// changes, as a plan.
+func runSweepStep(ctx context.Context, env *Env, rs sweepRun, fc *fileConfig, scenarios []string, st sweepStep) error {
+	f := *rs.flags // the step's copy of the run flags
+	set := map[string]bool{}
+	if st.vus > 0 {
+		f.vus, set["vus"] = st.vus, true
+	}
+	if st.rate > 0 {
+		f.rate, set["rate"] = st.rate, true
+	}
+	if st.target != "" {
+		f.target, set["target"] = st.target, true
+	}
+	if st.resize {
+		if err := rs.fs.Set(strings.TrimPrefix(embeddedNodesFlag, "--"), st.nodes); err != nil {
+			return asUsage(err)
+		}
+	}
+	f.out, f.sweepInfo = []string{st.dir}, st.info
+	f.json, f.repeat = false, 1
+	plan, err := buildPlan(planInput{
+		flags: &f, changed: func(n string) bool { return set[n] || rs.fs.Changed(n) }, catalog: rs.catalog,
+		fileCfg: fc, args: scenarios, commandLine: env.args, workloadOptions: f.familyFlags(rs.fs),
+		getenv: env.Getenv, now: time.Now(),
+	})
+	if err != nil {
+		return err
+	}
+	return runMeasured(ctx, env, &f, plan)
+}
+
+// runMeasured runs plan (with its checks) in this process, sampling the
 // generator's CPU; when the run wrote no self-check, the samples are
-// written into the step's directory for the analysis.
-func runSweepStep(ctx context.Context, env *Env, args []string, dir string) error {
-	run := newRunCmd(env)
-	run.SetArgs(args)
-	run.SilenceUsage, run.SilenceErrors = true, true
-	run.SetOut(env.Stdout)
-	run.SetErr(env.Stderr)
-	run.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return asUsage(err) })
+// written into the result directory for the analysis of a sweep.
+func runMeasured(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error {
+	dir := plan.Out
 	sampler := selfcheck.Start(selfcheck.ProcessUsage, 0, time.Second)
-	err := run.ExecuteContext(ctx)
+	err := runPlanned(ctx, env, f, plan)
 	report := sampler.Stop()
 	if resultdir.IsResult(dir) {
 		if _, serr := os.Stat(filepath.Join(dir, selfcheck.File)); errors.Is(serr, os.ErrNotExist) {
@@ -336,17 +389,15 @@ func planSweep(f *sweepFlags, scenarios []string) ([]sweepStep, error) {
 		label := v
 		switch dim {
 		case sweep.DimVUs:
-			st.extraArgs = append(st.extraArgs, "--vus="+v)
+			st.vus = int64(vus[i])
 			st.description = v + " VUs"
 		case sweep.DimRate:
-			st.extraArgs = append(st.extraArgs, "--rate="+v)
+			st.rate = int64(rates[i])
 			st.description = "rate " + v
 		case sweep.DimNodes:
 			st.nodes = v
 			st.description = v + " nodes"
-			if resize {
-				st.extraArgs = append(st.extraArgs, embeddedNodesFlag+"="+v)
-			}
+			st.resize = resize
 			if len(targets) > 0 {
 				st.target = targets[i]
 			}
@@ -357,50 +408,22 @@ func planSweep(f *sweepFlags, scenarios []string) ([]sweepStep, error) {
 			label = targetLabel(v)
 		}
 		if dim != sweep.DimVUs && len(vus) == 1 {
-			st.extraArgs = append(st.extraArgs, "--vus="+strconv.Itoa(vus[0]))
+			st.vus = int64(vus[0])
 		}
 		if dim != sweep.DimRate && len(rates) == 1 {
-			st.extraArgs = append(st.extraArgs, "--rate="+strconv.Itoa(rates[0]))
-		}
-		if st.target != "" {
-			st.extraArgs = append(st.extraArgs, "--target="+st.target)
+			st.rate = int64(rates[0])
 		}
 		st.dir = filepath.Join(f.out, fmt.Sprintf("step-%02d-%s", st.n, label))
 		if resultdir.IsResult(st.dir) {
 			return nil, usagef("%s already holds a run: choose another --out for the sweep", st.dir)
 		}
-		st.extraArgs = append(st.extraArgs, "--out="+st.dir,
-			"--sweep-info="+sweep.KeyDimension+"="+dim, "--sweep-info="+sweep.KeyValue+"="+st.value,
-			"--sweep-info="+sweep.KeyStep+"="+strconv.Itoa(st.n))
+		st.info = []string{sweep.KeyDimension + "=" + dim, sweep.KeyValue + "=" + st.value, sweep.KeyStep + "=" + strconv.Itoa(st.n)}
 		if st.nodes != "" {
-			st.extraArgs = append(st.extraArgs, "--sweep-info="+sweep.KeyNodes+"="+st.nodes)
+			st.info = append(st.info, sweep.KeyNodes+"="+st.nodes)
 		}
 		steps = append(steps, st)
 	}
 	return steps, nil
-}
-
-// passThrough returns the run flags the user set on the sweep, as
-// --name=value arguments (repeated for list flags).
-func passThrough(template, fs *pflag.FlagSet) []string {
-	var out []string
-	template.VisitAll(func(fl *pflag.Flag) {
-		if sweepOwnFlags[fl.Name] {
-			return
-		}
-		sfl := fs.Lookup(fl.Name)
-		if sfl == nil || !sfl.Changed {
-			return
-		}
-		if sv, ok := sfl.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				out = append(out, "--"+fl.Name+"="+v)
-			}
-			return
-		}
-		out = append(out, "--"+fl.Name+"="+sfl.Value.String())
-	})
-	return out
 }
 
 func noReportFlag(fs *pflag.FlagSet) bool {

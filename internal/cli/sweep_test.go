@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -70,7 +71,7 @@ func TestPlanSweep(t *testing.T) {
 			}
 			last := steps[len(steps)-1]
 			var extra []string
-			for _, a := range last.extraArgs {
+			for _, a := range stepArgs(last) {
 				if strings.HasPrefix(a, "--out=") {
 					break
 				}
@@ -79,13 +80,39 @@ func TestPlanSweep(t *testing.T) {
 			if !reflect.DeepEqual(extra, tt.wantExtra) {
 				t.Errorf("extra args = %q, want %q", extra, tt.wantExtra)
 			}
-			for _, a := range last.extraArgs {
+			for _, a := range stepArgs(last) {
 				if strings.HasPrefix(a, "--sweep-info=value=") && strings.Contains(a, "secret") {
 					t.Errorf("credentials in the sweep info: %s", a)
 				}
 			}
 		})
 	}
+}
+
+// stepArgs writes what step st changes in the run flags as the run
+// arguments that would say it.
+func stepArgs(st sweepStep) []string {
+	var out []string
+	if st.resize {
+		out = append(out, embeddedNodesFlag+"="+st.nodes)
+	}
+	if st.vus > 0 && st.dim == sweep.DimVUs {
+		out = append(out, fmt.Sprintf("--vus=%d", st.vus))
+	}
+	if st.rate > 0 {
+		out = append(out, fmt.Sprintf("--rate=%d", st.rate))
+	}
+	if st.vus > 0 && st.dim != sweep.DimVUs {
+		out = append(out, fmt.Sprintf("--vus=%d", st.vus))
+	}
+	if st.target != "" {
+		out = append(out, "--target="+st.target)
+	}
+	out = append(out, "--out="+st.dir)
+	for _, kv := range st.info {
+		out = append(out, "--sweep-info="+kv)
+	}
+	return out
 }
 
 // TestSweepVUs runs a two-step VU sweep in-process and re-analyses it.

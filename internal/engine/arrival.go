@@ -25,15 +25,20 @@ type schedule struct {
 	constLimit time.Duration
 }
 
-func newSchedule(cfg Config) *schedule {
-	s := &schedule{unit: float64(cfg.TimeUnit)}
-	if cfg.Executor == ConstantArrivalRate {
-		s.constRate = float64(cfg.Rate) / s.unit
-		s.constLimit = cfg.Duration
-		return s
-	}
-	s.stages = cfg.Stages
-	s.segFrom = float64(cfg.StartRate) / s.unit
+// constantSchedule issues rate iterations per unit for d.
+func constantSchedule(rate int64, unit, d time.Duration) *schedule {
+	s := &schedule{unit: float64(unit)}
+	s.constRate = float64(rate) / s.unit
+	s.constLimit = d
+	return s
+}
+
+// rampingSchedule issues iterations at a rate per unit going from
+// startRate linearly to each stage's target.
+func rampingSchedule(startRate int64, stages []Stage, unit time.Duration) *schedule {
+	s := &schedule{unit: float64(unit)}
+	s.stages = stages
+	s.segFrom = float64(startRate) / s.unit
 	return s
 }
 
@@ -82,21 +87,54 @@ func solveRamp(r0, r1, d, c float64) float64 {
 // rather than a Go timer.
 const preciseWait = 2 * time.Millisecond
 
-// arrivalRate starts iterations at the scheduled times on free VUs,
-// allocating VUs up to MaxVUs and counting dropped_iterations when none is
-// free. Iterations are timed from their intended start.
-func (r *runner) arrivalRate(ctx context.Context, start time.Duration) error {
-	pre, err := r.newVUs(ctx, r.cfg.PreAllocatedVUs)
+// arrivalVUs bounds the VUs of an arrival-rate executor.
+type arrivalVUs struct {
+	// Pre VUs are allocated before the first iteration, at most Max in all.
+	Pre, Max int64
+}
+
+// check reports VU bounds an arrival-rate executor cannot run with.
+func (b arrivalVUs) check(executor string, bad func(string, ...any)) {
+	if b.Pre < 0 || b.Max < 1 {
+		bad("%s needs preAllocatedVUs ≥ 0 and maxVUs ≥ 1", executor)
+	}
+	if b.Max < b.Pre {
+		bad("%s: maxVUs (%d) must be ≥ preAllocatedVUs (%d)", executor, b.Max, b.Pre)
+	}
+}
+
+// defaults are k6's: 1 preallocated VU, at most as many as preallocated.
+func (b arrivalVUs) defaults() arrivalVUs {
+	if b.Pre == 0 {
+		b.Pre = 1
+	}
+	if b.Max == 0 {
+		b.Max = b.Pre
+	}
+	return b
+}
+
+// split shares the VUs of a segment that has a rate: at least one VU.
+func (b arrivalVUs) split(share func(int64) int64) arrivalVUs {
+	m := max(share(b.Max), 1)
+	return arrivalVUs{Pre: min(share(b.Pre), m), Max: m}
+}
+
+// arrivalRate starts iterations at the times of sched on free VUs for at
+// most total, allocating VUs up to b.Max and counting dropped_iterations
+// when none is free. Iterations are timed from their intended start.
+func (r *runner) arrivalRate(ctx context.Context, start time.Duration, b arrivalVUs, total time.Duration, sched *schedule) error {
+	pre, err := r.newVUs(ctx, b.Pre)
 	if err != nil {
 		return err
 	}
-	loop, hard, cancel := r.stopContexts(ctx, r.cfg.TotalDuration())
+	loop, hard, cancel := r.stopContexts(ctx, total)
 	defer cancel()
 
 	// A VU that is free holds one idle token. The dispatcher hands an
 	// iteration over only after taking a token, so the buffered channel
 	// never blocks and a free VU always gets the work.
-	work := make(chan time.Duration, r.cfg.MaxVUs)
+	work := make(chan time.Duration, b.Max)
 	var idle atomic.Int64
 	idle.Store(int64(len(pre)))
 	var wg sync.WaitGroup
@@ -142,7 +180,6 @@ func (r *runner) arrivalRate(ctx context.Context, start time.Duration) error {
 	allocErrs := r.deps.Agg.Recorder(r.idx, r.warmEnd)
 	defer allocErrs.Flush()
 	var allocating sync.WaitGroup
-	sched := newSchedule(r.cfg)
 	clock := r.deps.Clock
 	if !r.deps.FakeTime {
 		defer lockPreciseThread()()
@@ -172,7 +209,7 @@ func (r *runner) arrivalRate(ctx context.Context, start time.Duration) error {
 			work <- intended
 			continue
 		}
-		if r.allocated.Load() < r.cfg.MaxVUs {
+		if r.allocated.Load() < b.Max {
 			// Allocate in the background so the schedule keeps its pace;
 			// the new VU runs this iteration first.
 			r.allocated.Add(1) // reserve; newVU adds its own count

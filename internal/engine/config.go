@@ -56,7 +56,9 @@ type Config struct {
 	Warmup time.Duration `yaml:"warmup" json:"warmup,omitempty"`
 }
 
-// Defaults fills zero fields with k6's defaults.
+// Defaults fills zero fields with k6's defaults: those common to all
+// executors, then the executor's own (an unknown executor gets only the
+// common ones; Validate reports it).
 func (c Config) Defaults() Config {
 	if c.Executor == "" {
 		c.Executor = ConstantVUs
@@ -67,91 +69,30 @@ func (c Config) Defaults() Config {
 	if c.TimeUnit == 0 {
 		c.TimeUnit = time.Second
 	}
-	switch c.Executor {
-	case ConstantVUs, PerVUIterations, SharedIterations:
-		if c.VUs == 0 {
-			c.VUs = 1
-		}
-	}
-	switch c.Executor {
-	case PerVUIterations, SharedIterations:
-		if c.Iterations == 0 {
-			c.Iterations = 1
-		}
-		if c.MaxDuration == 0 {
-			c.MaxDuration = 10 * time.Minute
-		}
-	case ConstantArrivalRate, RampingArrivalRate:
-		if c.PreAllocatedVUs == 0 {
-			c.PreAllocatedVUs = 1
-		}
-		if c.MaxVUs == 0 {
-			c.MaxVUs = c.PreAllocatedVUs
-		}
+	if e, err := ExecutorOf(c); err == nil {
+		e.defaults().store(&c)
 	}
 	return c
 }
 
-// Validate reports the first problem with c, which must have its defaults.
+// Validate reports every problem with c, which must have its defaults.
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	var p problems
 	if c.GracefulStop < 0 || c.Warmup < 0 {
-		bad("gracefulStop and warmup must not be negative")
+		p.bad("gracefulStop and warmup must not be negative")
 	}
-	switch c.Executor {
-	case ConstantVUs:
-		if c.VUs < 1 {
-			bad("%s needs vus ≥ 1", c.Executor)
-		}
-		if c.Duration <= 0 {
-			bad("%s needs a duration > 0", c.Executor)
-		}
-	case RampingVUs:
-		if len(c.Stages) == 0 {
-			bad("%s needs at least one stage", c.Executor)
-		}
-		if c.StartVUs < 0 {
-			bad("startVUs must not be negative")
-		}
-		checkStages(c.Stages, bad)
-	case PerVUIterations, SharedIterations:
-		if c.VUs < 1 || c.Iterations < 1 {
-			bad("%s needs vus ≥ 1 and iterations ≥ 1", c.Executor)
-		}
-		if c.Executor == SharedIterations && c.Iterations < c.VUs {
-			bad("shared-iterations: iterations (%d) must be ≥ vus (%d)", c.Iterations, c.VUs)
-		}
-		if c.MaxDuration <= 0 {
-			bad("%s needs maxDuration > 0", c.Executor)
-		}
-	case ConstantArrivalRate:
-		if c.Rate < 1 {
-			bad("%s needs rate ≥ 1", c.Executor)
-		}
-		if c.Duration <= 0 {
-			bad("%s needs a duration > 0", c.Executor)
-		}
-		checkVUBounds(c, bad)
-	case RampingArrivalRate:
-		if len(c.Stages) == 0 {
-			bad("%s needs at least one stage", c.Executor)
-		}
-		if c.StartRate < 0 {
-			bad("startRate must not be negative")
-		}
-		checkStages(c.Stages, bad)
-		checkVUBounds(c, bad)
-	default:
-		bad("unknown executor %q (known: %v)", c.Executor, ExecutorNames)
+	if e, err := ExecutorOf(c); err != nil {
+		p = append(p, err)
+	} else if err := e.Validate(); err != nil {
+		p = append(p, err)
 	}
 	if c.TimeUnit <= 0 {
-		bad("timeUnit must be > 0")
+		p.bad("timeUnit must be > 0")
 	}
 	if total := c.TotalDuration(); c.Warmup > 0 && total > 0 && c.Warmup >= total {
-		bad("warmup (%s) must be shorter than the duration (%s): nothing would be measured", c.Warmup, total)
+		p.bad("warmup (%s) must be shorter than the duration (%s): nothing would be measured", c.Warmup, total)
 	}
-	return errors.Join(errs...)
+	return errors.Join(p...)
 }
 
 func checkStages(stages []Stage, bad func(string, ...any)) {
@@ -162,43 +103,37 @@ func checkStages(stages []Stage, bad func(string, ...any)) {
 	}
 }
 
-func checkVUBounds(c Config, bad func(string, ...any)) {
-	if c.PreAllocatedVUs < 0 || c.MaxVUs < 1 {
-		bad("%s needs preAllocatedVUs ≥ 0 and maxVUs ≥ 1", c.Executor)
-	}
-	if c.MaxVUs < c.PreAllocatedVUs {
-		bad("%s: maxVUs (%d) must be ≥ preAllocatedVUs (%d)", c.Executor, c.MaxVUs, c.PreAllocatedVUs)
-	}
-}
-
-// TotalDuration is the longest the executor runs, without graceful stop.
+// TotalDuration is the longest the executor runs, without graceful stop
+// (Executor.TotalDuration; maxDuration for an unknown executor).
 func (c Config) TotalDuration() time.Duration {
-	switch c.Executor {
-	case ConstantVUs, ConstantArrivalRate:
-		return c.Duration
-	case RampingVUs, RampingArrivalRate:
-		var d time.Duration
-		for _, s := range c.Stages {
-			d += s.Duration
-		}
-		return d
-	default:
-		return c.MaxDuration
+	if e, err := ExecutorOf(c); err == nil {
+		return e.TotalDuration()
 	}
+	return c.MaxDuration
 }
 
-// MaxVUsNeeded is how many VUs the executor may use at most.
+// MaxVUsNeeded is how many VUs the executor may use at most
+// (Executor.MaxVUsNeeded; vus for an unknown executor).
 func (c Config) MaxVUsNeeded() int64 {
-	switch c.Executor {
-	case RampingVUs:
-		m := c.StartVUs
-		for _, s := range c.Stages {
-			m = max(m, s.Target)
-		}
-		return m
-	case ConstantArrivalRate, RampingArrivalRate:
-		return c.MaxVUs
-	default:
-		return c.VUs
+	if e, err := ExecutorOf(c); err == nil {
+		return e.MaxVUsNeeded()
 	}
+	return c.VUs
 }
+
+// Describe is a short human description of the executor, e.g. "50 VUs for
+// 30s" (Executor.Describe; the executor's name when it is unknown).
+func (c Config) Describe() string {
+	if e, err := ExecutorOf(c); err == nil {
+		return e.Describe()
+	}
+	return c.Executor
+}
+
+// problems collects validation errors.
+type problems []error
+
+func (p *problems) bad(format string, args ...any) { *p = append(*p, fmt.Errorf(format, args...)) }
+
+// err joins the problems; nil when there are none.
+func (p problems) err() error { return errors.Join(p...) }

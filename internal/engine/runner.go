@@ -41,23 +41,15 @@ func newRunner(idx int, spec Spec, deps Deps) *runner {
 	return &runner{idx: idx, spec: spec, cfg: spec.Config, deps: deps}
 }
 
-// execute dispatches to the configured executor. start is the run offset at
-// which the scenario began.
+// execute runs the configured executor. start is the run offset at which
+// the scenario began.
 func (r *runner) execute(ctx context.Context, start time.Duration) error {
 	r.warmEnd = start + r.cfg.Warmup
-	switch r.cfg.Executor {
-	case ConstantVUs:
-		return r.constantVUs(ctx, start)
-	case RampingVUs:
-		return r.rampingVUs(ctx, start)
-	case PerVUIterations:
-		return r.perVUIterations(ctx, start)
-	case SharedIterations:
-		return r.sharedIterations(ctx, start)
-	case ConstantArrivalRate, RampingArrivalRate:
-		return r.arrivalRate(ctx, start)
+	e, err := ExecutorOf(r.cfg)
+	if err != nil {
+		return err
 	}
-	return errors.New("unknown executor " + r.cfg.Executor)
+	return e.run(ctx, r, start)
 }
 
 // newVU allocates one VU with its own recorder and request writer.

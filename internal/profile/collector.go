@@ -2,12 +2,12 @@ package profile
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // Collector records a profile of the target while one scenario runs.
@@ -38,8 +38,11 @@ type Scope struct {
 	Duration time.Duration
 }
 
-// ErrBadSpec marks a --profile value ParseSpec cannot use.
-var ErrBadSpec = errors.New("bad profile spec")
+// badSpec makes the error for a --profile value ParseSpec cannot use: a
+// usage error (package usage) whose message starts "bad profile spec: ".
+func badSpec(format string, args ...any) error {
+	return usage.Errorf("bad profile spec: "+format, args...)
+}
 
 // PIDEnv is the environment variable that supplies {pid} when a cmd spec
 // has no pid= option.
@@ -66,18 +69,18 @@ func ParseSpec(spec string) (Collector, error) {
 //	            {pid} comes from $STAMPEDE_PROFILE_PID.
 //
 // Only trailing ";pid=" and ";out=" segments are options, so COMMAND may
-// itself contain ';'. getenv reads the environment. Errors wrap ErrBadSpec.
+// itself contain ';'. getenv reads the environment. Errors are usage errors (package usage).
 func ParseSpecEnv(spec string, getenv func(string) string) (Collector, error) {
 	kind, rest, ok := strings.Cut(strings.TrimSpace(spec), "=")
 	switch {
 	case !ok || kind == "":
-		return nil, fmt.Errorf("%w %q: want pprof=URL or cmd=COMMAND", ErrBadSpec, redactSpec(spec))
+		return nil, usage.Errorf("bad profile spec %q: want pprof=URL or cmd=COMMAND", redactSpec(spec))
 	case kind == "pprof":
 		return NewPprofCollector(rest)
 	case kind == "cmd":
 		return parseCmd(rest, getenv)
 	}
-	return nil, fmt.Errorf("%w: unknown kind %q (want pprof=URL or cmd=COMMAND)", ErrBadSpec, kind)
+	return nil, badSpec("unknown kind %q (want pprof=URL or cmd=COMMAND)", kind)
 }
 
 // cmdOption matches a trailing option segment of a cmd spec.
@@ -95,20 +98,20 @@ func parseCmd(rest string, getenv func(string) string) (*CmdCollector, error) {
 			break
 		}
 		if _, dup := opts[m[1]]; dup {
-			return nil, fmt.Errorf("%w: %s= given twice", ErrBadSpec, m[1])
+			return nil, badSpec("%s= given twice", m[1])
 		}
 		opts[m[1]] = m[2]
 		segs = segs[:len(segs)-1]
 	}
 	c := &CmdCollector{Command: strings.TrimSpace(strings.Join(segs, ";")), Out: opts["out"]}
 	if c.Command == "" {
-		return nil, fmt.Errorf("%w: cmd= needs a command", ErrBadSpec)
+		return nil, badSpec("cmd= needs a command")
 	}
 	if c.Out == "" {
 		c.Out = DefaultCmdOut
 	}
 	if strings.Contains(c.Out, "{pid}") || strings.Contains(c.Out, "{out}") {
-		return nil, fmt.Errorf("%w: out=%s: only {scenario} may be used in out=", ErrBadSpec, c.Out)
+		return nil, badSpec("out=%s: only {scenario} may be used in out=", c.Out)
 	}
 
 	pid, given := opts["pid"]
@@ -119,11 +122,11 @@ func parseCmd(rest string, getenv func(string) string) (*CmdCollector, error) {
 	if !given && strings.Contains(c.Command, "{pid}") {
 		pid, source = getenv(PIDEnv), "$"+PIDEnv
 		if pid == "" {
-			return nil, fmt.Errorf("%w: command uses {pid} but there is no pid= option and $%s is unset", ErrBadSpec, PIDEnv)
+			return nil, badSpec("command uses {pid} but there is no pid= option and $%s is unset", PIDEnv)
 		}
 	}
 	if (given || pid != "") && !pidList.MatchString(pid) {
-		return nil, fmt.Errorf("%w: %s gives pid %q, want a number or comma-separated numbers", ErrBadSpec, source, pid)
+		return nil, badSpec("%s gives pid %q, want a number or comma-separated numbers", source, pid)
 	}
 	c.PID = pid
 	return c, nil

@@ -1,9 +1,10 @@
 package profile
 
 import (
-	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -83,8 +84,8 @@ func TestParseSpecErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := ParseSpecEnv(tt.spec, getenv)
-			if !errors.Is(err, ErrBadSpec) {
-				t.Fatalf("ParseSpecEnv = %v, %v; want ErrBadSpec", c, err)
+			if !usage.Is(err) {
+				t.Fatalf("ParseSpecEnv = %v, %v; want a usage error", c, err)
 			}
 			if !strings.Contains(err.Error(), tt.wantText) {
 				t.Errorf("err = %q, want it to contain %q", err, tt.wantText)

@@ -58,16 +58,16 @@ var _ Collector = (*PprofCollector)(nil)
 
 // NewPprofCollector returns a PprofCollector for a program serving
 // net/http/pprof at rawURL, given as http(s)://host:port; a path ending in
-// /debug/pprof or /debug/pprof/profile is also accepted. Errors wrap
-// ErrBadSpec.
+// /debug/pprof or /debug/pprof/profile is also accepted. Errors are
+// usage errors (package usage).
 func NewPprofCollector(rawURL string) (*PprofCollector, error) {
 	u, err := url.Parse(strings.TrimSpace(rawURL))
 	if err != nil {
 		// url.Parse errors quote the whole URL, credentials included.
-		return nil, fmt.Errorf("%w: pprof= needs a URL like http://host:port", ErrBadSpec)
+		return nil, badSpec("pprof= needs a URL like http://host:port")
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("%w: pprof=%s: need an http:// or https:// URL with a host", ErrBadSpec, stripUser(u))
+		return nil, badSpec("pprof=%s: need an http:// or https:// URL with a host", stripUser(u))
 	}
 	c := &PprofCollector{user: u.User}
 	ep := *u

@@ -9,7 +9,7 @@ import (
 )
 
 // Apply returns the part of executor c (with its defaults applied) that
-// segment s runs:
+// segment s runs: engine.Executor.Split with the segment's Share, e.g.
 //
 //   - constant-vus, per-vu-iterations: VUs split (per-VU iterations stay);
 //   - shared-iterations: iterations and VUs split; a segment's VUs are then
@@ -22,70 +22,46 @@ import (
 //   - ramping-arrival-rate: startRate and every stage target split, VUs as
 //     for constant-arrival-rate.
 //
-// Durations, time units, graceful stop and warm-up are unchanged, so the
-// segments run in step. When the segment's share is nothing (more segments
-// than VUs, iterations or rate), idle is true and out is Idle(c): the
-// scenario keeps its place and duration in this instance but runs no VU.
+// Stage targets, rate and startRate that the executor does not use (set
+// by flags) are split too, so that Combine adds them back up. Durations,
+// time units, graceful stop and warm-up are unchanged, so the segments run
+// in step. When the segment's share is nothing (more segments than VUs,
+// iterations or rate), idle is true and out is Idle(c): the scenario keeps
+// its place and duration in this instance but runs no VU. An unknown
+// executor is returned unchanged (Validate reports it).
 func (s Segment) Apply(c engine.Config) (out engine.Config, idle bool) {
 	if s.Count <= 1 {
 		return c, false
+	}
+	e, err := engine.ExecutorOf(c)
+	if err != nil {
+		return c, false
+	}
+	part, ok := e.Split(s.Share)
+	if !ok {
+		return Idle(c), true
 	}
 	out = c
 	out.Stages = slices.Clone(c.Stages)
 	for i := range out.Stages {
 		out.Stages[i].Target = s.Share(c.Stages[i].Target)
 	}
-	switch c.Executor {
-	case engine.ConstantVUs, engine.PerVUIterations:
-		out.VUs = s.Share(c.VUs)
-		if out.VUs == 0 {
-			return Idle(c), true
-		}
-	case engine.SharedIterations:
-		out.Iterations = s.Share(c.Iterations)
-		if out.Iterations == 0 {
-			return Idle(c), true
-		}
-		out.VUs = min(max(s.Share(c.VUs), 1), out.Iterations)
-	case engine.RampingVUs:
-		out.StartVUs = s.Share(c.StartVUs)
-		if out.MaxVUsNeeded() == 0 {
-			return Idle(c), true
-		}
-	case engine.ConstantArrivalRate, engine.RampingArrivalRate:
+	if !e.Closed() {
 		out.Rate = s.Share(c.Rate)
 		out.StartRate = s.Share(c.StartRate)
-		if maxRate(out) == 0 {
-			return Idle(c), true
-		}
-		out.MaxVUs = max(s.Share(c.MaxVUs), 1)
-		out.PreAllocatedVUs = min(s.Share(c.PreAllocatedVUs), out.MaxVUs)
 	}
-	return out, false
-}
-
-// maxRate is the highest rate an arrival-rate executor reaches.
-func maxRate(c engine.Config) int64 {
-	if c.Executor == engine.ConstantArrivalRate {
-		return c.Rate
-	}
-	m := c.StartRate
-	for _, st := range c.Stages {
-		m = max(m, st.Target)
-	}
-	return m
+	return out.With(part), false
 }
 
 // Idle returns the executor a segment runs when its share of c is nothing:
-// ramping-vus at 0 VUs for as long as c runs (0 for the iteration-based
-// executors, whose length depends on the target), so that scenarios after
-// it start at the same time in every segment. It passes
-// engine.Config.Validate.
+// ramping-vus at 0 VUs for as long as c runs whatever the target does
+// (engine.Executor.FixedDuration: 0 for the iteration-based executors,
+// whose length depends on the target), so that scenarios after it start at
+// the same time in every segment. It passes engine.Config.Validate.
 func Idle(c engine.Config) engine.Config {
 	var d time.Duration
-	switch c.Executor {
-	case engine.ConstantVUs, engine.ConstantArrivalRate, engine.RampingVUs, engine.RampingArrivalRate:
-		d = c.TotalDuration()
+	if e, err := engine.ExecutorOf(c); err == nil {
+		d = e.FixedDuration()
 	}
 	return engine.Config{
 		Executor: engine.RampingVUs, StartVUs: 0, Stages: []engine.Stage{{Duration: d, Target: 0}},

@@ -12,7 +12,7 @@ import (
 // command calls Preflight before it generates or loads data and before it
 // creates the result directory; Open is still responsible for the same
 // checks (Preflight may be skipped). env.Metrics is a scratch registry.
-// Bad input returns an error wrapping ErrUsage.
+// Bad input returns a usage error (package usage).
 type Preflighter interface {
 	Preflight(ctx context.Context, env *Env, names []string) error
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // Profiles is a family's table of named profiles: sets of option settings
@@ -58,7 +60,7 @@ func (ps Profiles[O]) Find(name string) (Profile[O], error) {
 		names = append(names, p.Name)
 	}
 	sort.Strings(names)
-	return Profile[O]{}, Usagef("--%s %q: want %s", ps.Flag, name, strings.Join(names, " or "))
+	return Profile[O]{}, usage.Errorf("--%s %q: want %s", ps.Flag, name, strings.Join(names, " or "))
 }
 
 // Apply sets every setting of profile name on o.

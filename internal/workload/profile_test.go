@@ -3,6 +3,8 @@ package workload
 import (
 	"errors"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 type toyOptions struct {
@@ -58,7 +60,7 @@ func TestProfilesResolve(t *testing.T) {
 		})
 	}
 	o := toyOptions{}
-	if err := ps.Resolve(&o, "turbo", nil); err == nil || err.Error() != `--toy-profile "turbo": want fast or safe` || !errors.Is(err, ErrUsage) {
+	if err := ps.Resolve(&o, "turbo", nil); err == nil || err.Error() != `--toy-profile "turbo": want fast or safe` || !errors.Is(err, usage.ErrBadInput) {
 		t.Errorf("unknown profile: %v", err)
 	}
 	if err := ps.Apply(&o, "safe"); err != nil || o.Replicas != 3 || o.Acks != "all" {

@@ -16,6 +16,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // Info describes one scenario.
@@ -41,7 +42,7 @@ type Family interface {
 	// Open prepares the target for the named scenarios (all from this
 	// family), starting or loading the embedded default when env.Target is
 	// empty, and returns one engine.Scenario per name. Bad input (options,
-	// target URL, unreachable target) returns an error wrapping ErrUsage.
+	// target URL, unreachable target) returns a usage error (package usage).
 	Open(ctx context.Context, env *Env, names []string) (*Opened, error)
 }
 
@@ -113,23 +114,6 @@ func (e *Env) Logf(format string, args ...any) {
 	}
 }
 
-// ErrUsage marks errors caused by bad input: the CLI exits with code 2.
-var ErrUsage = usageError{}
-
-type usageError struct{}
-
-func (usageError) Error() string { return "bad usage" }
-
-// Usagef returns an error wrapping ErrUsage.
-func Usagef(format string, args ...any) error {
-	return &wrapped{msg: fmt.Sprintf(format, args...)}
-}
-
-type wrapped struct{ msg string }
-
-func (w *wrapped) Error() string        { return w.msg }
-func (w *wrapped) Is(target error) bool { return target == ErrUsage }
-
 // Catalog is the set of families of one CLI invocation.
 type Catalog struct {
 	families []Family
@@ -174,7 +158,7 @@ func (c *Catalog) Resolve(names []string) (map[Family][]string, error) {
 	for _, n := range names {
 		f, _, ok := c.Find(n)
 		if !ok {
-			return nil, Usagef("unknown scenario %q%s (see stampede scenarios)", n, c.suggest(n))
+			return nil, usage.Errorf("unknown scenario %q%s (see stampede scenarios)", n, c.suggest(n))
 		}
 		out[f] = append(out[f], n)
 	}

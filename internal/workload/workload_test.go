@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 type fakeFamily struct {
@@ -33,7 +35,7 @@ func TestCatalog(t *testing.T) {
 		t.Errorf("graph group keeps the user's order: %s", got)
 	}
 	_, err = c.Resolve([]string{"go.Go1step"})
-	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "did you mean go.Go1Step") {
+	if !usage.Is(err) || !strings.Contains(err.Error(), "did you mean go.Go1Step") {
 		t.Errorf("err = %v", err)
 	}
 	if _, _, ok := c.Find("nope"); ok {

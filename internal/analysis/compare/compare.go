@@ -11,7 +11,6 @@
 package compare
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -21,12 +20,16 @@ import (
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/stats"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
-// ErrInput marks comparisons that cannot be made from the given runs and
-// options (nothing in common, unknown scenario or metric, bad alpha): the
-// user's input is at fault. Match with errors.Is.
-var ErrInput = errors.New("cannot compare")
+// inputError makes the error of a comparison that cannot be made from the
+// given runs and options (nothing in common, unknown scenario or metric,
+// bad alpha): the user's input is at fault, so it is a usage error (package
+// usage), and its message starts "cannot compare: ".
+func inputError(format string, args ...any) error {
+	return usage.Errorf("cannot compare: "+format, args...)
+}
 
 // Run is one measured run of a side.
 type Run struct {
@@ -127,8 +130,8 @@ func (m MetricResult) Better() bool {
 
 // Compare compares every scenario present on both sides (or those in
 // opt.Scenarios) by opt.Metrics. Scenarios or metrics present on only one
-// side are left out with a note saying so. It fails, with an error wrapping
-// ErrInput, when a side has no run, no scenario is on both sides, a chosen
+// side are left out with a note saying so. It fails, with a usage error
+// (package usage), when a side has no run, no scenario is on both sides, a chosen
 // scenario is on neither, a chosen metric is in no compared scenario or
 // opt.Alpha is outside [0, 1).
 func Compare(base, cand Side, opt Options) (*Report, error) {
@@ -137,11 +140,11 @@ func Compare(base, cand Side, opt Options) (*Report, error) {
 		alpha = stats.DefaultAlpha
 	}
 	if !(alpha > 0 && alpha < 1) {
-		return nil, fmt.Errorf("%w: alpha %v, want in (0, 1)", ErrInput, opt.Alpha)
+		return nil, inputError("alpha %v, want in (0, 1)", opt.Alpha)
 	}
 	for _, s := range []Side{base, cand} {
 		if len(s.Runs) == 0 {
-			return nil, fmt.Errorf("%w: %s (%s) has no run", ErrInput, s.Name, s.Path)
+			return nil, inputError("%s (%s) has no run", s.Name, s.Path)
 		}
 	}
 	r := &Report{Base: sideInfo(base), Cand: sideInfo(cand), Alpha: alpha}
@@ -157,8 +160,7 @@ func Compare(base, cand Side, opt Options) (*Report, error) {
 	if len(opt.Scenarios) > 0 {
 		for _, n := range opt.Scenarios {
 			if !slices.Contains(names, n) {
-				return nil, fmt.Errorf("%w: scenario %s is in neither %s nor %s (scenarios: %s)",
-					ErrInput, n, base.Name, cand.Name, strings.Join(names, ", "))
+				return nil, inputError("scenario %s is in neither %s nor %s (scenarios: %s)", n, base.Name, cand.Name, strings.Join(names, ", "))
 			}
 		}
 		names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !slices.Contains(opt.Scenarios, n) })
@@ -182,13 +184,11 @@ func Compare(base, cand Side, opt Options) (*Report, error) {
 		r.Scenarios = append(r.Scenarios, sr)
 	}
 	if len(r.Scenarios) == 0 {
-		return nil, fmt.Errorf("%w: no scenario is in both %s and %s",
-			ErrInput, describeNames(base, baseNames), describeNames(cand, candNames))
+		return nil, inputError("no scenario is in both %s and %s", describeNames(base, baseNames), describeNames(cand, candNames))
 	}
 	for _, m := range opt.Metrics {
 		if !used[m] {
-			return nil, fmt.Errorf("%w: metric %s is in no scenario of both %s and %s (%s)",
-				ErrInput, m, base.Name, cand.Name, availableMetrics(base, cand, names))
+			return nil, inputError("metric %s is in no scenario of both %s and %s (%s)", m, base.Name, cand.Name, availableMetrics(base, cand, names))
 		}
 	}
 	return r, nil

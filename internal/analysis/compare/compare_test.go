@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 func TestParseMetric(t *testing.T) {
@@ -112,8 +112,8 @@ func TestCompareErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Compare(tt.base, tt.cand, tt.opt)
-			if !errors.Is(err, ErrInput) {
-				t.Fatalf("err = %v, want ErrInput", err)
+			if !usage.Is(err) {
+				t.Fatalf("err = %v, want a usage error", err)
 			}
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %q, want it to contain %q", err, tt.want)

@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // writeRun writes r as a result directory, as stampede run does.
@@ -81,8 +81,8 @@ func TestLoad(t *testing.T) {
 	}
 
 	for _, dir := range []string{filepath.Join(root, "empty"), filepath.Join(root, "nope")} {
-		if _, err := Load(dir, "base"); !errors.Is(err, ErrInput) {
-			t.Errorf("Load(%s) err = %v, want ErrInput", dir, err)
+		if _, err := Load(dir, "base"); !usage.Is(err) {
+			t.Errorf("Load(%s) err = %v, want a usage error", dir, err)
 		}
 	}
 }

@@ -165,14 +165,11 @@ func measure(p *Point, sc *metrics.ScenarioSnapshot, cfg engine.Config) {
 		p.ErrorRate = float64(sc.Counters[metrics.Errors]) / float64(den)
 	}
 	p.Dropped = sc.Counters[metrics.DroppedIterations]
-	switch cfg.Executor {
-	case engine.ConstantVUs, engine.RampingVUs, engine.PerVUIterations, engine.SharedIterations:
+	if e, err := engine.ExecutorOf(cfg); err == nil && e.Closed() {
 		p.Closed = true
-		p.VUs = float64(cfg.MaxVUsNeeded())
-	default:
-		if g := sc.Gauges[metrics.VUsMax]; g != nil {
-			p.VUs = g.Max
-		}
+		p.VUs = float64(e.MaxVUsNeeded())
+	} else if g := sc.Gauges[metrics.VUsMax]; g != nil {
+		p.VUs = g.Max
 	}
 	if p.VUs == 0 {
 		if g := sc.Gauges[metrics.VUs]; g != nil {

@@ -3,7 +3,7 @@ package builtin
 import (
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // Options are the builtin family's settings.
@@ -21,7 +21,7 @@ func DefaultOptions() Options {
 // Validate returns the first problem of o as a usage error.
 func (o *Options) Validate() error {
 	if o.Sleep < 0 {
-		return workload.Usagef("--sleep must not be negative")
+		return usage.Errorf("--sleep must not be negative")
 	}
 	return nil
 }

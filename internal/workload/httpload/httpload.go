@@ -15,6 +15,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -42,14 +43,14 @@ func (*Family) Scenarios() []workload.Info {
 // Open implements workload.Family.
 func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*workload.Opened, error) {
 	if env.Target == "" {
-		return nil, workload.Usagef("http.Request needs --target http://HOST:PORT/PATH")
+		return nil, usage.Errorf("http.Request needs --target http://HOST:PORT/PATH")
 	}
 	u, err := env.Drivers.ParseTarget(env.Target)
 	if err != nil {
-		return nil, workload.Usagef("%v", err)
+		return nil, usage.Errorf("%v", err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, workload.Usagef("http.Request needs an http:// or https:// target, not %s://", u.Scheme)
+		return nil, usage.Errorf("http.Request needs an http:// or https:// target, not %s://", u.Scheme)
 	}
 	path := f.opts.Path
 	if path == "" {
@@ -58,7 +59,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	var params *table
 	if f.opts.ParamsFile != "" {
 		if params, err = readTable(f.opts.ParamsFile); err != nil {
-			return nil, workload.Usagef("--params: %v", err)
+			return nil, usage.Errorf("--params: %v", err)
 		}
 	}
 	lookup := func(k string) (string, bool) {
@@ -84,23 +85,23 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		}
 	}
 	if err != nil {
-		return nil, workload.Usagef("%v", err)
+		return nil, usage.Errorf("%v", err)
 	}
 	if err := f.opts.Validate(); err != nil {
 		return nil, err
 	}
 	tmpl, err := compileRequest(f.opts.Method, path, headers, body, params)
 	if err != nil {
-		return nil, workload.Usagef("%v", err)
+		return nil, usage.Errorf("%v", err)
 	}
 	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: env.MaxVUs, Timeout: env.Timeout,
 		InsecureSkipTLSVerify: env.InsecureSkipTLSVerify, UserAgent: env.UserAgent})
 	if err != nil {
-		return nil, workload.Usagef("%v", err)
+		return nil, usage.Errorf("%v", err)
 	}
 	probe, err := drv.Conn(ctx)
 	if err != nil {
-		return nil, workload.Usagef("target %s unreachable: %v", driver.RedactURL(u), err)
+		return nil, usage.Errorf("target %s unreachable: %v", driver.RedactURL(u), err)
 	}
 	probe.Close()
 	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.opts.ExpectStatus}

@@ -2,7 +2,6 @@ package httpload
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -125,7 +125,7 @@ func TestOpen(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := New(DefaultOptions()).Open(context.Background(), &workload.Env{Target: tc.target, Drivers: drivers}, []string{"http.Request"})
-			if err == nil || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+			if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want a usage error with %q", err, tc.want)
 			}
 		})

@@ -3,7 +3,7 @@ package httpload
 import (
 	"strings"
 
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // Options are the http family's settings: the request http.Request sends.
@@ -41,11 +41,11 @@ func DefaultOptions() Options {
 // filled (they need ParamsFile's columns and the environment).
 func (o *Options) Validate() error {
 	if o.Path != "" && !strings.Contains(o.Path, "{{") && !strings.HasPrefix(o.Path, "/") {
-		return workload.Usagef("--path %q must start with /", o.Path)
+		return usage.Errorf("--path %q must start with /", o.Path)
 	}
 	for _, h := range o.Headers {
 		if !strings.Contains(h, "{{") && !strings.Contains(h, ":") {
-			return workload.Usagef("--header %q: want 'Name: value'", h)
+			return usage.Errorf("--header %q: want 'Name: value'", h)
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
@@ -76,7 +77,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 		case InsertEdge, BatchInsertEdge:
 			p, err := loadParams(dir, f.dates, false, false, true)
 			if err != nil {
-				return nil, workload.Usagef("substitution parameters: %v", err)
+				return nil, usage.Errorf("substitution parameters: %v", err)
 			}
 			batch := 1
 			if n == BatchInsertEdge {
@@ -86,7 +87,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 			c.labels = []string{n + " batch=" + strconv.Itoa(batch)}
 			s, err := newInsertEdges(c, batch, p.insert)
 			if err != nil {
-				return nil, workload.Usagef("%v", err)
+				return nil, usage.Errorf("%v", err)
 			}
 			out[n] = s
 			continue
@@ -111,7 +112,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 		}
 		bd, ok := c.dialect.(benchDialect)
 		if !ok {
-			return nil, workload.Usagef("%s: the %s dialect has no such query", n, c.dialect.Name())
+			return nil, usage.Errorf("%s: the %s dialect has no such query", n, c.dialect.Name())
 		}
 		switch {
 		case steps > 0:
@@ -124,7 +125,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 			out[n] = s
 		case n == FetchEdge:
 			if len(pairs) == 0 {
-				return nil, workload.Usagef("%s: %s has no friendships", n, ldbcfile.PersonKnowsPersonPath)
+				return nil, usage.Errorf("%s: %s has no friendships", n, ldbcfile.PersonKnowsPersonPath)
 			}
 			c = base(n, len(pairs))
 			c.labels = pairLabels(n, pairs)
@@ -152,7 +153,7 @@ func (f *Family) benchScenarios(names []string, dir string, base func(string, in
 func readKHop(dir string, dates ldbcfile.DateFormat) ([]int64, error) {
 	p, err := loadParams(dir, dates, true, false, false)
 	if err != nil {
-		return nil, workload.Usagef("substitution parameters: %v", err)
+		return nil, usage.Errorf("substitution parameters: %v", err)
 	}
 	return p.khop, nil
 }

@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
@@ -108,14 +109,14 @@ type custom struct {
 func newCustom(s customSpec, d dialect, dataDir string) (*custom, error) {
 	q, ok := s.Query[d.Name()]
 	if !ok {
-		return nil, workload.Usagef("custom scenario %s has no %s query for this target (it has: %s)", s.Name, d.Name(), strings.Join(mapKeys(s.Query), ", "))
+		return nil, usage.Errorf("custom scenario %s has no %s query for this target (it has: %s)", s.Name, d.Name(), strings.Join(mapKeys(s.Query), ", "))
 	}
 	columns := s.Columns
 	if len(columns) == 0 {
 		q, columns = templateParams(q)
 	}
 	if len(columns) > 0 && s.Params == "" {
-		return nil, workload.Usagef("custom scenario %s names columns %v but has no params file", s.Name, columns)
+		return nil, usage.Errorf("custom scenario %s names columns %v but has no params file", s.Name, columns)
 	}
 	c := &custom{query: q}
 	if s.Params == "" {
@@ -131,7 +132,7 @@ func newCustom(s customSpec, d dialect, dataDir string) (*custom, error) {
 	}
 	rows, err := readParamColumns(path, columns, s.Separator[0])
 	if err != nil {
-		return nil, workload.Usagef("custom scenario %s: %v", s.Name, err)
+		return nil, usage.Errorf("custom scenario %s: %v", s.Name, err)
 	}
 	c.rows = rows
 	return c, nil

@@ -9,6 +9,7 @@
 package ldbc
 
 import (
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
@@ -94,7 +95,7 @@ func (f *Family) Scenarios() []workload.Info {
 func (f *Family) CheckFlags() error {
 	f.Scenarios()
 	if f.customErr != nil {
-		return workload.Usagef("%v", f.customErr)
+		return usage.Errorf("%v", f.customErr)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
@@ -335,7 +335,7 @@ func TestCustomScenario(t *testing.T) {
 				names = []string{Go1Step}
 			}
 			_, err := f.Open(t.Context(), env, names)
-			if err == nil || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+			if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want usage error with %q", err, tc.want)
 			}
 		})
@@ -377,7 +377,7 @@ func TestOpenErrors(t *testing.T) {
 				args = []string{"--data", d}
 			}
 			_, err := newFamily(t, args...).Open(t.Context(), env, []string{Go1Step})
-			if err == nil || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+			if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want usage error with %q", err, tc.want)
 			}
 			if strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "--force") {

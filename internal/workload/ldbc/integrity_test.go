@@ -11,7 +11,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
@@ -90,14 +90,14 @@ func TestRunChecksTargetCounts(t *testing.T) {
 			execSQL(t, tgt, "DELETE FROM person_knows_person WHERE person1id = 6")
 			for _, check := range []string{"1", "0"} {
 				_, err = newFamily(t, "--data", data, "--check-sample", check).Open(t.Context(), env, []string{Go1Step})
-				if err == nil || errors.Is(err, workload.ErrUsage) ||
+				if err == nil || usage.Is(err) ||
 					!strings.Contains(err.Error(), "target 8 persons, 5 knows") || !strings.Contains(err.Error(), "8 persons, 6 knows") {
 					t.Errorf("check-sample %s: err = %v, want a run error with both counts", check, err)
 				}
 			}
 			execSQL(t, tgt, "DELETE FROM person_knows_person")
 			_, err = newFamily(t, "--data", data).Open(t.Context(), env, []string{Go1Step})
-			if err == nil || errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "graph is empty (8 persons, 0 knows)") {
+			if err == nil || usage.Is(err) || !strings.Contains(err.Error(), "graph is empty (8 persons, 0 knows)") {
 				t.Errorf("empty graph: err = %v", err)
 			}
 		})
@@ -129,7 +129,7 @@ func TestEmbeddedRunRejectsBadRows(t *testing.T) {
 	}))
 	env, _ = testEnv(t, "")
 	_, err = newFamily(t, "--data", dirty).Open(t.Context(), env, []string{Go2Step})
-	if !errors.Is(err, loader.ErrRejected) || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "2 of 19 rows are not valid") {
+	if !errors.Is(err, loader.ErrRejected) || !usage.Is(err) || !strings.Contains(err.Error(), "2 of 19 rows are not valid") {
 		t.Fatalf("dirty data set: err = %v", err)
 	}
 	opened, err = newFamily(t, "--data", dirty, "--max-rejected", "2").Open(t.Context(), env, []string{Go2Step})

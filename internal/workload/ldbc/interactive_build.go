@@ -2,7 +2,7 @@ package ldbc
 
 import (
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // interactiveState is what the Interactive scenarios of one build share:
@@ -18,7 +18,7 @@ type interactiveState struct {
 func (f *Family) buildInteractive(name string, st *interactiveState, base func(string, int) common, d dialect, dir string, ref *refGraph, pairs [][2]int64) (engine.Scenario, []string, error) {
 	sd, ok := d.(sqlDialect)
 	if !ok {
-		return nil, nil, workload.Usagef("%s runs on SQL targets (sqlite://, postgres://)", name)
+		return nil, nil, usage.Errorf("%s runs on SQL targets (sqlite://, postgres://)", name)
 	}
 	if name == IC13 {
 		c := base(name, len(pairs))
@@ -29,7 +29,7 @@ func (f *Family) buildInteractive(name string, st *interactiveState, base func(s
 	if !st.loaded {
 		var err error
 		if st.persons, st.messages, err = loadInteractiveParams(dir); err != nil {
-			return nil, nil, workload.Usagef("substitution parameters: %v", err)
+			return nil, nil, usage.Errorf("substitution parameters: %v", err)
 		}
 		if ref != nil {
 			if st.net, err = loadRefNet(dir, ref); err != nil {

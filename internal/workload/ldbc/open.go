@@ -15,6 +15,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
@@ -27,7 +28,7 @@ func (f *Family) validate() error {
 		return err
 	}
 	if f.customErr != nil {
-		return workload.Usagef("%v", f.customErr)
+		return usage.Errorf("%v", f.customErr)
 	}
 	var err error
 	f.dates, f.limit, err = f.opts.parse()
@@ -65,17 +66,17 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	if embedded {
 		if err := os.MkdirAll(env.DataDir, 0o755); err != nil {
-			return nil, workload.Usagef("--data-dir: %v", err)
+			return nil, usage.Errorf("--data-dir: %v", err)
 		}
 		target = sqlite.URL(filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".db"))
 	}
 	u, err := env.Drivers.ParseTarget(target)
 	if err != nil {
-		return nil, workload.Usagef("%v", err)
+		return nil, usage.Errorf("%v", err)
 	}
 	d := dialectFor(u.Scheme)
 	if d == nil {
-		return nil, workload.Usagef("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s", u.Scheme)
+		return nil, usage.Errorf("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s", u.Scheme)
 	}
 	meta, err := f.ensureLoaded(ctx, env, dir, target, embedded, slices.ContainsFunc(names, isInteractive))
 	if err != nil {
@@ -83,7 +84,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: max(env.MaxVUs, 1), Timeout: env.Timeout, Getenv: env.Getenv})
 	if err != nil {
-		return nil, workload.Usagef("cannot open target %s: %v", driver.Redact(target), err)
+		return nil, usage.Errorf("cannot open target %s: %v", driver.Redact(target), err)
 	}
 	opened, err := f.build(ctx, env, names, dir, d, drv, meta)
 	if err != nil {
@@ -138,8 +139,8 @@ func (f *Family) ensureData(ctx context.Context, env *workload.Env, dir string) 
 	env.Logf("generating LDBC SF%s into %s", strconv.FormatFloat(f.opts.SF, 'f', -1, 64), dir)
 	st, err := datagen.Generate(ctx, datagen.Config{SF: f.opts.SF, Out: dir, Seed: DataSeed, Force: true})
 	if err != nil {
-		if errors.Is(err, datagen.ErrBadConfig) {
-			return workload.Usagef("generate %s: %v", dir, err)
+		if usage.Is(err) {
+			return usage.Errorf("generate %s: %v", dir, err)
 		}
 		return fmt.Errorf("generate %s: %w", dir, err)
 	}
@@ -157,7 +158,7 @@ func (f *Family) ensureData(ctx context.Context, env *workload.Env, dir string) 
 func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, target string, embedded, activity bool) (*loader.Meta, error) {
 	fp, err := loader.Fingerprint(dir)
 	if err != nil {
-		return nil, workload.Usagef("data set %s: %v", dir, err)
+		return nil, usage.Errorf("data set %s: %v", dir, err)
 	}
 	meta, err := inspect(ctx, target, env.Getenv)
 	if err != nil && !errors.Is(err, loader.ErrIncomplete) {
@@ -168,9 +169,9 @@ func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, targe
 	}
 	if !embedded {
 		if meta == nil {
-			return nil, workload.Usagef("target %s holds no complete LDBC load: run stampede load --target URL --data %s", driver.Redact(target), dir)
+			return nil, usage.Errorf("target %s holds no complete LDBC load: run stampede load --target URL --data %s", driver.Redact(target), dir)
 		}
-		return nil, workload.Usagef("target %s was loaded from other data (%s) than %s: point --data at the loaded data set, or load this one with stampede load (--drop replaces the graph tables once the new load has verified)", driver.Redact(target), meta.Data, dir)
+		return nil, usage.Errorf("target %s was loaded from other data (%s) than %s: point --data at the loaded data set, or load this one with stampede load (--drop replaces the graph tables once the new load has verified)", driver.Redact(target), meta.Data, dir)
 	}
 	env.Logf("loading %s into %s", dir, driver.Redact(target))
 	cfg := loader.Config{Target: target, Data: dir, Drop: true, Getenv: env.Getenv, Dates: f.dates, MaxRejected: f.limit,
@@ -206,7 +207,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 	}
 	p, err := loadParams(dir, f.dates, need[Go1Step] || need[Go2Step] || need[Go3Step] || need[FetchTag], need[FindShortestPath] || need[IC13], need[InsertPerson])
 	if err != nil {
-		return nil, workload.Usagef("data set %s: substitution parameters: %v", dir, err)
+		return nil, usage.Errorf("data set %s: substitution parameters: %v", dir, err)
 	}
 	var ref *refGraph
 	var notes []string
@@ -290,7 +291,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			}
 			spec, ok := customs[n]
 			if !ok {
-				return nil, workload.Usagef("graph has no scenario %q", n)
+				return nil, usage.Errorf("graph has no scenario %q", n)
 			}
 			c, err := newCustom(spec, d, dir)
 			if err != nil {

@@ -1,7 +1,7 @@
 package ldbc
 
 import (
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
@@ -61,13 +61,13 @@ func (o *Options) Validate() error {
 func (o *Options) checkRanges() error {
 	switch {
 	case o.BatchSize < 1:
-		return workload.Usagef("--batch-size %d must be at least 1", o.BatchSize)
+		return usage.Errorf("--batch-size %d must be at least 1", o.BatchSize)
 	case o.ParamOrder != OrderRoundRobin && o.ParamOrder != OrderRandom:
-		return workload.Usagef("--param-order %q: want %s or %s", o.ParamOrder, OrderRoundRobin, OrderRandom)
+		return usage.Errorf("--param-order %q: want %s or %s", o.ParamOrder, OrderRoundRobin, OrderRandom)
 	case o.CheckSample < 0:
-		return workload.Usagef("--check-sample %d must not be negative", o.CheckSample)
+		return usage.Errorf("--check-sample %d must not be negative", o.CheckSample)
 	case o.MaxDepth < 1 || o.MaxDepth > maxMaxDepth:
-		return workload.Usagef("--max-depth %d: want 1 to %d", o.MaxDepth, maxMaxDepth)
+		return usage.Errorf("--max-depth %d: want 1 to %d", o.MaxDepth, maxMaxDepth)
 	}
 	return nil
 }
@@ -81,14 +81,14 @@ func (o *Options) parse() (ldbcfile.DateFormat, loader.Limit, error) {
 		return dates, limit, err
 	}
 	if _, err := datagen.PersonsForSF(o.SF); err != nil {
-		return dates, limit, workload.Usagef("--sf: %v", err)
+		return dates, limit, usage.Errorf("--sf: %v", err)
 	}
 	var err error
 	if dates, err = ldbcfile.ParseDateFormat(o.DateFormat); err != nil {
-		return dates, limit, workload.Usagef("--date-format: %v", err)
+		return dates, limit, usage.Errorf("--date-format: %v", err)
 	}
 	if limit, err = loader.ParseLimit(o.MaxRejected); err != nil {
-		return dates, limit, workload.Usagef("%v", err)
+		return dates, limit, usage.Errorf("%v", err)
 	}
 	return dates, limit, nil
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
 
@@ -57,7 +57,7 @@ func TestValidateOptions(t *testing.T) {
 	} {
 		o := DefaultOptions()
 		edit(&o)
-		if err := o.Validate(); err == nil || !errors.Is(err, workload.ErrUsage) {
+		if err := o.Validate(); err == nil || !errors.Is(err, usage.ErrBadInput) {
 			t.Errorf("%+v: Validate() = %v, want a usage error", o, err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
@@ -32,14 +33,14 @@ func (f *Family) Preflight(ctx context.Context, env *workload.Env, _ []string) e
 	}
 	u, err := env.Drivers.ParseTarget(env.Target)
 	if err != nil {
-		return workload.Usagef("%v", err)
+		return usage.Errorf("%v", err)
 	}
 	if dialectFor(u.Scheme) == nil {
-		return workload.Usagef("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s (name a scenario of that target's family; see stampede scenarios)", u.Scheme)
+		return usage.Errorf("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s (name a scenario of that target's family; see stampede scenarios)", u.Scheme)
 	}
 	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: 1, Timeout: env.Timeout, Getenv: env.Getenv})
 	if err != nil {
-		return workload.Usagef("cannot open target %s: %v", driver.Redact(env.Target), err)
+		return usage.Errorf("cannot open target %s: %v", driver.Redact(env.Target), err)
 	}
 	return drv.Close()
 }
@@ -50,7 +51,7 @@ func (f *Family) checkUserData() error {
 		return nil
 	}
 	if _, err := ldbcfile.Parts(f.opts.Data, ldbcfile.PersonPath); err != nil {
-		return workload.Usagef("--data %s holds no LDBC data set (no %s); generate one with stampede gen ldbc --out %s, or leave --data out to use one generated under --data-dir", f.opts.Data, ldbcfile.PersonPath, f.opts.Data)
+		return usage.Errorf("--data %s holds no LDBC data set (no %s); generate one with stampede gen ldbc --out %s, or leave --data out to use one generated under --data-dir", f.opts.Data, ldbcfile.PersonPath, f.opts.Data)
 	}
 	return nil
 }

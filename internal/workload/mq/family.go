@@ -18,6 +18,7 @@ import (
 
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -104,22 +105,22 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		}
 	} else {
 		if o.ChurnBrokers {
-			return nil, workload.Usagef("--churn-brokers needs the embedded cluster (no --target); on a real cluster add and remove a broker yourself during the churn window")
+			return nil, usage.Errorf("--churn-brokers needs the embedded cluster (no --target); on a real cluster add and remove a broker yourself during the churn window")
 		}
 		u, perr := url.Parse(env.Target)
 		if perr != nil {
-			return nil, workload.Usagef("bad kafka target: want kafka://host:port,host:port")
+			return nil, usage.Errorf("bad kafka target: want kafka://host:port,host:port")
 		}
 		getenv := env.Getenv
 		cfg, err = kafkadrv.ParseURL(u, getenv)
 		if err != nil {
-			return nil, workload.Usagef("%v", err)
+			return nil, usage.Errorf("%v", err)
 		}
 		target = cfg.String()
 	}
 	admin, err := kafkadrv.Connect(ctx, cfg)
 	if err != nil {
-		return nil, workload.Usagef("%v", err)
+		return nil, usage.Errorf("%v", err)
 	}
 	closers = append(closers, func() error { admin.Close(); return nil })
 	adm := kadm.NewClient(admin)
@@ -152,7 +153,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if err != nil {
 		var te *topicError
 		if errors.Is(err, errLayout) || errors.As(err, &te) && te.Usage {
-			return nil, workload.Usagef("kafka %s: %v", target, err)
+			return nil, usage.Errorf("kafka %s: %v", target, err)
 		}
 		return nil, fmt.Errorf("kafka %s: %w", target, err)
 	}
@@ -188,7 +189,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			opened.Scenarios[n] = newMaxRate(r)
 			needPayload = true
 		default:
-			return nil, workload.Usagef("kafka family has no scenario %q", n)
+			return nil, usage.Errorf("kafka family has no scenario %q", n)
 		}
 	}
 	if needPayload {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -185,7 +186,7 @@ func DefaultOptions() Options {
 // Validate returns the first problem of o as a one-line usage error.
 func (o *Options) Validate() error {
 	if err := o.validate(); err != nil {
-		return workload.Usagef("%v", err)
+		return usage.Errorf("%v", err)
 	}
 	return nil
 }

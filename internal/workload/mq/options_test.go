@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
 
@@ -133,7 +133,7 @@ func TestProfileAndOptions(t *testing.T) {
 		})
 	}
 	o := DefaultOptions()
-	if err := o.ApplyProfile("fast"); err == nil || !errors.Is(err, workload.ErrUsage) {
+	if err := o.ApplyProfile("fast"); err == nil || !errors.Is(err, usage.ErrBadInput) {
 		t.Errorf("ApplyProfile(fast) = %v, want a usage error", err)
 	}
 }

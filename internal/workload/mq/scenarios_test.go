@@ -2,7 +2,6 @@ package mq
 
 import (
 	"context"
-	"errors"
 	"net"
 	"strings"
 	"testing"
@@ -16,7 +15,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // embedded starts a cluster the test controls (faults, pre-made topics).
@@ -128,7 +127,7 @@ func TestTopicLayoutMismatch(t *testing.T) {
 			if err == nil {
 				t.Fatal("want an error")
 			}
-			if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+			if !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want usage error containing %q", err, tc.want)
 			}
 		})
@@ -136,7 +135,7 @@ func TestTopicLayoutMismatch(t *testing.T) {
 	t.Run("replication factor above the broker count", func(t *testing.T) {
 		e := embedded(t, 1)
 		_, _, _, err := open(t, family(t, "--kafka-profile", "high-reliability"), e.URL(), 1, ScenarioProduce)
-		if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "INVALID_REPLICATION_FACTOR") || !strings.Contains(err.Error(), "needs at least 3 brokers") {
+		if !usage.Is(err) || !strings.Contains(err.Error(), "INVALID_REPLICATION_FACTOR") || !strings.Contains(err.Error(), "needs at least 3 brokers") {
 			t.Errorf("err = %v", err)
 		}
 	})
@@ -170,7 +169,7 @@ func TestBrokerUnreachable(t *testing.T) {
 	l.Close()
 	start := time.Now()
 	_, _, _, err = open(t, family(t), "kafka://"+addr+"?dial_timeout=1s", 1, ScenarioProduce)
-	if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "no broker reachable") {
+	if !usage.Is(err) || !strings.Contains(err.Error(), "no broker reachable") {
 		t.Errorf("err = %v, want a usage error saying no broker is reachable", err)
 	}
 	if el := time.Since(start); el > 10*time.Second {
@@ -314,7 +313,7 @@ func TestBadOptions(t *testing.T) {
 		{"--message-size", "2000000"},
 	} {
 		_, _, _, err := open(t, family(t, args...), "kafka://127.0.0.1:1", 1, ScenarioProduce)
-		if !errors.Is(err, workload.ErrUsage) {
+		if !usage.Is(err) {
 			t.Errorf("%v: err = %v, want usage error", args, err)
 		}
 	}
@@ -377,7 +376,7 @@ func TestChurnBrokers(t *testing.T) {
 		t.Errorf("notes = %q", notes)
 	}
 	_, _, _, err := open(t, family(t, "--churn-brokers"), "kafka://127.0.0.1:1", 1, ScenarioProduce)
-	if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "embedded cluster") {
+	if !usage.Is(err) || !strings.Contains(err.Error(), "embedded cluster") {
 		t.Errorf("--churn-brokers with --target: err = %v", err)
 	}
 }

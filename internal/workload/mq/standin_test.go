@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // The high-reliability profile on the embedded cluster: one note says
@@ -86,7 +86,7 @@ func TestMinISRAboveRF(t *testing.T) {
 		{"--topic-config", "min.insync.replicas=x"},
 	} {
 		_, _, _, err := open(t, family(t, args...), "", 1, ScenarioProduce)
-		if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "min.insync.replicas") {
+		if !usage.Is(err) || !strings.Contains(err.Error(), "min.insync.replicas") {
 			t.Errorf("%v: err = %v, want a usage error about min.insync.replicas", args, err)
 		}
 	}

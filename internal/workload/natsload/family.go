@@ -20,6 +20,7 @@ import (
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/natscluster"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -77,7 +78,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}
 	for _, n := range names {
 		if n == ScenarioEndToEnd && o.MessageSize < stampLen {
-			return nil, workload.Usagef("nats.EndToEnd needs --nats-message-size ≥ %d (it carries a send stamp)", stampLen)
+			return nil, usage.Errorf("nats.EndToEnd needs --nats-message-size ≥ %d (it carries a send stamp)", stampLen)
 		}
 	}
 	logf := func(format string, args ...any) { env.Logf(format, args...) }
@@ -95,7 +96,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	target, nodes := "", ""
 	if env.Target == "" {
 		if o.Nodes < o.Replicas {
-			return nil, workload.Usagef("--nats-replicas %d needs at least %d nodes (--nats-nodes %d)", o.Replicas, o.Replicas, o.Nodes)
+			return nil, usage.Errorf("--nats-replicas %d needs at least %d nodes (--nats-nodes %d)", o.Replicas, o.Replicas, o.Nodes)
 		}
 		base := env.DataDir
 		if base == "" {
@@ -121,11 +122,11 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		logf("nats: started the embedded cluster, %d node(s) on %s, ready in %s (meta leader %s)", o.Nodes, strings.Join(cluster.Addrs(), ","), time.Since(t0).Round(time.Millisecond), orNone(cluster.MetaLeader(ctx)))
 	} else {
 		if o.ChurnNodes {
-			return nil, workload.Usagef("--churn-nodes needs the embedded cluster (no --target); on a real cluster stop and start a node yourself during the churn window")
+			return nil, usage.Errorf("--churn-nodes needs the embedded cluster (no --target); on a real cluster stop and start a node yourself during the churn window")
 		}
 		cfg, err = natsdrv.Parse(env.Target, env.Getenv)
 		if err != nil {
-			return nil, workload.Usagef("%v", err)
+			return nil, usage.Errorf("%v", err)
 		}
 		target = cfg.String()
 		if o.given(f.explicit, flagFsync) {
@@ -137,7 +138,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}
 	admin, err := connect("stampede-admin")
 	if err != nil {
-		return nil, workload.Usagef("nats %s: %v", target, err)
+		return nil, usage.Errorf("nats %s: %v", target, err)
 	}
 	closers = append(closers, func() error { admin.Close(); return nil })
 	js, err := jetstream.New(admin)
@@ -151,7 +152,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	created, err := ensureStreams(sctx, js, r.streams, &o)
 	if err != nil {
 		if errors.Is(err, errLayout) {
-			return nil, workload.Usagef("nats %s: %v", target, err)
+			return nil, usage.Errorf("nats %s: %v", target, err)
 		}
 		return nil, fmt.Errorf("nats %s: %w", target, err)
 	}
@@ -204,7 +205,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		case ScenarioMaxRate:
 			opened.Scenarios[n] = newMaxRate(r)
 		default:
-			return nil, workload.Usagef("nats family has no scenario %q", n)
+			return nil, usage.Errorf("nats family has no scenario %q", n)
 		}
 	}
 	opened.Notes = notes

@@ -1,11 +1,11 @@
 package natsload
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -124,7 +124,7 @@ func TestBadInputIsAUsageError(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := open(t, family(t, tt.args...), tt.target, 1, tt.scen)
-			if !errors.Is(err, workload.ErrUsage) || strings.Contains(err.Error(), "\n") {
+			if !usage.Is(err) || strings.Contains(err.Error(), "\n") {
 				t.Fatalf("err = %v, want one-line usage error", err)
 			}
 		})

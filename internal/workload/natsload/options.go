@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -127,7 +128,7 @@ func DefaultOptions() Options {
 // Validate returns the first problem of o as a one-line usage error.
 func (o *Options) Validate() error {
 	if err := o.validate(); err != nil {
-		return workload.Usagef("%v", err)
+		return usage.Errorf("%v", err)
 	}
 	return nil
 }

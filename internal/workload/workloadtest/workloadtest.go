@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // Case is one row of a Validate table: Edit changes the default options,
@@ -21,7 +21,7 @@ type Case[O any] = struct {
 }
 
 // Validate runs the cases: each edits defaults() and checks validate's
-// error, which must be a usage error (workload.ErrUsage) with exactly the
+// error, which must be a usage error (usage.ErrBadInput) with exactly the
 // message Want.
 func Validate[O any](t *testing.T, defaults func() O, validate func(*O) error, cases []Case[O]) {
 	t.Helper()
@@ -33,7 +33,7 @@ func Validate[O any](t *testing.T, defaults func() O, validate func(*O) error, c
 			switch {
 			case tc.Want == "" && err != nil:
 				t.Errorf("Validate() = %v", err)
-			case tc.Want != "" && (err == nil || err.Error() != tc.Want || !errors.Is(err, workload.ErrUsage)):
+			case tc.Want != "" && (err == nil || err.Error() != tc.Want || !errors.Is(err, usage.ErrBadInput)):
 				t.Errorf("Validate() = %v, want usage error %q", err, tc.Want)
 			}
 		})

@@ -9,17 +9,20 @@
 package datagen
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"runtime"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
-// ErrBadConfig is wrapped by every error Generate returns for bad input:
-// an unknown scale factor, a missing, unwritable or non-empty output
-// directory, a negative worker count.
-var ErrBadConfig = errors.New("invalid configuration")
+// badConfig is how every error Generate returns for bad input (an unknown
+// scale factor, a missing, unwritable or non-empty output directory, a
+// negative worker count) is made: a usage error (package usage) whose
+// message starts "invalid configuration: ".
+func badConfig(format string, args ...any) error {
+	return usage.Errorf("invalid configuration: "+format, args...)
+}
 
 // Config says what to generate and where.
 type Config struct {
@@ -38,7 +41,7 @@ type Config struct {
 	// Force allows an Out that holds a data set Generate wrote before:
 	// the files its manifest (ManifestName) lists are removed first. An
 	// Out holding any other file, or a listed file that changed since, is
-	// refused with ErrBadConfig and nothing is removed.
+	// refused with a usage error and nothing is removed.
 	Force bool
 	// Layout is the CSV layout of the Hadoop datagen to write:
 	// LayoutCsvBasic ("" means it too) or LayoutCsvMergeForeign, which puts
@@ -105,11 +108,11 @@ const (
 
 // PersonsForSF returns the number of persons of scale factor sf: the LDBC
 // number for 0.1, 0.3, 1, 3, 10, 30 and 100, and max(20, round(sf*11000))
-// for test scale factors in (0, 0.1). Any other sf is an error wrapping
-// ErrBadConfig.
+// for test scale factors in (0, 0.1). Any other sf is a usage error
+// (package usage).
 func PersonsForSF(sf float64) (int, error) {
 	if math.IsNaN(sf) || sf <= 0 || math.IsInf(sf, 0) {
-		return 0, fmt.Errorf("%w: scale factor %v must be positive", ErrBadConfig, sf)
+		return 0, badConfig("scale factor %v must be positive", sf)
 	}
 	if sf < minLDBCSF {
 		return max(minTestPersons, int(math.Round(sf*personsPerSF))), nil
@@ -119,7 +122,7 @@ func PersonsForSF(sf float64) (int, error) {
 			return r.persons, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: scale factor %v is not an LDBC one (use 0.1, 0.3, 1, 3, 10, 30, 100, or below 0.1 for tests)", ErrBadConfig, sf)
+	return 0, badConfig("scale factor %v is not an LDBC one (use 0.1, 0.3, 1, 3, 10, 30, 100, or below 0.1 for tests)", sf)
 }
 
 // KnowsForSF returns the number of knows edges the generator aims at for
@@ -148,13 +151,13 @@ func (c Config) validate() (persons int, err error) {
 		return 0, err
 	}
 	if c.Out == "" {
-		return 0, fmt.Errorf("%w: no output directory", ErrBadConfig)
+		return 0, badConfig("no output directory")
 	}
 	if c.Layout != "" && c.Layout != LayoutCsvBasic && c.Layout != LayoutCsvMergeForeign {
-		return 0, fmt.Errorf("%w: layout %q is neither %s nor %s", ErrBadConfig, c.Layout, LayoutCsvBasic, LayoutCsvMergeForeign)
+		return 0, badConfig("layout %q is neither %s nor %s", c.Layout, LayoutCsvBasic, LayoutCsvMergeForeign)
 	}
 	if c.Workers < 0 {
-		return 0, fmt.Errorf("%w: workers %d must be 0 (all CPUs) or more", ErrBadConfig, c.Workers)
+		return 0, badConfig("workers %d must be 0 (all CPUs) or more", c.Workers)
 	}
 	return persons, nil
 }

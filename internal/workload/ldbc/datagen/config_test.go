@@ -1,10 +1,11 @@
 package datagen
 
 import (
-	"errors"
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 func TestPersonsForSF(t *testing.T) {
@@ -34,8 +35,8 @@ func TestPersonsForSF(t *testing.T) {
 	for _, tc := range tests {
 		got, err := PersonsForSF(tc.sf)
 		if tc.wantErr {
-			if !errors.Is(err, ErrBadConfig) {
-				t.Errorf("PersonsForSF(%v) err = %v, want ErrBadConfig", tc.sf, err)
+			if !usage.Is(err) {
+				t.Errorf("PersonsForSF(%v) err = %v, want a usage error", tc.sf, err)
 			}
 			continue
 		}
@@ -73,8 +74,8 @@ func TestConfigValidate(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := tc.cfg.validate(); !errors.Is(err, ErrBadConfig) {
-				t.Errorf("err = %v, want ErrBadConfig", err)
+			if _, err := tc.cfg.validate(); !usage.Is(err) {
+				t.Errorf("err = %v, want a usage error", err)
 			}
 		})
 	}

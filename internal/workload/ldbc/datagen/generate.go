@@ -43,8 +43,8 @@ const personChunk = 4096
 // Generate writes an LDBC SNB social network for cfg.SF into cfg.Out and
 // returns what it wrote. It is deterministic in (cfg.SF, cfg.Seed), uses
 // cfg.Workers goroutines, and stops early with ctx.Err() (wrapped) when ctx
-// ends, leaving partial files behind. Bad input gives an error wrapping
-// ErrBadConfig before anything is written.
+// ends, leaving partial files behind. Bad input gives a usage error
+// (package usage) before anything is written.
 func Generate(ctx context.Context, cfg Config) (Stats, error) {
 	t0 := time.Now()
 	n, err := cfg.validate()
@@ -114,15 +114,15 @@ func buildGraph(ctx context.Context, n int, seed int64, workers int) (*generator
 func prepareOut(out string, force bool) error {
 	if fi, err := os.Stat(out); err == nil {
 		if !fi.IsDir() {
-			return fmt.Errorf("%w: output %s is not a directory", ErrBadConfig, out)
+			return badConfig("output %s is not a directory", out)
 		}
 		empty, err := isEmptyDir(out)
 		if err != nil {
-			return fmt.Errorf("%w: output directory: %v", ErrBadConfig, err)
+			return badConfig("output directory: %v", err)
 		}
 		if !empty {
 			if !force {
-				return fmt.Errorf("%w: output directory %s is not empty (--force replaces a data set stampede wrote there, and nothing else)", ErrBadConfig, out)
+				return badConfig("output directory %s is not empty (--force replaces a data set stampede wrote there, and nothing else)", out)
 			}
 			if err := clearOwnFiles(out); err != nil {
 				return err
@@ -130,11 +130,11 @@ func prepareOut(out string, force bool) error {
 		}
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("%w: cannot create output directory: %v", ErrBadConfig, unwrapPath(err))
+		return badConfig("cannot create output directory: %v", unwrapPath(err))
 	}
 	probe, err := os.CreateTemp(out, ".stampede-write-test-*")
 	if err != nil {
-		return fmt.Errorf("%w: output directory %s is not writable: %v", ErrBadConfig, out, unwrapPath(err))
+		return badConfig("output directory %s is not writable: %v", out, unwrapPath(err))
 	}
 	name := probe.Name()
 	_ = probe.Close()

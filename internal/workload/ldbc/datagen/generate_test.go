@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/golden"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
 
@@ -338,8 +339,8 @@ func TestGenerateBadConfig(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Generate(context.Background(), tc.cfg)
-			if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v, want ErrBadConfig containing %q", err, tc.want)
+			if !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want a usage error containing %q", err, tc.want)
 			}
 		})
 	}
@@ -385,7 +386,7 @@ func TestGenerateForceRemovesOnlyItsOwnFiles(t *testing.T) {
 			tc.modify(filepath.Join(d, tc.rel))
 			want := snapshotDir(t, d)
 			_, err := Generate(t.Context(), Config{SF: 0.002, Out: d, Force: true})
-			if !errors.Is(err, ErrBadConfig) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--force") {
+			if !usage.Is(err) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--force") {
 				t.Fatalf("err = %v, want %q without suggesting --force", err, tc.want)
 			}
 			if got := snapshotDir(t, d); got != want {

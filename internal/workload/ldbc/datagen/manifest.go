@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // ManifestName is the file, in the output directory, that lists every file
@@ -97,15 +99,15 @@ func readManifest(path string) (map[string]int64, error) {
 
 // clearOwnFiles removes what an earlier Generate wrote into out, after
 // checking that out holds nothing else: every file must be listed in the
-// manifest with its recorded size. It refuses (ErrBadConfig) otherwise,
+// manifest with its recorded size. It refuses (a usage error) otherwise,
 // naming the first file it would not remove, and then removes nothing.
 func clearOwnFiles(out string) error {
 	listed, err := readManifest(filepath.Join(out, ManifestName))
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w: output directory %s holds files stampede did not write (it has no %s): choose an empty or new directory", ErrBadConfig, out, ManifestName)
+		return badConfig("output directory %s holds files stampede did not write (it has no %s): choose an empty or new directory", out, ManifestName)
 	}
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrBadConfig, err)
+		return badConfig("%v", err)
 	}
 	var files, dirs []string
 	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
@@ -125,27 +127,27 @@ func clearOwnFiles(out string) error {
 		}
 		size, ok := listed[rel]
 		if !ok {
-			return fmt.Errorf("%w: output directory %s holds %s, which stampede did not write: choose an empty or new directory", ErrBadConfig, out, rel)
+			return badConfig("output directory %s holds %s, which stampede did not write: choose an empty or new directory", out, rel)
 		}
 		fi, err := d.Info()
 		if err != nil {
 			return err
 		}
 		if !d.Type().IsRegular() || (size >= 0 && fi.Size() != size) {
-			return fmt.Errorf("%w: %s in %s changed since stampede wrote it: choose an empty or new directory", ErrBadConfig, rel, out)
+			return badConfig("%s in %s changed since stampede wrote it: choose an empty or new directory", rel, out)
 		}
 		files = append(files, p)
 		return nil
 	})
 	if err != nil {
-		if errors.Is(err, ErrBadConfig) {
+		if usage.Is(err) {
 			return err
 		}
-		return fmt.Errorf("%w: output directory: %v", ErrBadConfig, err)
+		return badConfig("output directory: %v", err)
 	}
 	for _, f := range files {
 		if err := os.Remove(f); err != nil {
-			return fmt.Errorf("%w: cannot remove %s: %v", ErrBadConfig, f, err)
+			return badConfig("cannot remove %s: %v", f, err)
 		}
 	}
 	slices.Reverse(dirs) // deepest first; only empty ones go

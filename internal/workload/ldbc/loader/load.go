@@ -35,7 +35,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
 
@@ -112,13 +112,13 @@ const DefaultWorkers = 4
 // Load imports cfg.Data into cfg.Target in two passes. The first reads and
 // validates every row without touching the target; if more rows fail than
 // cfg.MaxRejected allows, or the person or knows table would be empty, it
-// stops with an error wrapping ErrRejected (and workload.ErrUsage). The
+// stops with an error wrapping ErrRejected (and is a usage error). The
 // second loads into a staging area (a new schema, a new SQLite file),
 // builds the indexes, verifies every table's count and only then swaps
 // the staged tables in, so a failed or interrupted load leaves the
 // previous one as it was. Other bad input (target URL, an unreachable
 // target, a missing data set, an already loaded target without Drop)
-// gives errors wrapping workload.ErrUsage.
+// gives usage errors (package usage).
 func Load(ctx context.Context, cfg Config) (Stats, error) {
 	t0 := time.Now()
 	if cfg.Workers <= 0 {
@@ -142,7 +142,7 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	defer s.close()
 	kv, exists, err := s.inspect(ctx)
 	if err != nil {
-		if errors.Is(err, workload.ErrUsage) {
+		if usage.Is(err) {
 			return Stats{}, err
 		}
 		return Stats{}, fmt.Errorf("inspect %s: %w", redact(cfg.Target), err)
@@ -158,7 +158,7 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 			m := metaFrom(kv)
 			what = fmt.Sprintf("%d persons and %d knows loaded %s", m.Persons, m.Knows, m.LoadedAt.Format(time.DateTime))
 		}
-		return Stats{}, &usageErr{fmt.Errorf("%w: %s holds %s; use --drop to replace it (the current load stays until the new one has verified)", ErrLoaded, redact(cfg.Target), what)}
+		return Stats{}, usage.Errorf("%w: %s holds %s; use --drop to replace it (the current load stays until the new one has verified)", ErrLoaded, redact(cfg.Target), what)
 	}
 	fp, err := Fingerprint(cfg.Data)
 	if err != nil {
@@ -273,8 +273,8 @@ func (l *load) judge(cfg Config, read int64, valid map[*table]int64) error {
 		return err
 	}
 	if allowed := cfg.MaxRejected.Allowed(read); rejected > allowed {
-		return &usageErr{fmt.Errorf("%w: %d of %d rows are not valid, more than --max-rejected %s allows (first: %s); see %s; nothing was loaded",
-			ErrRejected, rejected, read, cfg.MaxRejected, l.fr.first, l.fr.path)}
+		return usage.Errorf("%w: %d of %d rows are not valid, more than --max-rejected %s allows (first: %s); see %s; nothing was loaded",
+			ErrRejected, rejected, read, cfg.MaxRejected, l.fr.first, l.fr.path)
 	}
 	for _, t := range l.ts[:2] {
 		if valid[t] == 0 {
@@ -282,7 +282,7 @@ func (l *load) judge(cfg Config, read int64, valid map[*table]int64) error {
 			if rejected > 0 {
 				what = fmt.Sprintf("no valid rows (%d rows failed, see %s)", rejected, l.fr.path)
 			}
-			return &usageErr{fmt.Errorf("%w: %s has %s: a graph without %s cannot be benchmarked; nothing was loaded", ErrRejected, l.plan.parts[t][0], what, t.name)}
+			return usage.Errorf("%w: %s has %s: a graph without %s cannot be benchmarked; nothing was loaded", ErrRejected, l.plan.parts[t][0], what, t.name)
 		}
 	}
 	// Pass 2 appends target rejections to the same file.
@@ -313,7 +313,7 @@ func planFiles(dir string, ts []*table) (*filePlan, error) {
 		parts, err := ldbcfile.Parts(dir, t.file.Path)
 		if err != nil {
 			if i == 0 {
-				return nil, workload.Usagef("no LDBC data in %s: no %s (or person_*_*.csv parts)", dir, t.file.Path)
+				return nil, usage.Errorf("no LDBC data in %s: no %s (or person_*_*.csv parts)", dir, t.file.Path)
 			}
 			missing = append(missing, t.file.Path)
 			continue
@@ -324,7 +324,7 @@ func planFiles(dir string, ts []*table) (*filePlan, error) {
 		}
 		v, err := sniffVariant(filepath.Join(dir, filepath.FromSlash(parts[0])), t.headers())
 		if err != nil {
-			return nil, workload.Usagef("%s: %v", parts[0], err)
+			return nil, usage.Errorf("%s: %v", parts[0], err)
 		}
 		if t.name == PersonTable {
 			p.layout = ldbcfile.Layouts[v]
@@ -344,7 +344,7 @@ func planFiles(dir string, ts []*table) (*filePlan, error) {
 		}
 	}
 	if len(lacks) > 0 {
-		return nil, workload.Usagef("data set %s lacks %s", dir, strings.Join(lacks, ", "))
+		return nil, usage.Errorf("data set %s lacks %s", dir, strings.Join(lacks, ", "))
 	}
 	for t := range p.filledBy {
 		delete(p.parts, t) // its columns are in the other file
@@ -386,7 +386,7 @@ func failedRowsPath(cfg Config) (string, error) {
 	absP, err2 := filepath.Abs(p)
 	if err1 == nil && err2 == nil {
 		if rel, err := filepath.Rel(absData, absP); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return "", workload.Usagef("--failed-rows %s is inside the data set %s: choose a file outside it", p, cfg.Data)
+			return "", usage.Errorf("--failed-rows %s is inside the data set %s: choose a file outside it", p, cfg.Data)
 		}
 	}
 	return p, nil
@@ -416,12 +416,6 @@ func Inspect(ctx context.Context, target string, getenv func(string) string) (*M
 
 // ErrIncomplete says a target holds loader tables but no completed load.
 var ErrIncomplete = errors.New("target holds LDBC tables but no completed load")
-
-type usageErr struct{ err error }
-
-func (e *usageErr) Error() string        { return e.err.Error() }
-func (e *usageErr) Unwrap() error        { return e.err }
-func (e *usageErr) Is(target error) bool { return target == workload.ErrUsage }
 
 // load is the state of one Load.
 type load struct {

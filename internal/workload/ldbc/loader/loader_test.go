@@ -13,7 +13,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
 )
@@ -70,7 +70,7 @@ func TestLoadFailedRows(t *testing.T) {
 			// By default any failed row fails the load, and the target
 			// is not touched.
 			_, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, Workers: 2})
-			if !errors.Is(err, ErrRejected) || !errors.Is(err, workload.ErrUsage) ||
+			if !errors.Is(err, ErrRejected) || !usage.Is(err) ||
 				!strings.Contains(err.Error(), "9 of 26 rows are not valid") || !strings.Contains(err.Error(), "nothing was loaded") {
 				t.Fatalf("default load of dirty data: %v, want ErrRejected", err)
 			}
@@ -159,7 +159,7 @@ func TestReload(t *testing.T) {
 				t.Errorf("stale failed-rows file left behind: %v", err)
 			}
 			_, err := Load(t.Context(), Config{Target: tgt, Data: dir})
-			if !errors.Is(err, ErrLoaded) || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "--drop") {
+			if !errors.Is(err, ErrLoaded) || !usage.Is(err) || !strings.Contains(err.Error(), "--drop") {
 				t.Fatalf("second load: %v, want ErrLoaded naming --drop", err)
 			}
 			st, err := Load(t.Context(), Config{Target: tgt, Data: dir, Drop: true})
@@ -188,7 +188,7 @@ func TestLoadBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Load(t.Context(), Config{Target: tc.target, Data: tc.data})
-			if err == nil || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), tc.want) {
+			if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want usage error with %q", err, tc.want)
 			}
 			if strings.Contains(err.Error(), "hunter2") {
@@ -208,7 +208,7 @@ func TestTargetRejectsRow(t *testing.T) {
 	}))
 	failed := filepath.Join(t.TempDir(), "f.csv")
 	tgt := pgtest.Schema(t)
-	if _, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed}); !errors.Is(err, ErrRejected) || errors.Is(err, workload.ErrUsage) {
+	if _, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed}); !errors.Is(err, ErrRejected) || usage.Is(err) {
 		t.Fatalf("a row the target rejects: %v, want ErrRejected (not a usage error)", err)
 	}
 	if m, err := Inspect(t.Context(), tgt, nil); m != nil || err != nil {
@@ -364,7 +364,7 @@ func TestSQLiteForeignTables(t *testing.T) {
 	}
 	c.Close()
 	_, err := Load(t.Context(), Config{Target: "sqlite://" + db, Data: dir, Drop: true})
-	if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "holds tables stampede did not create (notes)") {
+	if !usage.Is(err) || !strings.Contains(err.Error(), "holds tables stampede did not create (notes)") {
 		t.Fatalf("err = %v", err)
 	}
 	if m, err := Inspect(t.Context(), "sqlite://"+db, nil); err != nil || m == nil || m.Persons != 8 {

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // sink is a target database as the loader sees it.
@@ -39,7 +39,7 @@ type sink interface {
 func openSink(ctx context.Context, target string, workers int, getenv func(string) string) (sink, error) {
 	u, err := url.Parse(target)
 	if err != nil || u.Scheme == "" {
-		return nil, workload.Usagef("bad target URL %q: want sqlite://PATH or postgres://...", redact(target))
+		return nil, usage.Errorf("bad target URL %q: want sqlite://PATH or postgres://...", redact(target))
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "sqlite":
@@ -47,5 +47,5 @@ func openSink(ctx context.Context, target string, workers int, getenv func(strin
 	case "postgres", "postgresql":
 		return openPostgres(ctx, u, workers, getenv)
 	}
-	return nil, workload.Usagef("stampede load cannot load into %s targets (supported: sqlite://PATH, postgres://...)", u.Scheme)
+	return nil, usage.Errorf("stampede load cannot load into %s targets (supported: sqlite://PATH, postgres://...)", u.Scheme)
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/postgres"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // maintenanceWorkMem is the session maintenance_work_mem for index builds.
@@ -30,7 +30,7 @@ type pgSink struct {
 func openPostgres(ctx context.Context, u *url.URL, workers int, getenv func(string) string) (sink, error) {
 	cfg, err := postgres.Config(u, getenv)
 	if err != nil {
-		return nil, workload.Usagef("%v", err)
+		return nil, usage.Errorf("%v", err)
 	}
 	// Connect all writers at once (each login costs a SCRAM exchange).
 	// synchronous_commit=off: a COPY's commit does not wait for the WAL
@@ -51,7 +51,7 @@ func openPostgres(ctx context.Context, u *url.URL, workers int, getenv func(stri
 	for _, err := range errs {
 		if err != nil {
 			s.close()
-			return nil, workload.Usagef("cannot connect to %s: %v", driver.RedactURL(u), scrubPass(err, cfg.Password))
+			return nil, usage.Errorf("cannot connect to %s: %v", driver.RedactURL(u), scrubPass(err, cfg.Password))
 		}
 	}
 	return s, nil

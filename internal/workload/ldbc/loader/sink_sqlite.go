@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // sqliteRowsPerStmt is the number of rows per multi-row INSERT.
@@ -37,15 +37,15 @@ type sqliteSink struct {
 func openSQLite(_ context.Context, u *url.URL) (sink, error) {
 	path := sqlite.Path(u)
 	if path == "" {
-		return nil, workload.Usagef("sqlite target %s names no file: want sqlite:///abs/path.db or sqlite://relative.db", u.Redacted())
+		return nil, usage.Errorf("sqlite target %s names no file: want sqlite:///abs/path.db or sqlite://relative.db", u.Redacted())
 	}
 	if dir := filepath.Dir(path); dir != "" {
 		if _, err := os.Stat(dir); err != nil {
-			return nil, workload.Usagef("sqlite target %s: directory %s: %v", path, dir, unwrapPath(err))
+			return nil, usage.Errorf("sqlite target %s: directory %s: %v", path, dir, unwrapPath(err))
 		}
 	}
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, workload.Usagef("sqlite target %s is a directory", path)
+		return nil, usage.Errorf("sqlite target %s is a directory", path)
 	}
 	return &sqliteSink{path: path, stmts: map[string]*sql.Stmt{}}, nil
 }
@@ -61,12 +61,12 @@ func (s *sqliteSink) inspect(ctx context.Context) (map[string]string, bool, erro
 	}
 	db, err := sql.Open("sqlite", sqlite.DSN(s.path, false))
 	if err != nil {
-		return nil, false, workload.Usagef("sqlite target %s: %v", s.path, err)
+		return nil, false, usage.Errorf("sqlite target %s: %v", s.path, err)
 	}
 	defer db.Close()
 	names, err := sqliteTables(ctx, db)
 	if err != nil {
-		return nil, false, workload.Usagef("sqlite target %s: %v", s.path, err)
+		return nil, false, usage.Errorf("sqlite target %s: %v", s.path, err)
 	}
 	ours := TableNames()
 	found := false
@@ -109,7 +109,7 @@ func (s *sqliteSink) foreign() error {
 	if len(s.others) == 0 {
 		return nil
 	}
-	return workload.Usagef("sqlite target %s holds tables stampede did not create (%s): load into a new file", s.path, strings.Join(s.others, ", "))
+	return usage.Errorf("sqlite target %s holds tables stampede did not create (%s): load into a new file", s.path, strings.Join(s.others, ", "))
 }
 
 // stage creates the new file and the tables in it.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
 )
 
@@ -20,14 +20,14 @@ import (
 func Inspect(ctx context.Context, target string, getenv func(string) string) (*loader.Meta, error) {
 	u, err := url.Parse(target)
 	if err != nil {
-		return nil, workload.Usagef("bad target URL")
+		return nil, usage.Errorf("bad target URL")
 	}
 	cfg, err := nebula.ParseConfig(u, getenv)
 	if err != nil {
-		return nil, workload.Usagef("%v", err)
+		return nil, usage.Errorf("%v", err)
 	}
 	if cfg.Space == "" {
-		return nil, workload.Usagef("target %s names no space: want nebula://user:pass@host:9669/SPACE", cfg.Redacted)
+		return nil, usage.Errorf("target %s names no space: want nebula://user:pass@host:9669/SPACE", cfg.Redacted)
 	}
 	s, err := nebula.Dial(ctx, cfg.Addrs[0], cfg)
 	if err != nil {
@@ -35,7 +35,7 @@ func Inspect(ctx context.Context, target string, getenv func(string) string) (*l
 		if errors.As(err, &se) && se.Code == graphsvc.ErrorCode_E_SPACE_NOT_FOUND {
 			return nil, nil
 		}
-		return nil, workload.Usagef("cannot open target %s: %v", cfg.Redacted, err)
+		return nil, usage.Errorf("cannot open target %s: %v", cfg.Redacted, err)
 	}
 	defer s.Close()
 	r, err := s.Execute(ctx, fetchMeta)

@@ -14,7 +14,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
 )
@@ -63,22 +63,22 @@ type Stats struct {
 
 // Load imports cfg.Data into the space of cfg.Target. Bad input (URL, an
 // unreachable target, missing data, an existing space without Drop)
-// gives errors wrapping workload.ErrUsage.
+// gives usage errors (package usage).
 func Load(ctx context.Context, cfg Config) (Stats, error) {
 	t0 := time.Now()
 	if _, err := os.Stat(filepath.Join(cfg.Data, ldbcfile.PersonPath)); err != nil {
-		return Stats{}, workload.Usagef("no LDBC data in %s: generate it with stampede gen ldbc --out %s", cfg.Data, cfg.Data)
+		return Stats{}, usage.Errorf("no LDBC data in %s: generate it with stampede gen ldbc --out %s", cfg.Data, cfg.Data)
 	}
 	u, err := url.Parse(cfg.Target)
 	if err != nil {
-		return Stats{}, workload.Usagef("bad target URL")
+		return Stats{}, usage.Errorf("bad target URL")
 	}
 	ncfg, err := nebula.ParseConfig(u, cfg.Getenv)
 	if err != nil {
-		return Stats{}, workload.Usagef("%v", err)
+		return Stats{}, usage.Errorf("%v", err)
 	}
 	if ncfg.Space == "" {
-		return Stats{}, workload.Usagef("target %s names no space: want nebula://user:pass@host:9669/SPACE", ncfg.Redacted)
+		return Stats{}, usage.Errorf("target %s names no space: want nebula://user:pass@host:9669/SPACE", ncfg.Redacted)
 	}
 	cfg.Workers = orDefault(cfg.Workers, DefaultWorkers)
 	cfg.Batch = orDefault(cfg.Batch, DefaultBatch)
@@ -92,7 +92,7 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	}
 	fp, err := loader.Fingerprint(cfg.Data)
 	if err != nil {
-		return Stats{}, workload.Usagef("data set %s: %v", cfg.Data, err)
+		return Stats{}, usage.Errorf("data set %s: %v", cfg.Data, err)
 	}
 	l := &load{cfg: cfg, ncfg: ncfg, failed: &failedFile{path: cfg.FailedFile}}
 	if cfg.DryRun == nil {
@@ -142,7 +142,7 @@ func (l *load) connect(ctx context.Context) error {
 	c.Space = ""
 	s, err := nebula.Dial(ctx, c.Addrs[0], &c)
 	if err != nil {
-		return workload.Usagef("cannot open target %s: %v", l.ncfg.Redacted, err)
+		return usage.Errorf("cannot open target %s: %v", l.ncfg.Redacted, err)
 	}
 	l.admin = s
 	return nil
@@ -181,7 +181,7 @@ func (l *load) run(ctx context.Context) (Stats, error) {
 			return st, err
 		}
 		if exists && !l.cfg.Drop {
-			return st, workload.Usagef("%v: space %s exists in %s; use --drop to reload", loader.ErrLoaded, space, l.ncfg.Redacted)
+			return st, usage.Errorf("%v: space %s exists in %s; use --drop to reload", loader.ErrLoaded, space, l.ncfg.Redacted)
 		}
 	}
 	if l.cfg.Drop {
@@ -269,7 +269,7 @@ func (l *load) readBackSpace(ctx context.Context, st *Stats) error {
 		st.VidType = string(r[i].SVal)
 	}
 	if st.VidType != "" && st.VidType != "INT64" {
-		return workload.Usagef("space %s has vid type %s; stampede loads INT64 vids: use --drop or another space", l.ncfg.Space, st.VidType)
+		return usage.Errorf("space %s has vid type %s; stampede loads INT64 vids: use --drop or another space", l.ncfg.Space, st.VidType)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package ngqlload
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -12,7 +11,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/nebulatest"
 	"github.com/stampede-bench/stampede/internal/golden"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
@@ -61,7 +60,7 @@ func TestLoadIntoStandIn(t *testing.T) {
 	}
 	// A second load without --drop is refused as bad usage.
 	_, err = Load(ctx, Config{Target: target, Data: data})
-	if !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), "--drop") {
+	if !usage.Is(err) || !strings.Contains(err.Error(), "--drop") {
 		t.Fatalf("reload without --drop: %v", err)
 	}
 	if _, err := Load(ctx, Config{Target: target, Data: data, Drop: true}); err != nil {

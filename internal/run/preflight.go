@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"context"
@@ -12,56 +12,61 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// preflight checks, before any data is generated or loaded and before the
+// Preflight checks, before any data is generated or loaded and before the
 // result directory exists, everything about a plan that can be checked
 // without running it: threshold metrics, that every output path can be
 // written, that the Prometheus port is free, and each family's own
 // checks (target kind, a connect + authentication round trip, data
-// directories). Every failure is a UsageError.
-func preflight(ctx context.Context, env *Env, p *runPlan) error {
-	f := p.flags
-	if err := precheckThresholds(f.thresholds, p); err != nil {
+// directories). Every failure is a usage error (usage.Is), or an
+// *InterruptedError when ctx ends.
+func Preflight(ctx context.Context, p Plan, deps Deps) error {
+	if err := p.check(); err != nil {
 		return err
 	}
-	if err := checkResultDir(p.parentOut); err != nil {
+	if err := precheckThresholds(p.Thresholds, p); err != nil {
+		return err
+	}
+	if err := CheckResultDir(p.Out); err != nil {
 		return err
 	}
 	for _, o := range []struct{ flag, path string }{
-		{"--csv", f.csvFile}, {"--summary-export", f.summaryOut}, {"--self-profile", f.selfProf},
+		{"--csv", p.CSV}, {"--summary-export", p.SummaryExport},
 	} {
-		if o.path == "" || (o.flag == "--csv" && f.noCSV) {
+		if o.path == "" || (o.flag == "--csv" && p.NoCSV) {
 			continue
 		}
-		if err := checkWritableFile(o.path); err != nil {
+		if err := CheckWritableFile(o.path); err != nil {
 			return usagef("%s %s: %v", o.flag, o.path, err)
 		}
 	}
-	if f.prometheus != "" {
-		addr, err := prom.ResolveAddr(f.prometheus)
+	if p.Prometheus != "" {
+		addr, err := prom.ResolveAddr(p.Prometheus)
 		if err != nil {
 			return usagef("--prometheus: %v", err)
 		}
 		l, err := net.Listen("tcp", addr)
 		if err != nil {
-			return usagef("--prometheus %s: %v", f.prometheus, err)
+			return usagef("--prometheus %s: %v", p.Prometheus, err)
 		}
 		l.Close()
 	}
-	wenv := p.workloadEnv(env, metrics.NewRegistry())
-	for _, fam := range p.families {
+	wenv := deps.workloadEnv(p, metrics.NewRegistry())
+	families, byFamily := p.families()
+	for _, fam := range families {
 		pf, ok := fam.(workload.Preflighter)
 		if !ok {
 			continue
 		}
-		if err := pf.Preflight(ctx, wenv, p.byFamily[fam]); err != nil {
+		if err := pf.Preflight(ctx, wenv, byFamily[fam]); err != nil {
 			if ctx.Err() != nil {
-				return &ExitError{Code: ExitInterrupted, Msg: "interrupted while checking the target"}
+				return interrupted("interrupted while checking the target")
 			}
-			if errors.Is(err, workload.ErrUsage) {
-				return &UsageError{Err: err}
+			if usage.Is(err) {
+				return err
 			}
 			return fmt.Errorf("check %s target: %w", fam.Name(), err)
 		}
@@ -73,13 +78,14 @@ func preflight(ctx context.Context, env *Env, p *runPlan) error {
 // scenario can record. Families that register metrics while opening say
 // which through workload.MetricLister; when one does not, metrics it might
 // add are checked again once it is open.
-func precheckThresholds(specs []string, p *runPlan) error {
-	ts, err := threshold.ParseAll(specs)
-	if err != nil || len(ts) == 0 {
-		return asUsage(err)
+func precheckThresholds(th Thresholds, p Plan) error {
+	ts := th.List()
+	if len(ts) == 0 {
+		return nil
 	}
 	reg := metrics.NewRegistry()
-	for _, fam := range p.families {
+	families, byFamily := p.families()
+	for _, fam := range families {
 		ml, ok := fam.(workload.MetricLister)
 		if !ok {
 			// Unknown metrics may be the family's: keep the checks that
@@ -93,18 +99,18 @@ func precheckThresholds(specs []string, p *runPlan) error {
 			ts = known
 			continue
 		}
-		for _, d := range ml.MetricDefs(p.byFamily[fam]) {
+		for _, d := range ml.MetricDefs(byFamily[fam]) {
 			if _, ok := reg.Lookup(d.Name); !ok {
 				reg.MustAdd(d)
 			}
 		}
 	}
-	return asUsage(threshold.Check(ts, reg, p.names))
+	return asUsage(threshold.Check(ts, reg, p.Names()))
 }
 
-// checkResultDir refuses a result directory that holds a run already or
+// CheckResultDir refuses a result directory that holds a run already or
 // that cannot be created.
-func checkResultDir(dir string) error {
+func CheckResultDir(dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, resultdir.SnapshotFile)); err == nil {
 		return usagef("result directory %s already holds a run; choose another --out", dir)
 	}
@@ -120,9 +126,9 @@ func checkResultDir(dir string) error {
 	return nil
 }
 
-// checkWritableFile reports whether path can be created (or overwritten)
+// CheckWritableFile reports whether path can be created (or overwritten)
 // as a regular file, without creating it or its directories.
-func checkWritableFile(path string) error {
+func CheckWritableFile(path string) error {
 	if st, err := os.Stat(path); err == nil {
 		if st.IsDir() {
 			return errors.New("is a directory")

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"errors"
@@ -12,11 +12,10 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/k6stream"
 	"github.com/stampede-bench/stampede/internal/output/promrw"
-	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
-// k6StreamKinds are the --out kinds written per request in k6's formats.
-var k6StreamKinds = map[string]k6stream.Format{"json": k6stream.JSON, "csv": k6stream.CSV}
+// K6StreamKinds are the --out kinds written per request in k6's formats.
+var K6StreamKinds = map[string]k6stream.Format{"json": k6stream.JSON, "csv": k6stream.CSV}
 
 // streamPath is the file of a --out json=/csv= spec for a run: with
 // --repeat, run N writes FILE-run-NN.EXT (before .gz).
@@ -33,24 +32,24 @@ func streamPath(file string, repeat, run int) string {
 	return out
 }
 
-// checkStreamSpec refuses a stream file that exists (results are never
+// CheckStreamSpec refuses a stream file that exists (results are never
 // overwritten), before anything runs.
-func checkStreamSpec(o outputSpec, repeat int) error {
-	if o.arg == "" {
-		return usagef("--out %s= needs a file name, e.g. %s=results.%s.gz", o.kind, o.kind, o.kind)
+func CheckStreamSpec(o OutputSpec, repeat int) error {
+	if o.Arg == "" {
+		return usagef("--out %s= needs a file name, e.g. %s=results.%s.gz", o.Kind, o.Kind, o.Kind)
 	}
 	for run := 0; run <= repeat; run++ {
-		path := streamPath(o.arg, repeat, run)
+		path := streamPath(o.Arg, repeat, run)
 		if _, err := os.Stat(path); err == nil {
-			return usagef("--out %s=%s: the file exists; choose another name (stampede never overwrites results)", o.kind, path)
+			return usagef("--out %s=%s: the file exists; choose another name (stampede never overwrites results)", o.Kind, path)
 		}
 		if repeat <= 1 {
 			break
 		}
 	}
-	if dir := filepath.Dir(o.arg); dir != "." {
+	if dir := filepath.Dir(o.Arg); dir != "." {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return usagef("--out %s=%s: directory %s does not exist", o.kind, o.arg, dir)
+			return usagef("--out %s=%s: directory %s does not exist", o.Kind, o.Arg, dir)
 		}
 	}
 	return nil
@@ -59,27 +58,27 @@ func checkStreamSpec(o outputSpec, repeat int) error {
 // openK6Streams opens the --out json=/csv= files of run number run.
 // openK6Streams opens the --out json=/csv= streams; each file it creates is
 // told to cleanup, so a command that fails before the run removes it.
-func openK6Streams(p *runPlan, run int, reg *metrics.Registry, tags map[string]string, cleanup *undoFiles) ([]*k6stream.Stream, error) {
+func openK6Streams(p Plan, reg *metrics.Registry, tags map[string]string, cleanup *undoFiles) ([]*k6stream.Stream, error) {
 	var out []*k6stream.Stream
 	byMetric := map[string][]string{}
-	if ts, err := threshold.ParseAll(p.flags.thresholds); err == nil && !p.flags.k6.noThresholds {
-		for _, t := range ts {
+	if !p.NoThresholds {
+		for _, t := range p.Thresholds.List() {
 			for _, e := range t.Exprs {
 				byMetric[t.Metric] = append(byMetric[t.Metric], e.Source)
 			}
 		}
 	}
-	for _, o := range p.outputs {
-		format, ok := k6StreamKinds[o.kind]
+	for _, o := range p.Outputs {
+		format, ok := K6StreamKinds[o.Kind]
 		if !ok {
 			continue
 		}
-		path := streamPath(o.arg, p.flags.repeat, run)
+		path := streamPath(o.Arg, p.Repeat, p.Run)
 		s, err := k6stream.Open(path, format, reg,
-			k6stream.Config{Tags: tags, Origin: targetOrigin(p.target)}, byMetric)
+			k6stream.Config{Tags: tags, Origin: targetOrigin(p.Target)}, byMetric)
 		if err != nil {
 			closeK6Streams(out)
-			return nil, usagef("--out %s: %v", o.kind, err)
+			return nil, usagef("--out %s: %v", o.Kind, err)
 		}
 		cleanup.add(path)
 		out = append(out, s)
@@ -150,23 +149,17 @@ func markLiveSeries(reg *metrics.Registry) {
 }
 
 // checkRemoteWriteSpec validates --out prometheus-rw=URL.
-func checkRemoteWriteSpec(o outputSpec) error {
-	if err := promrw.CheckURL(o.arg); err != nil {
+func checkRemoteWriteSpec(o OutputSpec) error {
+	if err := promrw.CheckURL(o.Arg); err != nil {
 		return usagef("--out prometheus-rw: %v", err)
 	}
 	return nil
 }
 
 // startRemoteWrite starts a --out prometheus-rw=URL push.
-func (l *liveOutputs) startRemoteWrite(o outputSpec, p *runPlan, reg *metrics.Registry, info io.Writer) error {
-	tags := map[string]string{}
-	for k, v := range p.tags {
-		tags[k] = v
-	}
-	if p.flags.segment != "" {
-		tags["segment"] = p.flags.segment
-	}
-	out, err := promrw.New(promrw.Config{URL: o.arg, Tags: tags, Registry: reg, Warn: info})
+func (l *liveOutputs) startRemoteWrite(o OutputSpec, p Plan, reg *metrics.Registry, runTags map[string]string, info io.Writer) error {
+	tags := outputTags(p, runTags)
+	out, err := promrw.New(promrw.Config{URL: o.Arg, Tags: tags, Registry: reg, Warn: info})
 	if err != nil {
 		return usagef("--out prometheus-rw: %v", err)
 	}

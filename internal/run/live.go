@@ -1,9 +1,8 @@
-package cli
+package run
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"time"
 
@@ -20,9 +19,9 @@ import (
 	"github.com/stampede-bench/stampede/internal/version"
 )
 
-// influxTokenEnv names the environment variable holding the InfluxDB 2
+// InfluxTokenEnv names the environment variable holding the InfluxDB 2
 // token; the token is never written to any output.
-const influxTokenEnv = "STAMPEDE_INFLUX_TOKEN"
+const InfluxTokenEnv = "STAMPEDE_INFLUX_TOKEN"
 
 // liveOutputs are outputs fed while the run goes (Prometheus, InfluxDB,
 // the generator self-check) and the report written after it.
@@ -42,12 +41,12 @@ type liveOutputs struct {
 	closed       bool
 }
 
-// checkOutputSpec validates a live --out spec (kind=ARG) without starting
+// CheckOutputSpec validates a live --out spec (kind=ARG) without starting
 // it, so a bad spec fails with one line before anything runs.
-func checkOutputSpec(o outputSpec) error {
-	switch o.kind {
+func CheckOutputSpec(o OutputSpec) error {
+	switch o.Kind {
 	case "influxdb":
-		if _, err := influx.ParseURL(o.arg); err != nil {
+		if _, err := influx.ParseURL(o.Arg); err != nil {
 			return usagef("--out influxdb: %v", err) // the error shows the URL without credentials
 		}
 		return nil
@@ -56,71 +55,60 @@ func checkOutputSpec(o outputSpec) error {
 	case "prometheus-rw":
 		return checkRemoteWriteSpec(o)
 	}
-	return usagef("output %s is not available (known: influxdb=URL)", o.kind)
+	return usagef("output %s is not available (known: influxdb=URL)", o.Kind)
 }
 
 // startLiveOutputs starts the outputs p asks for, and the generator
 // self-check, which always runs.
 // inProcess tells that a target runs inside this process, which the
 // self-check's warning must say.
-func startLiveOutputs(_ context.Context, env *Env, p *runPlan, reg *metrics.Registry, inProcess bool) (*liveOutputs, error) {
-	f := p.flags
-	for _, o := range p.outputs {
-		if err := checkOutputSpec(o); err != nil {
+func startLiveOutputs(_ context.Context, deps Deps, p Plan, reg *metrics.Registry, tags map[string]string, inProcess bool) (*liveOutputs, error) {
+	for _, o := range p.Outputs {
+		if err := CheckOutputSpec(o); err != nil {
 			return nil, err
 		}
 	}
 	promAddr := ""
-	if f.prometheus != "" {
-		a, err := prom.ResolveAddr(f.prometheus)
+	if p.Prometheus != "" {
+		a, err := prom.ResolveAddr(p.Prometheus)
 		if err != nil {
 			return nil, usagef("--prometheus: %v", err)
 		}
 		promAddr = a
 	}
-	info := io.Discard
-	if !f.quiet && !f.json {
-		info = env.Stderr
-	}
+	info := orDiscard(deps.Info)
 
 	l := &liveOutputs{inProcess: inProcess}
 	l.sampler = selfcheck.Start(selfcheck.ProcessUsage, 0, time.Second)
 	if promAddr != "" {
-		c := prom.New(reg, prom.Options{Start: time.Now(), Labels: promLabels(p.tags), Generator: func() (float64, int64, bool) {
+		c := prom.New(reg, prom.Options{Start: time.Now(), Labels: promLabels(tags), Generator: func() (float64, int64, bool) {
 			s, ok := l.sampler.Latest()
 			return s.CPU, s.RSS, ok
 		}})
-		c.Declare(p.names...)
+		c.Declare(p.Names()...)
 		l.promReg = prom.NewRegistry(c)
 		srv, err := prom.Serve(promAddr, l.promReg)
 		if err != nil {
 			l.close()
-			return nil, fmt.Errorf("--prometheus %s: %w", f.prometheus, err)
+			return nil, fmt.Errorf("--prometheus %s: %w", p.Prometheus, err)
 		}
 		l.observers = append(l.observers, c.Observe)
 		l.closers = append(l.closers, func() { _ = srv.Close() })
 		fmt.Fprintf(info, "prometheus: http://%s/metrics\n", srv.Addr())
 	}
-	for _, o := range p.outputs {
-		if o.kind == "prometheus-rw" {
-			if err := l.startRemoteWrite(o, p, reg, info); err != nil {
+	for _, o := range p.Outputs {
+		if o.Kind == "prometheus-rw" {
+			if err := l.startRemoteWrite(o, p, reg, tags, info); err != nil {
 				l.close()
 				return nil, err
 			}
 			continue
 		}
-		if o.kind != "influxdb" {
+		if o.Kind != "influxdb" {
 			continue
 		}
-		tags := map[string]string{}
-		for k, v := range p.tags {
-			tags[k] = v
-		}
-		if f.segment != "" {
-			tags["segment"] = f.segment
-		}
 		out, err := influx.New(influx.Config{
-			URL: o.arg, Token: env.Getenv(influxTokenEnv), Registry: reg, Tags: tags, Warn: env.Stderr,
+			URL: o.Arg, Token: deps.getenv(InfluxTokenEnv), Registry: reg, Tags: outputTags(p, tags), Warn: orDiscard(deps.Warn),
 		})
 		if err != nil {
 			l.close()
@@ -165,14 +153,14 @@ func appendNote(notes []string, n string) []string {
 
 // afterRun writes post-run artefacts into dir: the self-check samples and
 // the HTML report (unless --no-report).
-func (l *liveOutputs) afterRun(env *Env, p *runPlan, dir string, snap *metrics.Snapshot) error {
+func (l *liveOutputs) afterRun(p Plan, dir string, snap *metrics.Snapshot) error {
 	l.close()
 	if l.self != nil && len(l.self.Samples) > 0 {
 		if err := resultdir.WriteJSON(dir, selfcheck.File, l.self); err != nil {
 			return err
 		}
 	}
-	if p.flags.noReport {
+	if p.NoReport {
 		return nil
 	}
 	res, err := resultdir.Load(dir)
@@ -205,4 +193,17 @@ func (l *liveOutputs) close() {
 	if l.sampler != nil {
 		l.self = l.sampler.Stop()
 	}
+}
+
+// outputTags are the tags of the live outputs: the run's tags and the
+// segment of a distributed run.
+func outputTags(p Plan, tags map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range tags {
+		out[k] = v
+	}
+	if seg := p.segmentName(); seg != "" {
+		out["segment"] = seg
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"fmt"
@@ -13,26 +13,6 @@ import (
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
 
-// planMonitor validates --monitor and --nic-speed into the plan, before
-// anything runs: a bad source is one line and exit 2.
-func planMonitor(p *runPlan) error {
-	f := p.flags
-	specs, err := monitor.ParseSpecs(f.monitors)
-	if err != nil {
-		return asUsage(err)
-	}
-	if err := monitor.Check(specs); err != nil {
-		return asUsage(err)
-	}
-	p.monitors = specs
-	if f.nicSpeed != "" {
-		if p.nicSpeed, err = monitor.ParseNICSpeed(f.nicSpeed); err != nil {
-			return asUsage(err)
-		}
-	}
-	return nil
-}
-
 // monitorDisplay lists the sources for options.json, without credentials.
 func monitorDisplay(specs []monitor.Spec) []string {
 	var out []string
@@ -44,17 +24,15 @@ func monitorDisplay(specs []monitor.Spec) []string {
 
 // startMonitor starts sampling the --monitor sources into dir (nil when
 // there are none).
-func startMonitor(env *Env, p *runPlan, dir string) (*monitor.Monitor, error) {
-	if len(p.monitors) == 0 {
+func startMonitor(deps Deps, p Plan, dir string) (*monitor.Monitor, error) {
+	if len(p.Monitors) == 0 {
 		return nil, nil
 	}
-	m, err := monitor.Start(dir, p.monitors, monitor.Options{})
+	m, err := monitor.Start(dir, p.Monitors, monitor.Options{})
 	if err != nil {
 		return nil, err
 	}
-	if !p.flags.quiet && !p.flags.json {
-		fmt.Fprintf(env.Stderr, "monitor: %s every 1s → %s\n", strings.Join(monitorDisplay(p.monitors), ", "), monitor.File)
-	}
+	fmt.Fprintf(orDiscard(deps.Info), "monitor: %s every 1s → %s\n", strings.Join(monitorDisplay(p.Monitors), ", "), monitor.File)
 	return m, nil
 }
 
@@ -157,18 +135,18 @@ func localSources(specs []monitor.Spec) map[string]bool {
 }
 
 // finishMonitor stops the monitor and adds its notes to snap.
-func finishMonitor(m *monitor.Monitor, dir string, snap *metrics.Snapshot, p *runPlan, self *selfcheck.Report) error {
+func finishMonitor(m *monitor.Monitor, dir string, snap *metrics.Snapshot, p Plan, self *selfcheck.Report) error {
 	if m == nil {
 		return nil
 	}
 	if err := m.Stop(); err != nil {
 		return fmt.Errorf("monitor: %w", err)
 	}
-	stats, err := targetStats(dir, snap, p.nicSpeed)
+	stats, err := targetStats(dir, snap, p.NICSpeed)
 	if err != nil {
 		return fmt.Errorf("monitor: %w", err)
 	}
-	annotateTarget(snap, stats, self, localSources(p.monitors))
+	annotateTarget(snap, stats, self, localSources(p.Monitors))
 	return nil
 }
 
@@ -177,9 +155,10 @@ func promTarget(m *monitor.Monitor) prometheus.Collector {
 	return prom.NewTargetCollector(m.Latest)
 }
 
-// mergedTargetStats is targetStats for a merged directory, with the NIC
-// speed its options.json recorded.
-func mergedTargetStats(dir string, snap *metrics.Snapshot) (map[string][]monitor.Stats, error) {
+// MergedTargetStats is the --monitor summary of a merged directory per
+// scenario, with the NIC speed its options.json recorded (nil without
+// monitoring).
+func MergedTargetStats(dir string, snap *metrics.Snapshot) (map[string][]monitor.Stats, error) {
 	res, err := resultdir.Load(dir)
 	nic := 0.0
 	if err == nil {

@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"context"
@@ -14,20 +14,6 @@ import (
 type profileHook struct {
 	collectors []profile.Collector
 	dir        string
-}
-
-// parseProfilers parses the --profile values while planning, so a bad one
-// stops the run before any target is touched.
-func parseProfilers(specs []string, getenv func(string) string) ([]profile.Collector, error) {
-	var out []profile.Collector
-	for _, s := range specs {
-		c, err := profile.ParseSpecEnv(s, getenv)
-		if err != nil {
-			return nil, asUsage(err)
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 func (h *profileHook) BeforeScenario(ctx context.Context, _ int, spec engine.Spec) error {

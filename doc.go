@@ -1,0 +1,50 @@
+// Package stampede is the Go API of stampede, a load and benchmark harness:
+// write a scenario in Go, run it through the complete stampede command line
+// (executors, thresholds, result directories, compare, merge, sweep), or
+// drive a run from Go with a Plan and Execute.
+//
+// # Scenarios
+//
+// A Scenario makes virtual users (VUs); each VU runs one iteration after
+// another on its own goroutine and records what it measures through the
+// Iteration handle:
+//
+//	type pingVU struct{ conn net.Conn }
+//
+//	func (v *pingVU) Iterate(ctx context.Context, it stampede.Iteration) error {
+//		start := it.Now()
+//		_, err := v.conn.Write([]byte("ping\n"))
+//		it.RecordRequest("ping", start, stampede.Outcome{Err: err})
+//		return nil
+//	}
+//
+// RecordRequest records one request: its response time from start to now
+// (in the open model from the iteration's intended start, so that a
+// stalled target cannot hide), whether it failed and, in the per-request
+// CSV, its label. RecordCheck records a pass/fail check. Returning an error
+// from Iterate counts a failed iteration.
+//
+// # Families and the catalog
+//
+// Scenarios belong to a Family, which names them and opens them against a
+// target. NewFamily makes a family of ready scenarios; implement Family for
+// one that prepares a target. A program builds its Catalog explicitly, with
+// no init-time registration:
+//
+//	cat := stampede.Builtins().Add(stampede.NewFamily("ping", stampede.ScenarioDef{
+//		Name: "ping.Loopback", Description: "ping a loopback server", Scenario: pingScenario{},
+//	}))
+//	os.Exit(stampede.Main(ctx, cat, os.Args[1:], os.Stdout, os.Stderr))
+//
+// Main is the whole stampede command line around the catalog: `run
+// ping.Loopback -u 10 -d 30s --threshold 'responseTime: p(95)<5'`,
+// `compare`, `merge`, `sweep`, `report` and the rest work as they do for
+// the built-in scenarios. See examples/echo for a complete program.
+//
+// # Running from Go
+//
+// A Plan is a value describing one run: scenarios with their executors,
+// the result directory, thresholds, outputs. Execute runs it and writes the
+// result directory; the Result holds the merged measurements and the
+// threshold verdicts.
+package stampede

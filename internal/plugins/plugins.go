@@ -1,0 +1,57 @@
+// Package plugins lists the workload families and target drivers the
+// stampede binary ships with. The command line and the public Go API build
+// their catalogs and driver registries from here, so the list exists once.
+package plugins
+
+import (
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
+	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
+	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
+	"github.com/stampede-bench/stampede/internal/driver/nebula"
+	"github.com/stampede-bench/stampede/internal/driver/postgres"
+	"github.com/stampede-bench/stampede/internal/driver/sqlite"
+	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/builtin"
+	"github.com/stampede-bench/stampede/internal/workload/httpload"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc"
+	"github.com/stampede-bench/stampede/internal/workload/mq"
+	"github.com/stampede-bench/stampede/internal/workload/natsload"
+)
+
+// Families returns fresh built-in workload families with their default
+// options, in display order: graph/LDBC (whose defaults make a bare
+// `stampede run`), http, builtin, kafka, nats. Each call returns new
+// values (their options live in them).
+func Families() []workload.Family {
+	var out []workload.Family
+	for _, newFamily := range Constructors() {
+		out = append(out, newFamily())
+	}
+	return out
+}
+
+// Constructors returns the constructors of the built-in families, in the
+// order of Families.
+func Constructors() []func() workload.Family {
+	return []func() workload.Family{
+		func() workload.Family { return ldbc.New(ldbc.DefaultOptions()) },
+		func() workload.Family { return httpload.New(httpload.DefaultOptions()) },
+		func() workload.Family { return builtin.New(builtin.DefaultOptions()) },
+		func() workload.Family { return mq.New(mq.DefaultOptions()) },
+		func() workload.Family { return natsload.New(natsload.DefaultOptions()) },
+	}
+}
+
+// Drivers returns the driver registry, one opener per URL scheme: sqlite,
+// postgres, http(s), kafka, nebula, nats.
+func Drivers() *driver.Registry {
+	r := driver.NewRegistry()
+	sqlite.Register(r)
+	postgres.Register(r)
+	httpdrv.Register(r)
+	kafkadrv.Register(r)
+	nebula.Register(r)
+	natsdrv.Register(r)
+	return r
+}

@@ -1,0 +1,154 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/resultdir"
+)
+
+// targetInfo is what the opened families said about their targets.
+type targetInfo struct {
+	notes     []string // for every scenario's summary
+	inProcess bool     // a target runs inside stampede's process
+}
+
+// execute runs the engine over specs with every output attached, then
+// writes the result directory and the summaries. cleanup is told every
+// file execute creates before the engine starts, and disarmed when the
+// engine starts: until then, a failed command removes what it created.
+func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags map[string]string, specs []engine.Spec, target targetInfo, cleanup *undoFiles) (res *Result, err error) {
+	dir := p.Out
+	// Outputs open one after the other; when one fails, the ones already
+	// open are closed again.
+	var undo []func()
+	fail := func(err error) (*Result, error) {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+		return nil, err
+	}
+	edeps := engine.Deps{Backoff: p.Backoff}
+	var csv requestLog
+	if !p.NoCSV {
+		path := p.CSV
+		if path == "" {
+			path = filepath.Join(dir, resultdir.RequestsFile)
+		}
+		if _, serr := os.Stat(path); serr != nil {
+			// Ours, with the directories made for it: removed when the
+			// command fails before the run.
+			dirs, derr := createdDirs(filepath.Dir(path))
+			if derr != nil {
+				return nil, usagef("--csv: %v", derr)
+			}
+			cleanup.add(path)
+			cleanup.add(dirs...)
+		}
+		if csv, err = openRequestLog(path); err != nil {
+			return nil, err
+		}
+		edeps.Log = csv
+		undo = append(undo, func() { csv.Close() })
+	}
+	cleanup.add(filepath.Join(dir, resultdir.SeriesFile))
+	streams, err := openK6Streams(p, reg, tags, cleanup)
+	if err != nil {
+		return fail(err)
+	}
+	undo = append(undo, func() { closeK6Streams(streams) })
+	edeps.Log = withStreams(edeps.Log, streams)
+	series, err := resultdir.NewSeriesWriter(dir)
+	if err != nil {
+		return fail(err)
+	}
+	undo = append(undo, func() { series.Close() })
+	mon, err := startMonitor(deps, p, dir)
+	if err != nil {
+		return fail(err)
+	}
+	undo = append(undo, func() { _ = mon.Stop() })
+	live, err := startLiveOutputs(ctx, deps, p, reg, tags, target.inProcess)
+	if err != nil {
+		return fail(err)
+	}
+	live.attachMonitor(mon)
+
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	clock := metrics.NewClock()
+	if !p.StartAt.IsZero() {
+		clock = metrics.ClockAt(p.StartAt) // segments share one time base
+	}
+	agg := metrics.NewAggregator(reg, clock, names, append([]metrics.Observer{series.Observe}, live.observers...)...)
+	go agg.Run()
+	for i := range specs {
+		for _, n := range target.notes {
+			agg.Note(i, n)
+		}
+	}
+	edeps.Agg, edeps.Clock = agg, clock
+	var display Display
+	if deps.Display != nil {
+		display = deps.Display(Watch{Agg: agg, Specs: specs, Clock: clock})
+		edeps.Hooks = append(edeps.Hooks, display)
+	}
+	edeps.Hooks = append(edeps.Hooks, live.hooks...)
+	if len(p.Profilers) > 0 {
+		edeps.Hooks = append(edeps.Hooks, &profileHook{collectors: p.Profilers, dir: filepath.Join(dir, "profiles")})
+	}
+
+	cleanup.disarm() // from here on, what was measured is kept
+	interrupted, runErr := engine.Run(ctx, engine.Plan{Scenarios: specs, Concurrent: p.Concurrent}, edeps)
+	if display != nil {
+		display.Stop()
+	}
+	agg.Close()
+	snap := agg.Snapshot()
+	snap.Interrupted = snap.Interrupted || interrupted
+	_ = mon.Stop() // before the live outputs close: it feeds them (error reported by finishMonitor)
+
+	// Every output is flushed and closed even when the run failed or was
+	// interrupted, so what was measured is never lost.
+	var errs []error
+	if csv != nil {
+		if cerr := csv.Close(); cerr != nil {
+			errs = append(errs, fmt.Errorf("request log: %w", cerr))
+		}
+	}
+	if kerr := closeK6Streams(streams); kerr != nil {
+		errs = append(errs, fmt.Errorf("--out: %w", kerr))
+	}
+	if serr := series.Close(); serr != nil {
+		errs = append(errs, fmt.Errorf("series: %w", serr))
+	}
+	live.close()
+	live.annotate(snap)
+	if merr := finishMonitor(mon, dir, snap, p, live.self); merr != nil {
+		errs = append(errs, merr)
+	}
+	if werr := resultdir.WriteJSON(dir, resultdir.SnapshotFile, snap); werr != nil {
+		errs = append(errs, werr)
+	}
+	res = &Result{Dir: dir, Snapshot: snap, Interrupted: interrupted, Tags: tags}
+	if oerr := writeSummaries(deps, p, res); oerr != nil {
+		errs = append(errs, oerr)
+	}
+	if rerr := live.afterRun(p, dir, snap); rerr != nil {
+		errs = append(errs, rerr)
+	}
+	fmt.Fprintf(orDiscard(deps.Info), "results: %s\n", dir)
+	switch {
+	case runErr != nil:
+		return res, fmt.Errorf("run: %w", runErr)
+	case len(errs) > 0:
+		return res, errs[0]
+	}
+	return res, nil
+}

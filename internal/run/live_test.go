@@ -1,0 +1,44 @@
+package run
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/selfcheck"
+)
+
+// TestAnnotateSaturation: scenarios run while the generator was saturated
+// get the warning note; the others do not.
+func TestAnnotateSaturation(t *testing.T) {
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	self := &selfcheck.Report{Cores: 2, Threshold: selfcheck.Threshold}
+	for i := range 20 {
+		cpu := 0.2
+		if i >= 10 {
+			cpu = 0.97
+		}
+		self.Samples = append(self.Samples, selfcheck.Sample{Time: base.Add(time.Duration(i+1) * time.Second), CPU: cpu})
+	}
+	l := &liveOutputs{self: self, closed: true, notes: []string{"influxdb output x: 3 of 9 lines not written"}}
+	snap := &metrics.Snapshot{Scenarios: []*metrics.ScenarioSnapshot{
+		{Name: "calm", Start: base, End: base.Add(10 * time.Second)},
+		{Name: "busy", Start: base.Add(10 * time.Second), End: base.Add(20 * time.Second), Notes: []string{"embedded target"}},
+	}}
+	l.annotate(snap)
+	l.annotate(snap) // idempotent
+	if got := snap.Scenarios[0].Notes; len(got) != 1 || !strings.Contains(got[0], "influxdb") {
+		t.Errorf("calm notes %q", got)
+	}
+	got := snap.Scenarios[1].Notes
+	if len(got) != 3 || got[0] != "embedded target" || !strings.Contains(got[1], "limited by the client") {
+		t.Errorf("busy notes %q", got)
+	}
+	var buf bytes.Buffer
+	buf.WriteString(strings.Join(got, "\n"))
+	if strings.Count(buf.String(), "limited by the client") != 1 {
+		t.Error("warning repeated")
+	}
+}
