@@ -82,3 +82,11 @@ func TestProfilesGiven(t *testing.T) {
 		t.Error("explicit not obeyed")
 	}
 }
+
+func TestProfilesChangedIn(t *testing.T) {
+	ps := toyProfiles()
+	chosen := ps.ChangedIn(toyOptions{Replicas: 2, Acks: "1", Other: 9})
+	if !chosen("replicas") || chosen("acks") || chosen("other") {
+		t.Errorf("ChangedIn: replicas %t acks %t other %t; want true false false", chosen("replicas"), chosen("acks"), chosen("other"))
+	}
+}

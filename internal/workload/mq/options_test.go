@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
@@ -149,5 +151,40 @@ func TestEffectiveKeepsOptions(t *testing.T) {
 	o.TopicConfigs[0] = "changed"
 	if f.opts.Partitions != 1 || f.opts.TopicConfigs[0] != "a=b" {
 		t.Errorf("effective() changed the family's options: %+v", f.opts)
+	}
+}
+
+// TestProfileOptionsAndFlags: a family built from Options whose flags are
+// then bound (a program's own main): what the program changed from the
+// defaults and what the user gives by flag both win over the profile.
+func TestProfileOptionsAndFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts func(*Options)
+		args []string
+		want settings
+	}{
+		{"program's profile", func(o *Options) { o.Profile = ProfileHighReliability }, nil, reliability},
+		{"program's setting wins", func(o *Options) { o.Profile, o.Partitions = ProfileHighReliability, 12 }, nil, settings{3, 12, "all", 2, 1}},
+		{"and the user's flag", func(o *Options) { o.Profile, o.Partitions = ProfileHighReliability, 12 }, []string{"--acks", "1", "--partitions", "6"}, settings{3, 6, "1", 2, 1}},
+		{"user's profile over the program's", func(o *Options) { o.Profile = ProfileHighReliability }, []string{"--kafka-profile", "high-throughput"}, throughput},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			tc.opts(&o)
+			f := New(o)
+			fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+			f.BindFlags(fs)
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.effective()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := settingsOf(got); s != tc.want {
+				t.Errorf("%+v, want %+v", s, tc.want)
+			}
+		})
 	}
 }
