@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/builtin"
 )
 
 // TestCatalogFlagsAreDistinct: the built-in families bind their flags
@@ -28,5 +33,19 @@ func TestCatalogFlagsAreDistinct(t *testing.T) {
 	// every flag: the error names one.
 	if _, err := newCatalog().BindFlags(run.Flags()); err == nil {
 		t.Error("binding the families twice was not refused")
+	}
+}
+
+// TestFlagBoundTwiceFailsThePlan: a catalog where two families bind the
+// same flag (here two builtin families, both --sleep) cannot run: the
+// plan says which flag, instead of one family's flag being ignored.
+func TestFlagBoundTwiceFailsThePlan(t *testing.T) {
+	catalog := workload.NewCatalog(builtin.New(builtin.DefaultOptions()), builtin.New(builtin.DefaultOptions()))
+	f := &runFlags{}
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	f.register(fs, catalog)
+	_, err := buildPlan(planInput{flags: f, changed: fs.Changed, catalog: catalog, args: []string{"builtin.Noop"}, getenv: func(string) string { return "" }, now: time.Now()})
+	if err == nil || !strings.Contains(err.Error(), "flag --sleep is bound by both the builtin and the builtin family") {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -64,6 +64,9 @@ type runFlags struct {
 	familyFlagNames map[string]bool
 	// flagFamily names the family of each workload flag (for --help).
 	flagFamily map[string]string
+	// bindErr is why the families' flags could not be bound (a flag name
+	// bound twice).
+	bindErr error
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -95,18 +98,15 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 			return runRun(cmd.Context(), env, f, catalog, cmd.Flags(), args)
 		},
 	}
-	if err := f.register(cmd.Flags(), catalog); err != nil {
-		// Two families bind the same flag: a catalog that cannot run.
-		cmd.RunE = func(*cobra.Command, []string) error { return err }
-	}
+	f.register(cmd.Flags(), catalog)
 	setRunUsage(cmd, f.flagFamily)
 	return cmd
 }
 
 // register adds the run flags, with the workload flags of catalog's
-// families, to fs, bound to f. It fails when two families bind the same
-// flag.
-func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) error {
+// families, to fs, bound to f. A flag bound by two families is kept in
+// f.bindErr, which buildPlan reports.
+func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 	fs.Int64VarP(&f.vus, "vus", "u", 50, "virtual users (preallocated VUs under --rate)")
 	fs.DurationVarP(&f.duration, "duration", "d", 10*time.Second, "how long each scenario runs")
 	fs.Int64VarP(&f.iterations, "iterations", "i", 0, "total iterations shared by the VUs (shared-iterations)")
@@ -148,12 +148,11 @@ func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) error 
 	_ = fs.MarkHidden("sweep-info")
 	addK6Flags(fs, &f.k6)
 	f.familyFlagNames = map[string]bool{}
-	flagFamily, err := catalog.BindFlags(fs)
-	f.flagFamily = flagFamily
-	for name := range flagFamily {
+	// A flag bound twice makes a catalog that cannot run: buildPlan says so.
+	f.flagFamily, f.bindErr = catalog.BindFlags(fs)
+	for name := range f.flagFamily {
 		f.familyFlagNames[name] = true
 	}
-	return err
 }
 
 // familyFlags returns the workload flags that the user set, for options.json.

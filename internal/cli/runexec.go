@@ -172,9 +172,7 @@ func planFromRunArgs(env *Env, args, commandLine []string) (*runFlags, run.Plan,
 	f, catalog := &runFlags{}, env.catalog()
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	if err := f.register(fs, catalog); err != nil {
-		return nil, run.Plan{}, err
-	}
+	f.register(fs, catalog)
 	if err := fs.Parse(args); err != nil {
 		return nil, run.Plan{}, asUsage(err)
 	}

@@ -69,7 +69,7 @@ func newSweepCmd(env *Env) *cobra.Command {
 	f := &sweepFlags{}
 	rf, catalog := &runFlags{}, env.catalog() // the run flags of each step
 	template := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	bindErr := rf.register(template, catalog)
+	rf.register(template, catalog)
 	cmd := &cobra.Command{
 		Use:   "sweep [SCENARIO...] --vus LIST | --rate LIST | --nodes LIST | --targets LIST",
 		Short: "Run a workload at increasing load or cluster size and find where it saturates",
@@ -104,9 +104,6 @@ done are kept and analysed.`,
   stampede sweep go.Go2Step --nodes 1,3,5 --before-step 'ansible-playbook resize.yml -e nodes={nodes}' --target postgres://db/ldbc
   stampede sweep --from stampede-results/sweep-2025-01-02T15-04-05`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if bindErr != nil {
-				return bindErr
-			}
 			if err := applyEnvExcept(template, env.Getenv, sweepOwnFlags); err != nil {
 				return err
 			}

@@ -19,9 +19,10 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload/natsload"
 )
 
-// Families returns fresh built-in workload families, in display order:
-// graph/LDBC (whose defaults make a bare `stampede run`), http, builtin,
-// kafka, nats. Each call returns new values (their options live in them).
+// Families returns fresh built-in workload families with their default
+// options, in display order: graph/LDBC (whose defaults make a bare
+// `stampede run`), http, builtin, kafka, nats. Each call returns new
+// values (their options live in them).
 func Families() []workload.Family {
 	var out []workload.Family
 	for _, newFamily := range Constructors() {

@@ -77,15 +77,14 @@ func (ps Profiles[O]) Apply(o *O, name string) error {
 
 // Resolve applies profile name to the settings of o the user did not
 // choose: explicit reports the options given by flag; with explicit nil,
-// the options changed from Defaults count as given.
+// the options changed from Defaults count as given (ChangedIn).
 func (ps Profiles[O]) Resolve(o *O, name string, explicit func(option string) bool) error {
 	p, err := ps.Find(name)
 	if err != nil {
 		return err
 	}
 	if explicit == nil {
-		def := ps.Defaults()
-		explicit = func(option string) bool { return changed(p, o, &def, option) }
+		explicit = ps.ChangedIn(*o)
 	}
 	for _, s := range p.Settings {
 		if !explicit(s.Option) {
@@ -93,6 +92,21 @@ func (ps Profiles[O]) Resolve(o *O, name string, explicit func(option string) bo
 		}
 	}
 	return nil
+}
+
+// ChangedIn returns a function reporting the profile settings (of any
+// profile) whose value in o differs from Defaults: what a program chose
+// when it built o.
+func (ps Profiles[O]) ChangedIn(o O) func(option string) bool {
+	def := ps.Defaults()
+	return func(option string) bool {
+		for _, p := range ps.List {
+			if changed(p, &o, &def, option) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // Given tells whether the user chose option of o, whose profile name is

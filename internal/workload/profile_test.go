@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -59,7 +60,7 @@ func TestProfilesResolve(t *testing.T) {
 		})
 	}
 	o := toyOptions{}
-	if err := ps.Resolve(&o, "turbo", nil); err == nil || err.Error() != `--toy-profile "turbo": want fast or safe` || !usage.Is(err) {
+	if err := ps.Resolve(&o, "turbo", nil); err == nil || err.Error() != `--toy-profile "turbo": want fast or safe` || !errors.Is(err, usage.ErrBadInput) {
 		t.Errorf("unknown profile: %v", err)
 	}
 	if err := ps.Apply(&o, "safe"); err != nil || o.Replicas != 3 || o.Acks != "all" {
@@ -79,5 +80,13 @@ func TestProfilesGiven(t *testing.T) {
 	}
 	if !ps.Given(&resolved, "safe", func(string) bool { return true }, "acks") || ps.Given(&chosen, "safe", func(string) bool { return false }, "acks") {
 		t.Error("explicit not obeyed")
+	}
+}
+
+func TestProfilesChangedIn(t *testing.T) {
+	ps := toyProfiles()
+	chosen := ps.ChangedIn(toyOptions{Replicas: 2, Acks: "1", Other: 9})
+	if !chosen("replicas") || chosen("acks") || chosen("other") {
+		t.Errorf("ChangedIn: replicas %t acks %t other %t; want true false false", chosen("replicas"), chosen("acks"), chosen("other"))
 	}
 }

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -35,7 +36,7 @@ func TestOptions(t *testing.T) {
 			t.Errorf("%v: Sleep = %s, want %s", tc.args, f.opts.Sleep, tc.want)
 		}
 		err := f.opts.Validate()
-		if tc.err == "" && err != nil || tc.err != "" && (err == nil || err.Error() != tc.err || !usage.Is(err)) {
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || err.Error() != tc.err || !errors.Is(err, usage.ErrBadInput)) {
 			t.Errorf("%v: Validate() = %v, want %q", tc.args, err, tc.err)
 		}
 		// Open refuses what Validate refuses.

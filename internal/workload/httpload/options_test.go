@@ -2,12 +2,11 @@ package httpload
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
 
 func TestDefaultOptions(t *testing.T) {
@@ -15,11 +14,10 @@ func TestDefaultOptions(t *testing.T) {
 	if got := DefaultOptions(); !reflect.DeepEqual(got, want) {
 		t.Errorf("DefaultOptions() = %+v, want %+v", got, want)
 	}
-	// Unparsed flags leave the options as they were.
 	f := New(DefaultOptions())
-	f.BindFlags(pflag.NewFlagSet("t", pflag.ContinueOnError))
+	workloadtest.FlagDefaults(t, f.BindFlags, map[string]string{"method": "GET", "path": "", "header": "[]", "body": "", "params": "", "expect-status": "0"})
 	if !reflect.DeepEqual(f.opts, want) {
-		t.Errorf("after BindFlags: %+v, want %+v", f.opts, want)
+		t.Errorf("binding the flags changed the options: %+v", f.opts)
 	}
 }
 
@@ -37,11 +35,7 @@ func TestFlagsSetOptions(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		edit func(*Options)
-		want string
-	}{
+	workloadtest.Validate(t, DefaultOptions, (*Options).Validate, []workloadtest.Case[Options]{
 		{"defaults", func(*Options) {}, ""},
 		{"absolute path", func(o *Options) { o.Path = "/x?y=1" }, ""},
 		{"relative path", func(o *Options) { o.Path = "x" }, `--path "x" must start with /`},
@@ -49,23 +43,5 @@ func TestValidate(t *testing.T) {
 		{"header", func(o *Options) { o.Headers = []string{"A: b"} }, ""},
 		{"header without colon", func(o *Options) { o.Headers = []string{"A: b", "Ab"} }, `--header "Ab": want 'Name: value'`},
 		{"header from the environment", func(o *Options) { o.Headers = []string{"{{__ENV.H}}"} }, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o := DefaultOptions()
-			tc.edit(&o)
-			err := o.Validate()
-			if tc.want == "" {
-				if err != nil {
-					t.Errorf("Validate() = %v", err)
-				}
-				return
-			}
-			if err == nil || err.Error() != tc.want || !usage.Is(err) {
-				t.Errorf("Validate() = %v, want usage error %q", err, tc.want)
-			}
-			if !strings.HasPrefix(err.Error(), "--") {
-				t.Errorf("message %q does not name the flag", err)
-			}
-		})
-	}
+	})
 }

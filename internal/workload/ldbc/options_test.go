@@ -1,12 +1,14 @@
 package ldbc
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
 
 func TestDefaultOptions(t *testing.T) {
@@ -35,11 +37,7 @@ func TestFlagsSetOptions(t *testing.T) {
 }
 
 func TestValidateOptions(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		edit func(*Options)
-		want string
-	}{
+	workloadtest.Validate(t, DefaultOptions, (*Options).Validate, []workloadtest.Case[Options]{
 		{"defaults", func(*Options) {}, ""},
 		{"batch", func(o *Options) { o.BatchSize = 0 }, "--batch-size 0 must be at least 1"},
 		{"order", func(o *Options) { o.ParamOrder = "sorted" }, `--param-order "sorted": want roundrobin or random`},
@@ -50,22 +48,7 @@ func TestValidateOptions(t *testing.T) {
 		{"first problem wins", func(o *Options) { o.BatchSize = 0; o.MaxDepth = 0 }, "--batch-size 0 must be at least 1"},
 		{"dates", func(o *Options) { o.DateFormat = "millis" }, ""},
 		{"rejected percent", func(o *Options) { o.MaxRejected = "0.1%" }, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o := DefaultOptions()
-			tc.edit(&o)
-			err := o.Validate()
-			if tc.want == "" {
-				if err != nil {
-					t.Errorf("Validate() = %v", err)
-				}
-				return
-			}
-			if err == nil || err.Error() != tc.want || !usage.Is(err) {
-				t.Errorf("Validate() = %v, want usage error %q", err, tc.want)
-			}
-		})
-	}
+	})
 	// The parsers' own messages, behind the flag's name.
 	for _, edit := range []func(*Options){
 		func(o *Options) { o.SF = -1 },
@@ -74,7 +57,7 @@ func TestValidateOptions(t *testing.T) {
 	} {
 		o := DefaultOptions()
 		edit(&o)
-		if err := o.Validate(); err == nil || !usage.Is(err) {
+		if err := o.Validate(); err == nil || !errors.Is(err, usage.ErrBadInput) {
 			t.Errorf("%+v: Validate() = %v, want a usage error", o, err)
 		}
 	}

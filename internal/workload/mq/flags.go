@@ -4,7 +4,8 @@ import "github.com/spf13/pflag"
 
 // BindFlags implements workload.FlagBinder: the options as run flags,
 // with the family's options as defaults. A --kafka-profile setting applies
-// to the options whose flags the user did not give.
+// to the options whose flags the user did not give and the program did
+// not change from DefaultOptions.
 func (f *Family) BindFlags(fs *pflag.FlagSet) {
 	o := &f.opts
 	fs.StringVar(&o.Profile, "kafka-profile", o.Profile, "settings from the seed: high-throughput (RF 1, 1 partition, acks=1) or high-reliability (RF 3, 3 partitions, acks=all, min.insync.replicas=2, flush.messages=1); explicit flags win")
@@ -44,5 +45,8 @@ func (f *Family) BindFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.MaxRatePrecision, "max-rate-precision", o.MaxRatePrecision, "kafka.MaxRate: stop when the bracket is this narrow (relative)")
 	fs.Int64Var(&o.EmbeddedRetention, "embedded-retention", o.EmbeddedRetention, "embedded cluster: bytes kept per partition")
 	fs.BoolVar(&o.EmbeddedBlackhole, "embedded-blackhole", o.EmbeddedBlackhole, "embedded cluster: acknowledge but discard produced records (produce-only benchmarks)")
-	f.explicit = fs.Changed
+	// An option counts as given when its flag is, or when the program
+	// changed it from the default before binding the flags.
+	chosen := Profiles().ChangedIn(f.opts)
+	f.explicit = func(option string) bool { return fs.Changed(option) || chosen(option) }
 }

@@ -1,6 +1,7 @@
 package mq
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
 
 func TestDefaultOptionsAreTheFlagDefaults(t *testing.T) {
@@ -15,31 +17,21 @@ func TestDefaultOptionsAreTheFlagDefaults(t *testing.T) {
 	if err := d.Validate(); err != nil {
 		t.Fatalf("defaults do not validate: %v", err)
 	}
-	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	f := New(DefaultOptions())
-	f.BindFlags(fs)
+	// Spot checks of documented defaults and units.
+	workloadtest.FlagDefaults(t, f.BindFlags, map[string]string{
+		"kafka-profile": "high-throughput", "brokers": "3", "partitions": "1", "replication-factor": "1",
+		"acks": "1", "linger": "0s", "batch-bytes": "1000012", "message-size": "2048",
+		"delivery-timeout": "30s", "produce-retries": "-1", "e2e-timeout": "10s",
+		"embedded-retention": "67108864", "max-rate-errors": "0.001", "topic-config": "[]",
+	})
 	if !reflect.DeepEqual(f.opts, d) {
 		t.Errorf("binding the flags changed the options:\n%+v\n%+v", f.opts, d)
-	}
-	// Spot checks of documented defaults and units.
-	for _, tc := range []struct{ flag, want string }{
-		{"kafka-profile", "high-throughput"}, {"brokers", "3"}, {"partitions", "1"}, {"replication-factor", "1"},
-		{"acks", "1"}, {"linger", "0s"}, {"batch-bytes", "1000012"}, {"message-size", "2048"},
-		{"delivery-timeout", "30s"}, {"produce-retries", "-1"}, {"e2e-timeout", "10s"},
-		{"embedded-retention", "67108864"}, {"max-rate-errors", "0.001"}, {"topic-config", "[]"},
-	} {
-		if fl := fs.Lookup(tc.flag); fl == nil || fl.DefValue != tc.want {
-			t.Errorf("--%s default %v, want %s", tc.flag, fl, tc.want)
-		}
 	}
 }
 
 func TestValidateOptions(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		edit func(*Options)
-		want string
-	}{
+	workloadtest.Validate(t, DefaultOptions, (*Options).Validate, []workloadtest.Case[Options]{
 		{"defaults", func(*Options) {}, ""},
 		{"profile", func(o *Options) { o.Profile = "fast" }, `--kafka-profile "fast": want high-reliability or high-throughput`},
 		{"brokers", func(o *Options) { o.Brokers = 0 }, "--brokers must be ≥ 1"},
@@ -53,22 +45,7 @@ func TestValidateOptions(t *testing.T) {
 		{"topic config", func(o *Options) { o.TopicConfigs = []string{"x"} }, `--topic-config "x": want KEY=VALUE`},
 		{"batch holds a message", func(o *Options) { o.BatchBytes = 1000 }, "--batch-bytes 1000 cannot hold one 2048-byte message"},
 		{"payload", func(o *Options) { o.Payload = "zeros" }, `--payload "zeros": want random or compressible`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o := DefaultOptions()
-			tc.edit(&o)
-			err := o.Validate()
-			if tc.want == "" {
-				if err != nil {
-					t.Errorf("Validate() = %v", err)
-				}
-				return
-			}
-			if err == nil || err.Error() != tc.want || !usage.Is(err) {
-				t.Errorf("Validate() = %v, want usage error %q", err, tc.want)
-			}
-		})
-	}
+	})
 }
 
 // settings are the options a profile governs.
@@ -158,7 +135,7 @@ func TestProfileAndOptions(t *testing.T) {
 		})
 	}
 	o := DefaultOptions()
-	if err := o.ApplyProfile("fast"); err == nil || !usage.Is(err) {
+	if err := o.ApplyProfile("fast"); err == nil || !errors.Is(err, usage.ErrBadInput) {
 		t.Errorf("ApplyProfile(fast) = %v, want a usage error", err)
 	}
 }
@@ -174,5 +151,40 @@ func TestEffectiveKeepsOptions(t *testing.T) {
 	o.TopicConfigs[0] = "changed"
 	if f.opts.Partitions != 1 || f.opts.TopicConfigs[0] != "a=b" {
 		t.Errorf("effective() changed the family's options: %+v", f.opts)
+	}
+}
+
+// TestProfileOptionsAndFlags: a family built from Options whose flags are
+// then bound (a program's own main): what the program changed from the
+// defaults and what the user gives by flag both win over the profile.
+func TestProfileOptionsAndFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts func(*Options)
+		args []string
+		want settings
+	}{
+		{"program's profile", func(o *Options) { o.Profile = ProfileHighReliability }, nil, reliability},
+		{"program's setting wins", func(o *Options) { o.Profile, o.Partitions = ProfileHighReliability, 12 }, nil, settings{3, 12, "all", 2, 1}},
+		{"and the user's flag", func(o *Options) { o.Profile, o.Partitions = ProfileHighReliability, 12 }, []string{"--acks", "1", "--partitions", "6"}, settings{3, 6, "1", 2, 1}},
+		{"user's profile over the program's", func(o *Options) { o.Profile = ProfileHighReliability }, []string{"--kafka-profile", "high-throughput"}, throughput},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultOptions()
+			tc.opts(&o)
+			f := New(o)
+			fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+			f.BindFlags(fs)
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.effective()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := settingsOf(got); s != tc.want {
+				t.Errorf("%+v, want %+v", s, tc.want)
+			}
+		})
 	}
 }

@@ -4,7 +4,8 @@ import "github.com/spf13/pflag"
 
 // BindFlags implements workload.FlagBinder: the options as run flags,
 // with the family's options as defaults. A --nats-profile setting applies
-// to the options whose flags the user did not give.
+// to the options whose flags the user did not give and the program did
+// not change from DefaultOptions.
 func (f *Family) BindFlags(fs *pflag.FlagSet) {
 	o := &f.opts
 	fs.StringVar(&o.Profile, "nats-profile", o.Profile, "settings from the seed: high-throughput (R1, async publish) or high-reliability (R3, sync publish waiting for the quorum PubAck, fsync every message); explicit flags win")
@@ -30,5 +31,8 @@ func (f *Family) BindFlags(fs *pflag.FlagSet) {
 	fs.Int64Var(&o.MaxRateStart, "nats-max-rate-start", o.MaxRateStart, "nats.MaxRate: first rate tried, msgs/s")
 	fs.DurationVar(&o.MaxRateStep, "nats-max-rate-step", o.MaxRateStep, "nats.MaxRate: how long each rate is held")
 	fs.Float64Var(&o.MaxRateErrors, "nats-max-rate-errors", o.MaxRateErrors, "nats.MaxRate: highest tolerated error ratio")
-	f.explicit = fs.Changed
+	// An option counts as given when its flag is, or when the program
+	// changed it from the default before binding the flags.
+	chosen := Profiles().ChangedIn(f.opts)
+	f.explicit = func(option string) bool { return fs.Changed(option) || chosen(option) }
 }

@@ -4,9 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/spf13/pflag"
-
-	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
 
 func TestDefaultOptionsAreTheFlagDefaults(t *testing.T) {
@@ -14,29 +12,19 @@ func TestDefaultOptionsAreTheFlagDefaults(t *testing.T) {
 	if err := d.Validate(); err != nil {
 		t.Fatalf("defaults do not validate: %v", err)
 	}
-	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	f := New(DefaultOptions())
-	f.BindFlags(fs)
+	workloadtest.FlagDefaults(t, f.BindFlags, map[string]string{
+		"nats-profile": "high-throughput", "nats-nodes": "3", "nats-replicas": "1", "nats-publish": "async",
+		"nats-async-window": "500", "nats-fsync": "default", "nats-publish-timeout": "5s",
+		"nats-stream-max-bytes": "1073741824", "stream-churn-interval": "0s", "nats-max-rate-errors": "0.001",
+	})
 	if !reflect.DeepEqual(f.opts, d) {
 		t.Errorf("binding the flags changed the options:\n%+v\n%+v", f.opts, d)
-	}
-	for _, tc := range []struct{ flag, want string }{
-		{"nats-profile", "high-throughput"}, {"nats-nodes", "3"}, {"nats-replicas", "1"}, {"nats-publish", "async"},
-		{"nats-async-window", "500"}, {"nats-fsync", "default"}, {"nats-publish-timeout", "5s"},
-		{"nats-stream-max-bytes", "1073741824"}, {"stream-churn-interval", "0s"}, {"nats-max-rate-errors", "0.001"},
-	} {
-		if fl := fs.Lookup(tc.flag); fl == nil || fl.DefValue != tc.want {
-			t.Errorf("--%s default %v, want %s", tc.flag, fl, tc.want)
-		}
 	}
 }
 
 func TestValidateOptions(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		edit func(*Options)
-		want string
-	}{
+	workloadtest.Validate(t, DefaultOptions, (*Options).Validate, []workloadtest.Case[Options]{
 		{"defaults", func(*Options) {}, ""},
 		{"profile", func(o *Options) { o.Profile = "fast" }, `--nats-profile "fast": want high-reliability or high-throughput`},
 		{"nodes", func(o *Options) { o.Nodes = 16 }, "--nats-nodes must be between 1 and 15"},
@@ -48,22 +36,7 @@ func TestValidateOptions(t *testing.T) {
 		{"max bytes", func(o *Options) { o.MaxBytes = 0 }, "--nats-stream-max-bytes must be > 0 or -1 (unlimited)"},
 		{"unlimited bytes", func(o *Options) { o.MaxBytes = -1 }, ""},
 		{"timeouts", func(o *Options) { o.E2ETimeout = 0 }, "--nats-publish-timeout and --nats-e2e-timeout must be > 0"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o := DefaultOptions()
-			tc.edit(&o)
-			err := o.Validate()
-			if tc.want == "" {
-				if err != nil {
-					t.Errorf("Validate() = %v", err)
-				}
-				return
-			}
-			if err == nil || err.Error() != tc.want || !usage.Is(err) {
-				t.Errorf("Validate() = %v, want usage error %q", err, tc.want)
-			}
-		})
-	}
+	})
 }
 
 type settings struct {
