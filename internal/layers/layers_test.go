@@ -71,12 +71,13 @@ var layers = []layer{
 	{6, "internal/plugins", "the built-in families and drivers"},
 	{6, "internal/layers", "this test"},
 
-	{7, "internal/run", "executes a plan"},
-	{8, "internal/cli", "flags, display, exit codes"},
-	{9, "", "the public Go API"},
-	{10, "cmd/...", ""},
-	{10, "examples/...", ""},
-	{10, "bench/...", ""},
+	{7, "internal/output/finish", "finishes a result directory"},
+	{8, "internal/run", "executes a plan"},
+	{9, "internal/cli", "flags, display, exit codes"},
+	{10, "", "the public Go API"},
+	{11, "cmd/...", ""},
+	{11, "examples/...", ""},
+	{11, "bench/...", ""},
 }
 
 // only lists outside packages that only some groups may import.
