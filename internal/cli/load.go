@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stampede-bench/stampede/internal/progress/termbar"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
@@ -93,7 +94,7 @@ func runLoad(ctx context.Context, env *Env, o loadOptions) error {
 		FailedRows: o.failedRows, Getenv: env.Getenv, MaxRejected: lim, Dates: dates,
 	}
 	if !o.quiet && isTerminal(env.Stderr) {
-		cfg.Progress = env.Stderr
+		cfg.Progress = termbar.New(env.Stderr, "validating, loading", "rows")
 	}
 	st, err := loader.Load(ctx, cfg)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // Spec is one scenario of a plan.
@@ -36,7 +37,7 @@ type Deps struct {
 	Agg   *metrics.Aggregator
 	Clock metrics.Clock
 	// Log receives every request when non-nil.
-	Log   RequestLog
+	Log   reqlog.Log
 	Hooks []Hook
 	// FakeTime tells that the clock is testing/synctest's: waits must use
 	// Go timers, which the fake clock advances.

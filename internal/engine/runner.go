@@ -120,7 +120,9 @@ func (r *runner) newVUs(ctx context.Context, n int64) ([]*vuState, error) {
 	if ctx.Err() != nil {
 		return nil, ErrInterrupted
 	}
-	r.ready.Store(true)
+	if !r.ready.Swap(true) {
+		r.started(ctx)
+	}
 	return out, nil
 }
 

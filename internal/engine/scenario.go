@@ -9,6 +9,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // Scenario makes VUs. Implementations live in workload packages.
@@ -55,7 +56,7 @@ type Iter struct {
 
 	Rec   *metrics.Recorder
 	Clock metrics.Clock
-	log   RequestWriter
+	log   reqlog.Writer
 
 	ctx       context.Context
 	corrected bool
@@ -163,7 +164,7 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res driver.Result) t
 		if res.HasLatency {
 			lat = res.ServerLatency
 		}
-		it.log.Write(RequestRecord{
+		it.log.Write(reqlog.Record{
 			Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
 			OK: res.Err == nil, Rows: res.Rows, Err: errMsg,
 			Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
@@ -187,35 +188,14 @@ func (it *Iter) CheckAs(id metrics.ID, ok bool) {
 	it.Rec.Rate(id, now, ok)
 }
 
-// RequestRecord is one line of the per-request log (nebula-bench CSV).
-type RequestRecord struct {
-	Time         time.Time     // when the response arrived
-	Query        string        // the statement or label
-	Latency      time.Duration // server-reported; negative when unknown
-	ResponseTime time.Duration // client-measured
-	OK           bool
-	Rows         int64
-	Err          string
-	// Op, when set, is the operation as sent (valid only during Write):
-	// the log shows its statement with the arguments bound as the query,
-	// and Query as the label.
-	Op *driver.Op
-	// Answer is the request's answer beyond Rows, when HasAnswer.
-	Answer    int64
-	HasAnswer bool
-	// HTTP holds k6's HTTP measurements of an HTTP request (nil
-	// otherwise). It is only valid during Write.
-	HTTP *metrics.HTTPSample
-}
-
-// RequestLog receives per-request records. Each VU gets its own writer so
-// that logging needs no lock per request.
-type RequestLog interface {
-	Writer(scenario string) RequestWriter
-}
-
-// RequestWriter buffers the records of one VU. Close flushes.
-type RequestWriter interface {
-	Write(r RequestRecord)
-	Close() error
-}
+// RequestRecord, RequestLog and RequestWriter are the per-request log's
+// types, which live in package reqlog so that outputs need not import the
+// engine.
+//
+// Deprecated: use reqlog.Record, reqlog.Log and reqlog.Writer. These
+// aliases only keep code written before the move compiling.
+type (
+	RequestRecord = reqlog.Record
+	RequestLog    = reqlog.Log
+	RequestWriter = reqlog.Writer
+)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/output/total"
 )
 
 // aggsByKind lists the aggregations k6 allows per metric kind.
@@ -145,7 +144,7 @@ func Evaluate(snap *metrics.Snapshot, ts []Threshold) []Result {
 		var err error
 		if t.Scenario == "" {
 			if all == nil {
-				all = total.Of(snap)
+				all = metrics.Total(snap)
 			}
 			sc = all
 		} else if sc = snap.Scenario(t.Scenario); sc == nil {

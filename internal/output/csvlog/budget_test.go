@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // TestBufferBudget: with many slow VUs the buffers they hold together stay
@@ -32,7 +32,7 @@ func TestBufferBudget(t *testing.T) {
 			}
 			for r := range tc.rows {
 				for _, w := range ws {
-					w.Write(engine.RequestRecord{Time: t0, Query: "go.Go1Step person=123456", Latency: -1, ResponseTime: time.Duration(r) * time.Microsecond, OK: true})
+					w.Write(reqlog.Record{Time: t0, Query: "go.Go1Step person=123456", Latency: -1, ResponseTime: time.Duration(r) * time.Microsecond, OK: true})
 				}
 			}
 			held := 0

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // Defaults of Options.
@@ -55,11 +55,11 @@ type Options struct {
 // RecordEncoder appends one request record in some format to b. Each VU
 // has its own, so it may keep state without locks.
 type RecordEncoder interface {
-	Append(b []byte, r *engine.RequestRecord) []byte
+	Append(b []byte, r *reqlog.Record) []byte
 }
 
 // Log is a per-request CSV log over an io.Writer. It implements
-// engine.RequestLog. Writer may be called concurrently; each returned
+// reqlog.Log. Writer may be called concurrently; each returned
 // Writer belongs to one goroutine. Close flushes everything.
 type Log struct {
 	size    int
@@ -82,8 +82,8 @@ type Log struct {
 }
 
 var (
-	_ engine.RequestLog    = (*Log)(nil)
-	_ engine.RequestWriter = (*Writer)(nil)
+	_ reqlog.Log    = (*Log)(nil)
+	_ reqlog.Writer = (*Writer)(nil)
 )
 
 // chunk is a buffer of n complete records.
@@ -127,7 +127,7 @@ func New(w io.Writer, opts Options) *Log {
 // Writer returns a new writer for one VU. The log has a single file for
 // the whole run and no scenario column (nebula-bench's columns), so
 // scenario is ignored.
-func (l *Log) Writer(scenario string) engine.RequestWriter {
+func (l *Log) Writer(scenario string) reqlog.Writer {
 	w := &Writer{log: l}
 	if l.newEnc != nil {
 		w.custom = l.newEnc(scenario)
@@ -244,12 +244,12 @@ type Writer struct {
 	enc encoder
 	// custom replaces enc when the log has another format.
 	custom RecordEncoder
-	rec    engine.RequestRecord
+	rec    reqlog.Record
 }
 
 // Write appends r to the VU's buffer and hands the buffer to the writer
 // goroutine when it is full, blocking while the writer lags.
-func (w *Writer) Write(r engine.RequestRecord) {
+func (w *Writer) Write(r reqlog.Record) {
 	if w.buf == nil {
 		w.buf = w.log.getBuf()
 	}

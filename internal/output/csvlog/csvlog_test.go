@@ -16,7 +16,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/golden"
 
 	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 var t0 = time.Date(2021, 8, 5, 7, 17, 2, 0, time.UTC) // 1628147822, as in the seed
@@ -25,7 +25,7 @@ func TestGolden(t *testing.T) {
 	var buf bytes.Buffer
 	l := New(&buf, Options{})
 	w := l.Writer("go.Go1Step")
-	for _, r := range []engine.RequestRecord{
+	for _, r := range []reqlog.Record{
 		{Time: t0, Query: "GO 1 STEP FROM 6597069771971 OVER KNOWS", Latency: 1022 * time.Microsecond, ResponseTime: 2292 * time.Microsecond, OK: true, Rows: 60},
 		{Time: t0.Add(999 * time.Millisecond), Query: "GO 1 STEP FROM 10027 OVER KNOWS", Latency: 2212*time.Microsecond + 900*time.Nanosecond, ResponseTime: 3016 * time.Microsecond, OK: true, Rows: 83},
 		{Time: t0.Add(time.Second), Query: "no server latency", Latency: -1, ResponseTime: 815 * time.Microsecond, OK: true, Rows: 0},
@@ -105,7 +105,7 @@ func TestConcurrentWriters(t *testing.T) {
 			defer wg.Done()
 			w := l.Writer("s")
 			for i := range perVU {
-				w.Write(engine.RequestRecord{
+				w.Write(reqlog.Record{
 					Time: t0, Query: "q" + strconv.Itoa(v), Latency: -1,
 					ResponseTime: time.Duration(i) * time.Microsecond, OK: i%7 != 0, Rows: int64(v),
 					Err: map[bool]string{true: "", false: "boom, with comma"}[i%7 != 0],
@@ -151,7 +151,7 @@ func TestCloseFlushesOpenWriters(t *testing.T) {
 	for v := range 5 {
 		w := l.Writer("s")
 		for range n / 5 {
-			w.Write(engine.RequestRecord{Time: t0, Query: "q" + strconv.Itoa(v), Latency: -1, OK: true})
+			w.Write(reqlog.Record{Time: t0, Query: "q" + strconv.Itoa(v), Latency: -1, OK: true})
 		}
 	}
 	if err := l.Close(); err != nil {
@@ -194,7 +194,7 @@ func TestWriteErrorPropagates(t *testing.T) {
 			w := l.Writer("s")
 			const n = 1000
 			for range n {
-				w.Write(engine.RequestRecord{Time: t0, Query: "GO 1 STEP", Latency: -1, OK: true})
+				w.Write(reqlog.Record{Time: t0, Query: "GO 1 STEP", Latency: -1, OK: true})
 			}
 			// The VU does not block forever on a dead destination.
 			w.Close()
@@ -221,7 +221,7 @@ func TestWriteAfterCloseIsCounted(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	w.Write(engine.RequestRecord{Time: t0, Latency: -1})
+	w.Write(reqlog.Record{Time: t0, Latency: -1})
 	w.Close()
 	if l.Lost() != 1 {
 		t.Errorf("Lost = %d, want 1", l.Lost())
@@ -236,7 +236,7 @@ func TestWriteAfterCloseIsCounted(t *testing.T) {
 func BenchmarkWrite(b *testing.B) {
 	l := New(io.Discard, Options{})
 	w := l.Writer("go.Go1Step")
-	r := engine.RequestRecord{
+	r := reqlog.Record{
 		Time: t0, Query: "GO 1 STEP FROM 6597069771971 OVER KNOWS",
 		Latency: 1022 * time.Microsecond, ResponseTime: 2292 * time.Microsecond, OK: true, Rows: 60,
 	}
@@ -255,7 +255,7 @@ func BenchmarkWrite(b *testing.B) {
 // sharing one log, as VUs do.
 func BenchmarkWriteParallel(b *testing.B) {
 	l := New(io.Discard, Options{})
-	r := engine.RequestRecord{
+	r := reqlog.Record{
 		Time: t0, Query: "GO 1 STEP FROM 6597069771971 OVER KNOWS",
 		Latency: 1022 * time.Microsecond, ResponseTime: 2292 * time.Microsecond, OK: true, Rows: 60,
 	}
@@ -282,7 +282,7 @@ func BenchmarkWriteFile(b *testing.B) {
 	defer f.Close()
 	l := New(f, Options{})
 	w := l.Writer("go.Go1Step")
-	r := engine.RequestRecord{
+	r := reqlog.Record{
 		Time: t0, Query: "GO 1 STEP FROM 6597069771971 OVER KNOWS",
 		Latency: 1022 * time.Microsecond, ResponseTime: 2292 * time.Microsecond, OK: true, Rows: 60,
 	}
@@ -299,7 +299,7 @@ func BenchmarkWriteFile(b *testing.B) {
 // BenchmarkEncode is the encoding alone, without the hand-over.
 func BenchmarkEncode(b *testing.B) {
 	var e encoder
-	r := engine.RequestRecord{
+	r := reqlog.Record{
 		Time: t0, Query: "GO 1 STEP FROM 6597069771971 OVER KNOWS",
 		Latency: 1022 * time.Microsecond, ResponseTime: 2292 * time.Microsecond, OK: true, Rows: 60,
 	}

@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // Header is the first line of every log: nebula-bench's columns first and
@@ -24,7 +24,7 @@ const Header = "timestamp,query,latency,responseTime,isSucceed,rows,errorMsg,lab
 // unknown); isSucceed true/false; rows; errorMsg; label (r.Query when r.Op
 // is set, else empty); answer (empty unless r.HasAnswer). Text fields are
 // quoted per RFC 4180 when they need it.
-func AppendRecord(b []byte, r *engine.RequestRecord) []byte {
+func AppendRecord(b []byte, r *reqlog.Record) []byte {
 	b = strconv.AppendInt(b, r.Time.Unix(), 10)
 	var e encoder
 	return e.appendRest(b, r)
@@ -39,7 +39,7 @@ type encoder struct {
 	stmt  []byte
 }
 
-func (e *encoder) append(b []byte, r *engine.RequestRecord) []byte {
+func (e *encoder) append(b []byte, r *reqlog.Record) []byte {
 	if sec := r.Time.Unix(); sec != e.sec || e.stamp == nil {
 		e.sec = sec
 		e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
@@ -49,7 +49,7 @@ func (e *encoder) append(b []byte, r *engine.RequestRecord) []byte {
 }
 
 // appendRest appends everything after the timestamp.
-func (e *encoder) appendRest(b []byte, r *engine.RequestRecord) []byte {
+func (e *encoder) appendRest(b []byte, r *reqlog.Record) []byte {
 	b = append(b, ',')
 	if r.Op != nil {
 		e.stmt = driver.AppendStatement(e.stmt[:0], r.Op)

@@ -4,15 +4,15 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // File is the nebula-bench request CSV written to a file it owns, as an
 // output.Output: Start creates the file (and its directory), Stop flushes
 // and closes it. It is written per request: the run finds it by asserting
-// engine.RequestLog, which File is.
+// reqlog.Log, which File is.
 type File struct {
 	path string
 	opts Options
@@ -21,8 +21,8 @@ type File struct {
 }
 
 var (
-	_ output.Output     = (*File)(nil)
-	_ engine.RequestLog = (*File)(nil)
+	_ output.Output = (*File)(nil)
+	_ reqlog.Log    = (*File)(nil)
 )
 
 // NewFile returns the request CSV of path with opts; nothing is created
@@ -52,8 +52,8 @@ func (f *File) Start() error {
 // Observe does nothing: the CSV is written per request (Writer).
 func (f *File) Observe(*metrics.Point) {}
 
-// Writer implements engine.RequestLog.
-func (f *File) Writer(scenario string) engine.RequestWriter { return f.log.Writer(scenario) }
+// Writer implements reqlog.Log.
+func (f *File) Writer(scenario string) reqlog.Writer { return f.log.Writer(scenario) }
 
 // Stop flushes the log and closes the file; it reports the first error.
 func (f *File) Stop() error {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // TestFile: the request CSV output creates its file and directories only
@@ -22,7 +22,7 @@ func TestFile(t *testing.T) {
 	}
 	w := f.Writer("go.Go1Step")
 	for _, q := range []string{"a", "b"} {
-		w.Write(engine.RequestRecord{Time: t0, Query: q, Latency: -1, OK: true})
+		w.Write(reqlog.Record{Time: t0, Query: q, Latency: -1, OK: true})
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // CSVHeader is the first line of k6's CSV output.
@@ -31,7 +31,7 @@ func newCSVEncoder(cfg *Config, scenario string) *csvEncoder {
 
 // Append writes one line per measurement of r: metric_name, timestamp (Unix
 // seconds), metric_value (6 decimals, ms for times), then the tag columns.
-func (e *csvEncoder) Append(b []byte, r *engine.RequestRecord) []byte {
+func (e *csvEncoder) Append(b []byte, r *reqlog.Record) []byte {
 	if sec := r.Time.Unix(); sec != e.sec || e.stamp == nil {
 		e.sec = sec
 		e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
@@ -52,7 +52,7 @@ func (e *csvEncoder) Append(b []byte, r *engine.RequestRecord) []byte {
 // appendTagColumns writes ",check,error,error_code,expected_response,group,
 // method,name,proto,scenario,service,status,subproto,tls_version,url,
 // extra_tags,metadata" and the newline.
-func (e *csvEncoder) appendTagColumns(b []byte, r *engine.RequestRecord) []byte {
+func (e *csvEncoder) appendTagColumns(b []byte, r *reqlog.Record) []byte {
 	b = append(b, ",,"...) // check
 	if !r.OK && (r.HTTP == nil || r.HTTP.Status == 0) {
 		b = appendCSV(b, r.Err)

@@ -22,8 +22,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // Config describes what every point carries.
@@ -42,7 +42,7 @@ type point struct {
 }
 
 // points lists the measurements of r, in k6's order, into dst.
-func points(dst []point, r *engine.RequestRecord) []point {
+func points(dst []point, r *reqlog.Record) []point {
 	if h := r.HTTP; h != nil {
 		failed := 1.0
 		if h.Expected {

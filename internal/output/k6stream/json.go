@@ -3,8 +3,8 @@ package k6stream
 import (
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // jsonEncoder writes k6's NDJSON Point lines for one VU.
@@ -25,7 +25,7 @@ func newJSONEncoder(cfg *Config, scenario string) *jsonEncoder {
 // Append writes one Point line per measurement of r:
 //
 //	{"type":"Point","data":{"time":"2006-01-02T15:04:05.999999999Z07:00","value":1.5,"tags":{...}},"metric":"http_req_duration"}
-func (e *jsonEncoder) Append(b []byte, r *engine.RequestRecord) []byte {
+func (e *jsonEncoder) Append(b []byte, r *reqlog.Record) []byte {
 	if !r.Time.Equal(e.last) || e.stamp == nil {
 		e.last = r.Time
 		e.stamp = r.Time.AppendFormat(e.stamp[:0], time.RFC3339Nano)
@@ -48,7 +48,7 @@ func (e *jsonEncoder) Append(b []byte, r *engine.RequestRecord) []byte {
 
 // appendTags writes the tags object of r, keys in k6's (alphabetical) order
 // followed by the extra tags.
-func (e *jsonEncoder) appendTags(b []byte, r *engine.RequestRecord) []byte {
+func (e *jsonEncoder) appendTags(b []byte, r *reqlog.Record) []byte {
 	b = append(b, '{')
 	if h := r.HTTP; h != nil {
 		if h.Status == 0 && r.Err != "" {

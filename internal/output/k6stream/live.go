@@ -1,15 +1,15 @@
 package k6stream
 
 import (
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // Live is a Stream as an output.Output (--out json=FILE, --out csv=FILE):
 // Start creates the file, Stop flushes and closes it. It is written per
 // request, not per second: the run finds its request log by asserting
-// engine.RequestLog, which Live is.
+// reqlog.Log, which Live is.
 type Live struct {
 	path       string
 	format     Format
@@ -20,8 +20,8 @@ type Live struct {
 }
 
 var (
-	_ output.Output     = (*Live)(nil)
-	_ engine.RequestLog = (*Live)(nil)
+	_ output.Output = (*Live)(nil)
+	_ reqlog.Log    = (*Live)(nil)
 )
 
 // Factory is the registry entry of --out json=FILE (format JSON) or
@@ -62,8 +62,8 @@ func (l *Live) Start() error {
 // Observe does nothing: the stream is written per request (Writer).
 func (l *Live) Observe(*metrics.Point) {}
 
-// Writer implements engine.RequestLog.
-func (l *Live) Writer(scenario string) engine.RequestWriter { return l.s.Writer(scenario) }
+// Writer implements reqlog.Log.
+func (l *Live) Writer(scenario string) reqlog.Writer { return l.s.Writer(scenario) }
 
 // Stop flushes every buffer and closes the file.
 func (l *Live) Stop() error { return l.s.Close() }

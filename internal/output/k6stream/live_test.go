@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // TestLive: json= and csv= registry entries create their file on Start
-// (never over an existing one), write requests through engine.RequestLog
+// (never over an existing one), write requests through reqlog.Log
 // and are complete after Stop.
 func TestLive(t *testing.T) {
 	for _, format := range []Format{JSON, CSV} {
@@ -30,7 +30,7 @@ func TestLive(t *testing.T) {
 				t.Fatal(err)
 			}
 			o.Observe(&metrics.Point{}) // per request: seconds are ignored
-			w := o.(engine.RequestLog).Writer("http.Request")
+			w := o.(reqlog.Log).Writer("http.Request")
 			for i := range 3 {
 				w.Write(httpRecord(i))
 			}

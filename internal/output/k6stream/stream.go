@@ -9,9 +9,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/csvlog"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // Format is JSON or CSV.
@@ -23,7 +23,7 @@ const (
 	CSV  Format = "csv"
 )
 
-// Stream is one --out json=FILE or csv=FILE. It is an engine.RequestLog.
+// Stream is one --out json=FILE or csv=FILE. It is an reqlog.Log.
 type Stream struct {
 	log  *csvlog.Log
 	f    *os.File
@@ -32,7 +32,7 @@ type Stream struct {
 	path string
 }
 
-var _ engine.RequestLog = (*Stream)(nil)
+var _ reqlog.Log = (*Stream)(nil)
 
 // Open creates path (gzip-compressed when it ends in .gz) for format. An
 // existing file is never overwritten: that is an error. thresholds maps
@@ -70,8 +70,8 @@ func Open(path string, format Format, reg *metrics.Registry, cfg Config, thresho
 	return s, nil
 }
 
-// Writer implements engine.RequestLog.
-func (s *Stream) Writer(scenario string) engine.RequestWriter { return s.log.Writer(scenario) }
+// Writer implements reqlog.Log.
+func (s *Stream) Writer(scenario string) reqlog.Writer { return s.log.Writer(scenario) }
 
 // Requests is the number of requests written so far.
 func (s *Stream) Requests() int64 { return s.log.Rows() }

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 func httpRegistry(t testing.TB) *metrics.Registry {
@@ -26,12 +26,12 @@ func httpRegistry(t testing.TB) *metrics.Registry {
 
 var t0 = time.Date(2026, 11, 30, 17, 0, 0, 123456789, time.UTC)
 
-func httpRecord(i int) engine.RequestRecord {
+func httpRecord(i int) reqlog.Record {
 	h := &metrics.HTTPSample{
 		Sending: 6 * time.Microsecond, Waiting: 480 * time.Microsecond, Receiving: 14 * time.Microsecond,
 		Sent: 61, Received: 117, Status: 200, Expected: true, Method: "GET", Proto: "HTTP/1.1",
 	}
-	r := engine.RequestRecord{Time: t0.Add(time.Duration(i) * time.Millisecond), Query: "/items?id=1", Latency: -1,
+	r := reqlog.Record{Time: t0.Add(time.Duration(i) * time.Millisecond), Query: "/items?id=1", Latency: -1,
 		ResponseTime: 500 * time.Microsecond, OK: true, Rows: 1, HTTP: h}
 	if i%10 == 9 {
 		h.Status, h.Expected, h.Sent, h.Received = 0, false, 0, 0
@@ -198,7 +198,7 @@ func BenchmarkStream(b *testing.B) {
 					b.Fatal(err)
 				}
 				const vus = 4
-				ws := make([]engine.RequestWriter, vus)
+				ws := make([]reqlog.Writer, vus)
 				for i := range ws {
 					ws[i] = s.Writer("http.Request")
 				}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
-	"github.com/stampede-bench/stampede/internal/output/total"
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
@@ -70,7 +69,7 @@ func WriteJSON(w io.Writer, snap *metrics.Snapshot, opts JSONOptions) error {
 		},
 	}
 	doc.Stampede.Target = opts.Target
-	all := total.Of(snap)
+	all := metrics.Total(snap)
 	doc.Stampede.Tags = opts.Tags
 	addMetrics(doc.Metrics, "", all, opts.TrendStats)
 	for metric, r := range all.Rates {

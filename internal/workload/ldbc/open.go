@@ -15,6 +15,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/progress/termbar"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
@@ -178,7 +179,7 @@ func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, targe
 		FailedRows:      filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".failed_rows.csv"),
 		PersonGraphOnly: !activity}
 	if !env.Quiet {
-		cfg.Progress = env.Stderr
+		cfg.Progress = termbar.New(env.Stderr, "validating, loading", "rows")
 	}
 	st, err := loader.Load(ctx, cfg)
 	if err != nil {

@@ -40,7 +40,7 @@ type base struct {
 	name string
 
 	startOnce sync.Once
-	start     time.Duration // run offset of the first iteration
+	start     time.Duration // run offset at which the VUs started
 	startWall time.Time
 	started   atomic.Bool
 	clock     metrics.Clock
@@ -82,39 +82,45 @@ func newBase(r *run, name string) *base {
 	return b
 }
 
-// begin is called at the start of every iteration: the first one fixes
-// the scenario start and launches the background work (churn, max-rate
-// controller); every one may take the per-second sample.
-func (b *base) begin(it *engine.Iter, extra func(it *engine.Iter, at time.Duration, dt time.Duration)) {
-	if !b.started.Load() {
-		b.startOnce.Do(func() {
-			b.start = it.Start
-			b.clock = it.Clock
-			b.startWall = time.Now()
-			b.samp.init(it.Start)
-			clock := it.Clock
+// Every scenario embeds *base, so the engine tells each one when its VUs
+// start.
+var _ engine.Starter = (*base)(nil)
+
+// Started fixes the scenario start and launches the background work
+// (watchdog, per-second tick, churn, max-rate controller) when the engine
+// starts the scenario's VUs (engine.Starter).
+func (b *base) Started(_ context.Context, at time.Duration, clock metrics.Clock) {
+	b.startOnce.Do(func() {
+		b.start = at
+		b.clock = clock
+		b.startWall = time.Now()
+		b.samp.init(at)
+		b.bg.Add(1)
+		go func() {
+			defer b.bg.Done()
+			b.watch.run(b.bgCtx, clock.Now, b.opts.DeliveryTimeout+guardSlack)
+		}()
+		if b.produces() {
 			b.bg.Add(1)
 			go func() {
 				defer b.bg.Done()
-				b.watch.run(b.bgCtx, clock.Now, b.opts.DeliveryTimeout+guardSlack)
+				b.tick(b.bgCtx, clock)
 			}()
-			if b.produces() {
-				b.bg.Add(1)
-				go func() {
-					defer b.bg.Done()
-					b.tick(b.bgCtx, clock)
-				}()
-			}
-			for _, f := range b.onStart {
-				b.bg.Add(1)
-				go func() {
-					defer b.bg.Done()
-					f(b.bgCtx, b.start)
-				}()
-			}
-			b.started.Store(true)
-		})
-	}
+		}
+		for _, f := range b.onStart {
+			b.bg.Add(1)
+			go func() {
+				defer b.bg.Done()
+				f(b.bgCtx, b.start)
+			}()
+		}
+		b.started.Store(true)
+	})
+}
+
+// begin is called at the start of every iteration: it records what the
+// background work left pending and may take the per-second sample.
+func (b *base) begin(it *engine.Iter, extra func(it *engine.Iter, at time.Duration, dt time.Duration)) {
 	b.pending.Drain(it.Rec, it.Start)
 	b.samp.maybe(it, b, extra)
 }

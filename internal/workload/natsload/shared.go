@@ -69,23 +69,30 @@ func newBase(r *run, name string) *base {
 	return b
 }
 
-// begin runs at the start of every iteration: the first fixes the
-// scenario start and launches the background work.
+// Every scenario embeds *base, so the engine tells each one when its VUs
+// start.
+var _ engine.Starter = (*base)(nil)
+
+// Started fixes the scenario start and launches the background work when
+// the engine starts the scenario's VUs (engine.Starter).
+func (b *base) Started(_ context.Context, at time.Duration, _ metrics.Clock) {
+	b.startOnce.Do(func() {
+		b.start, b.startWall = at, time.Now()
+		b.samp.init(at)
+		for _, f := range b.onStart {
+			b.bg.Add(1)
+			go func() {
+				defer b.bg.Done()
+				f(b.bgCtx)
+			}()
+		}
+		b.started.Store(true)
+	})
+}
+
+// begin runs at the start of every iteration: it records what the
+// background work left pending and may take the per-second sample.
 func (b *base) begin(it *engine.Iter) {
-	if !b.started.Load() {
-		b.startOnce.Do(func() {
-			b.start, b.startWall = it.Start, time.Now()
-			b.samp.init(it.Start)
-			for _, f := range b.onStart {
-				b.bg.Add(1)
-				go func() {
-					defer b.bg.Done()
-					f(b.bgCtx)
-				}()
-			}
-			b.started.Store(true)
-		})
-	}
 	b.pending.Drain(it.Rec, it.Start)
 	b.samp.maybe(it, b)
 }

@@ -35,6 +35,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
+	"github.com/stampede-bench/stampede/internal/progress"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
@@ -68,8 +69,11 @@ type Config struct {
 	Dates ldbcfile.DateFormat
 	// Getenv resolves PG* variables (may be nil).
 	Getenv func(string) string
-	// Progress receives a progress bar (rows, rows/s, ETA); nil for none.
-	Progress io.Writer
+	// Progress, when not nil, receives the rows read so far over both
+	// passes (Total is every data row counted twice: validation reads each
+	// row once, loading once more), from one goroutine every 200ms while
+	// rows come in, and a Final report when Load ends. termbar.New draws it.
+	Progress progress.Func
 	// PersonGraphOnly leaves out the forum and message tables (posts,
 	// comments, likes, ...): what the person-graph scenarios need, in a
 	// tenth of the rows. Meta.Activity records whether they were loaded.
@@ -174,13 +178,13 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	for _, t := range ts {
 		files = append(files, plan.parts[t]...)
 	}
-	l.bar = newBar(cfg.Progress, cfg.Data, files, 2)
+	l.meter = newMeter(cfg.Progress, cfg.Data, files, 2)
 
 	// Pass 1: validate everything; the target is not touched.
 	tValidate := time.Now()
 	valid, persons, err := l.validate(ctx)
 	if err != nil {
-		l.bar.finish()
+		l.meter.finish()
 		return Stats{}, err
 	}
 	var read int64
@@ -189,7 +193,7 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	}
 	read += fr.count()
 	if err := l.judge(cfg, read, valid); err != nil {
-		l.bar.finish()
+		l.meter.finish()
 		return Stats{}, err
 	}
 	st := Stats{Validate: time.Since(tValidate)}
@@ -197,11 +201,11 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	// Pass 2: load into the staging area, verify, swap.
 	tRows := time.Now()
 	if err := s.stage(ctx); err != nil {
-		l.bar.finish()
+		l.meter.finish()
 		return Stats{}, err
 	}
 	err = l.loadRows(ctx, persons)
-	l.bar.finish()
+	l.meter.finish()
 	if err != nil {
 		return Stats{}, err
 	}
@@ -425,7 +429,7 @@ type load struct {
 	dates  ldbcfile.DateFormat
 	plan   *filePlan
 	ts     []*table
-	bar    *bar
+	meter  *meter
 	loaded map[*table]*atomic.Int64
 }
 
@@ -435,7 +439,7 @@ func (l *load) reader(t *table, persons, collect personSet, bad badRow) *reader 
 		byName[x.name] = x
 	}
 	return &reader{t: t, dir: l.dir, parts: l.plan.parts[t], wantTime: l.s.wantTime(), dates: l.dates,
-		persons: persons, bad: bad, bar: l.bar, byName: byName, collect: collect}
+		persons: persons, bad: bad, meter: l.meter, byName: byName, collect: collect}
 }
 
 // readers returns the readers of every table with files except the

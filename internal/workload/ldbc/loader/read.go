@@ -50,7 +50,7 @@ type reader struct {
 	dates    ldbcfile.DateFormat
 	persons  personSet
 	bad      badRow
-	bar      *bar
+	meter    *meter
 	byName   map[string]*table // tables by name, for extra columns
 	// collect receives the ids of the person file (nil for other files).
 	collect personSet
@@ -106,11 +106,11 @@ func (r *reader) readPart(ctx context.Context, part string, seen map[rowKey]stru
 		return nil
 	}
 	rd := ldbcfile.Reader{Dates: r.dates, OnBadLine: func(le *ldbcfile.LineError) error {
-		r.bar.add(1)
+		r.meter.add(1)
 		return r.bad(r.t, part, le.Line, reasonOf(le.Err), le.Text)
 	}}
 	err = rd.ReadVariants(f, r.t.headers(), func(variant, line int, fields [][]byte) error {
-		r.bar.add(1)
+		r.meter.add(1)
 		row, k, err := r.parse(fields)
 		if err != nil {
 			return err

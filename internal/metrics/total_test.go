@@ -1,4 +1,4 @@
-package total
+package metrics_test
 
 import (
 	"testing"
@@ -8,10 +8,10 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/outputtest"
 )
 
-func TestOf(t *testing.T) {
+func TestTotal(t *testing.T) {
 	snap := outputtest.Snapshot(t)
 	read, write := snap.Scenario(outputtest.Read), snap.Scenario(outputtest.Write)
-	all := Of(snap)
+	all := metrics.Total(snap)
 
 	if got, want := all.Trends[metrics.ResponseTime].Hist.TotalCount(), read.Trends[metrics.ResponseTime].Hist.TotalCount()+write.Trends[metrics.ResponseTime].Hist.TotalCount(); got != want {
 		t.Errorf("responseTime count %d, want %d", got, want)
@@ -61,7 +61,7 @@ func TestGaugesOfConcurrentScenariosAddUp(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := Of(&metrics.Snapshot{Scenarios: tc.scs}).Gauges[metrics.VUs]
+			g := metrics.Total(&metrics.Snapshot{Scenarios: tc.scs}).Gauges[metrics.VUs]
 			if g.Value != tc.wantValue || g.Max != tc.wantMax {
 				t.Errorf("vus %+v, want value %v max %v", *g, tc.wantValue, tc.wantMax)
 			}

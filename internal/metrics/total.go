@@ -1,13 +1,10 @@
-// Package total combines the scenarios of a snapshot into the run-wide
-// metrics that k6 reports without a scenario tag (responseTime, as opposed
-// to responseTime{scenario:go.Go1Step}) and that unscoped thresholds test.
-package total
+package metrics
 
-import (
-	"github.com/stampede-bench/stampede/internal/metrics"
-)
-
-// Of returns every scenario of snap merged into one scenario snapshot with
+// Total combines the scenarios of a snapshot into the run-wide metrics that
+// k6 reports without a scenario tag (responseTime, as opposed to
+// responseTime{scenario:go.Go1Step}) and that unscoped thresholds test.
+//
+// It returns every scenario of snap merged into one scenario snapshot with
 // an empty name, spanning the run (snap.Start to snap.End). Trend
 // histograms are merged exactly into fresh histograms (snap is not
 // modified); counters, rates and errors are summed. Gauges (vus, vus_max)
@@ -15,18 +12,18 @@ import (
 // for scenarios that ran one after the other the gauge is that of the last
 // scenario with min and max taken over all of them. Notes are not carried
 // over: they belong to their scenario.
-func Of(snap *metrics.Snapshot) *metrics.ScenarioSnapshot {
-	out := &metrics.ScenarioSnapshot{
+func Total(snap *Snapshot) *ScenarioSnapshot {
+	out := &ScenarioSnapshot{
 		Start: snap.Start, End: snap.End, Interrupted: snap.Interrupted,
-		Trends: map[string]*metrics.Trend{}, Counters: map[string]int64{},
-		Rates: map[string]*metrics.Rate{}, Gauges: map[string]*metrics.Gauge{},
-		Errors: map[string]int64{}, Units: map[string]metrics.Unit{},
+		Trends: map[string]*Trend{}, Counters: map[string]int64{},
+		Rates: map[string]*Rate{}, Gauges: map[string]*Gauge{},
+		Errors: map[string]int64{}, Units: map[string]Unit{},
 	}
 	for _, sc := range snap.Scenarios {
 		for name, t := range sc.Trends {
 			dst, ok := out.Trends[name]
 			if !ok {
-				dst = &metrics.Trend{Unit: t.Unit, Hist: metrics.NewHistogram()}
+				dst = &Trend{Unit: t.Unit, Hist: NewHistogram()}
 				out.Trends[name] = dst
 			}
 			// Every trend shares the histogram geometry, so nothing is dropped.
@@ -38,7 +35,7 @@ func Of(snap *metrics.Snapshot) *metrics.ScenarioSnapshot {
 		for name, r := range sc.Rates {
 			dst, ok := out.Rates[name]
 			if !ok {
-				dst = &metrics.Rate{}
+				dst = &Rate{}
 				out.Rates[name] = dst
 			}
 			dst.Passes += r.Passes
@@ -55,9 +52,9 @@ func Of(snap *metrics.Snapshot) *metrics.ScenarioSnapshot {
 	return out
 }
 
-func mergeGauges(out *metrics.ScenarioSnapshot, scs []*metrics.ScenarioSnapshot) {
+func mergeGauges(out *ScenarioSnapshot, scs []*ScenarioSnapshot) {
 	concurrent := overlap(scs)
-	last := map[string]*metrics.ScenarioSnapshot{} // scenario that ended last, by gauge
+	last := map[string]*ScenarioSnapshot{} // scenario that ended last, by gauge
 	for _, sc := range scs {
 		for name, g := range sc.Gauges {
 			dst, ok := out.Gauges[name]
@@ -83,7 +80,7 @@ func mergeGauges(out *metrics.ScenarioSnapshot, scs []*metrics.ScenarioSnapshot)
 }
 
 // overlap reports whether any two scenarios ran at the same time.
-func overlap(scs []*metrics.ScenarioSnapshot) bool {
+func overlap(scs []*ScenarioSnapshot) bool {
 	for i, a := range scs {
 		for _, b := range scs[i+1:] {
 			if a.Start.Before(b.End) && b.Start.Before(a.End) {

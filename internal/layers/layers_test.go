@@ -1,0 +1,235 @@
+package layers
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/stampede-bench/stampede"
+
+// layer places a group of packages. Path is relative to the module root:
+// "internal/driver" is that package only, "internal/driver/..." every
+// package below it (not itself), "" the module's root package. A package
+// belongs to the longest matching path.
+//
+// A package may import packages of its own group and of groups of a lower
+// rank. Groups of the same rank are peers that know nothing of each other:
+// the engine and the outputs both use the request-log records of reqlog,
+// and neither imports the other.
+type layer struct {
+	rank int
+	path string
+	why  string
+}
+
+var layers = []layer{
+	// Leaves: standard library only.
+	{0, "internal/usage", "the one usage-error type"},
+	{0, "internal/version", ""},
+	{0, "internal/golden", "test helper"},
+	{0, "internal/stats", ""},
+	{0, "internal/k8s", ""},
+	{0, "internal/progress", "progress reports, not drawing"},
+	{0, "internal/monitor", ""},
+	{0, "internal/monitor/...", ""},
+	{0, "internal/driver", "the driver interface"},
+	{0, "internal/metrics", "recorders, snapshots, run totals"},
+
+	// Records and clients.
+	{1, "internal/reqlog", "per-request log records"},
+	{1, "internal/envinfo", ""},
+	{1, "internal/progress/termbar", "draws progress reports"},
+	{1, "internal/profile", ""},
+	{1, "internal/threshold", ""},
+	{1, "internal/driver/...", "driver implementations"},
+	{1, "internal/workload/ldbc/ldbcfile", "LDBC file format"},
+
+	{2, "internal/natscluster", ""},
+	{2, "internal/workload/ldbc/datagen", ""},
+	{2, "internal/workload/ldbc/ldbctest", "test data"},
+	{2, "internal/output", "the Output interface and registry"},
+
+	// The engine and the outputs are peers.
+	{3, "internal/engine", ""},
+	{3, "internal/output/...", "outputs (report aside)"},
+	{3, "internal/selfcheck", ""},
+	{3, "internal/workload/ldbc/loader", "a library: no workload, no progress bar"},
+
+	{4, "internal/resultdir", ""},
+	{4, "internal/segment", ""},
+	{4, "internal/workload", "the Family interface"},
+	{4, "internal/workload/ldbc/ngqlload", ""},
+
+	{5, "internal/workload/...", "families"},
+	{5, "internal/analysis/...", "compare, merge, sweep"},
+
+	{6, "internal/output/report", "renders sweeps too"},
+	{6, "internal/plugins", "the built-in families and drivers"},
+	{6, "internal/layers", "this test"},
+
+	{7, "internal/output/finish", "finishes a result directory"},
+	{8, "internal/run", "executes a plan"},
+	{9, "internal/cli", "flags, display, exit codes"},
+	{10, "", "the public Go API"},
+	{11, "cmd/...", ""},
+	{11, "examples/...", ""},
+	{11, "bench/...", ""},
+}
+
+// only lists outside packages that only some groups may import.
+var only = map[string][]string{
+	"github.com/schollz/progressbar/v3": {"internal/cli", "internal/progress/termbar"},
+}
+
+// groupOf returns the layer of package rel (relative to the module root).
+func groupOf(rel string) (layer, bool) {
+	best, found := layer{}, false
+	for _, l := range layers {
+		p, sub := strings.CutSuffix(l.path, "/...")
+		var ok bool
+		switch {
+		case sub:
+			ok = strings.HasPrefix(rel, p+"/")
+		default:
+			ok = rel == l.path
+		}
+		if ok && (!found || len(l.path) > len(best.path)) {
+			best, found = l, true
+		}
+	}
+	return best, found
+}
+
+// packages returns the non-test imports of every package of the module,
+// keyed by path relative to the module root.
+func packages(t *testing.T) map[string][]string {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("module root %s: %v", root, err)
+	}
+	out := map[string][]string{}
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if p != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "vendor") {
+			return filepath.SkipDir
+		}
+		pkg, err := build.ImportDir(p, 0)
+		if err != nil {
+			return nil // no Go files, or only test files
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			rel = ""
+		}
+		out[rel] = pkg.Imports
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestImportsPointDown fails on an import of a package of a higher rank or
+// of a peer group of the same rank, on a package missing from the table,
+// and on an outside package imported where it does not belong.
+func TestImportsPointDown(t *testing.T) {
+	pkgs := packages(t)
+	if len(pkgs) < 20 {
+		t.Fatalf("found %d packages: is the module root right?", len(pkgs))
+	}
+	var names []string
+	for rel := range pkgs {
+		names = append(names, rel)
+	}
+	sort.Strings(names)
+	for _, rel := range names {
+		from, ok := groupOf(rel)
+		if !ok {
+			t.Errorf("package %s has no layer: add it to the table in internal/layers/layers_test.go, below what it imports and above what imports it", "./"+rel)
+			continue
+		}
+		for _, imp := range pkgs[rel] {
+			if allowed, ok := only[imp]; ok && !contains(allowed, rel) {
+				t.Errorf("%s imports %s, which only %s may import", "./"+rel, imp, strings.Join(allowed, ", "))
+			}
+			irel, ok := strings.CutPrefix(imp, module)
+			if !ok || (irel != "" && irel[0] != '/') {
+				continue // standard library or outside module
+			}
+			irel = strings.TrimPrefix(irel, "/")
+			to, ok := groupOf(irel)
+			if !ok {
+				continue // reported as a package without a layer
+			}
+			switch {
+			case to.path == from.path:
+			case to.rank > from.rank:
+				t.Errorf("%s (layer %d, %s) imports %s (layer %d, %s): imports must point down", "./"+rel, from.rank, from.path, "./"+irel, to.rank, to.path)
+			case to.rank == from.rank:
+				t.Errorf("%s (%s) imports its peer %s (%s, same layer %d): move what they share below both", "./"+rel, from.path, "./"+irel, to.path, to.rank)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// The table's matching rules, and that the check catches what it is for.
+func TestGroupOf(t *testing.T) {
+	for _, tc := range []struct {
+		rel      string
+		wantPath string
+		wantOK   bool
+	}{
+		{"internal/driver", "internal/driver", true},
+		{"internal/driver/nebula/graphsvc", "internal/driver/...", true},
+		{"internal/workload", "internal/workload", true},
+		{"internal/workload/mq", "internal/workload/...", true},
+		{"internal/workload/ldbc/loader", "internal/workload/ldbc/loader", true},
+		{"internal/output/csvlog", "internal/output/...", true},
+		{"internal/output/report", "internal/output/report", true},
+		{"", "", true},
+		{"internal/nosuch", "", false},
+	} {
+		l, ok := groupOf(tc.rel)
+		if ok != tc.wantOK || l.path != tc.wantPath {
+			t.Errorf("groupOf(%q) = %q, %v; want %q, %v", tc.rel, l.path, ok, tc.wantPath, tc.wantOK)
+		}
+	}
+	// The imports the layering was fixed for are refused.
+	for _, tc := range [][2]string{
+		{"internal/threshold", "internal/output/summary"},
+		{"internal/output/csvlog", "internal/engine"},
+		{"internal/engine", "internal/output/csvlog"},
+		{"internal/workload/ldbc/loader", "internal/workload"},
+		{"internal/metrics", "internal/engine"},
+	} {
+		from, _ := groupOf(tc[0])
+		to, _ := groupOf(tc[1])
+		if to.path != from.path && to.rank < from.rank {
+			t.Errorf("%s may import %s, want refused", tc[0], tc[1])
+		}
+	}
+}

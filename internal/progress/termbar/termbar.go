@@ -1,0 +1,41 @@
+// Package termbar draws progress reports (package progress) as a terminal
+// progress bar: count, rate and, when the total is known, time left.
+package termbar
+
+import (
+	"io"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/stampede-bench/stampede/internal/progress"
+)
+
+// New returns a progress.Func that draws a bar on w, labelled description,
+// counting unit ("rows"). The bar starts on the first report, so its rate
+// counts from when the work started rather than from when New was called;
+// the Final report completes it and ends the line.
+func New(w io.Writer, description, unit string) progress.Func {
+	var pb *progressbar.ProgressBar
+	return func(r progress.Report) {
+		if pb == nil {
+			pb = progressbar.NewOptions64(max(r.Total, 1),
+				progressbar.OptionSetWriter(w),
+				progressbar.OptionSetDescription(description),
+				progressbar.OptionShowCount(),
+				progressbar.OptionShowIts(),
+				progressbar.OptionSetItsString(unit),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(200*time.Millisecond),
+				progressbar.OptionSetWidth(30),
+				progressbar.OptionOnCompletion(func() { io.WriteString(w, "\n") }),
+			)
+			pb.StartWithoutRender()
+		}
+		if r.Final {
+			_ = pb.Finish()
+			return
+		}
+		_ = pb.Set64(r.Done)
+	}
+}
