@@ -6,14 +6,18 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
 )
 
 // Scenario makes virtual users. NewVU may be called concurrently, once per
 // VU, typically to open the VU's own connection.
 //
 // A Scenario may also implement Setup(ctx) error, run once before its VUs
-// start, Teardown(ctx) error, run once after them, and Notes() []string,
-// remarks for the summary once it ran.
+// start; Started(ctx, at time.Duration), called once when its initial VUs
+// exist and before any iterates (at is the run-clock offset; start
+// background work there, and stop it when ctx ends); Teardown(ctx) error,
+// run once after the VUs; and Notes() []string, remarks for the summary
+// once it ran.
 type Scenario interface {
 	NewVU(ctx context.Context, id int) (VU, error)
 }
@@ -92,6 +96,15 @@ func (e engineScenario) Setup(ctx context.Context) error {
 	return nil
 }
 
+// Started implements engine.Starter when the scenario has a Started.
+func (e engineScenario) Started(ctx context.Context, at time.Duration, _ metrics.Clock) {
+	if s, ok := e.s.(interface {
+		Started(context.Context, time.Duration)
+	}); ok {
+		s.Started(ctx, at)
+	}
+}
+
 // Teardown implements engine.Teardowner when the scenario has a Teardown.
 func (e engineScenario) Teardown(ctx context.Context) error {
 	if s, ok := e.s.(interface{ Teardown(context.Context) error }); ok {
@@ -120,6 +133,7 @@ var (
 	_ engine.Scenario   = engineScenario{}
 	_ engine.Setupper   = engineScenario{}
 	_ engine.Teardowner = engineScenario{}
+	_ engine.Starter    = engineScenario{}
 	_ engine.Noter      = engineScenario{}
 	_ engine.VU         = engineVU{}
 )
