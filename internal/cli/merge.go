@@ -1,20 +1,14 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stampede-bench/stampede/internal/analysis/merge"
-	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/output/report"
-	"github.com/stampede-bench/stampede/internal/output/summary"
+	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/version"
 )
@@ -28,6 +22,7 @@ type mergeFlags struct {
 	noReport   bool
 	json       bool
 	quiet      bool
+	noColor    bool
 }
 
 func newMergeCmd(env *Env) *cobra.Command {
@@ -65,6 +60,7 @@ otherwise those the instances ran with. Exit code 99 when one fails.`,
 	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.html into OUT")
 	fs.BoolVar(&f.json, "json", false, "print the summary JSON on stdout instead of the console summary")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "print nothing but errors and failed thresholds")
+	fs.BoolVar(&f.noColor, "no-color", false, "print the summary without colors (so does NO_COLOR=1)")
 	return cmd
 }
 
@@ -97,20 +93,25 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	results := threshold.Evaluate(res.Snapshot, ts)
-	if err := writeMergedSummaries(env, f, res.Dir, res.Snapshot, results); err != nil {
-		return err
+	show := finish.PrintText
+	switch {
+	case f.quiet:
+		show = finish.PrintNone
+	case f.json:
+		show = finish.PrintJSON
 	}
-	if !f.noReport {
-		merged, err := resultdir.Load(res.Dir)
-		if err != nil {
-			return err
-		}
-		if err := report.WriteFile(filepath.Join(res.Dir, resultdir.ReportFile), []*resultdir.Result{merged},
-			report.Options{Generator: "stampede " + version.String()}); err != nil {
-			return fmt.Errorf("merge: report: %w", err)
-		}
+	tty := isTTY(env.Stdout)
+	fin, err := finish.Dir(res.Dir, res.Snapshot, finish.Options{
+		Thresholds: ts, Tags: mergedTags(res.Parts), NICSpeed: res.Options.NICSpeed, // the parts' --monitor series, merged
+		StdoutTTY: tty, Report: !f.noReport, Generator: "stampede " + version.String(),
+	})
+	if serr := fin.Show(env.Stdout, show, finish.UseColor(tty, f.noColor, env.Getenv)); err == nil {
+		err = serr
 	}
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	results := fin.Thresholds
 	if !f.quiet && !f.json {
 		segs := ""
 		if res.Options.Segment != "" {
@@ -128,45 +129,6 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 			}
 		}
 		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed on the merged result"}
-	}
-	return nil
-}
-
-// writeMergedSummaries writes summary.json and summary.txt into dir and
-// prints the console summary (or the JSON with --json) on stdout.
-func writeMergedSummaries(env *Env, f *mergeFlags, dir string, snap *metrics.Snapshot, results []threshold.Result) error {
-	tgt, err := run.MergedTargetStats(dir, snap) // the parts' --monitor series, merged
-	if err != nil {
-		return fmt.Errorf("merge: %w", err)
-	}
-	var js, txt bytes.Buffer
-	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: results, Target: tgt}); err != nil {
-		return fmt.Errorf("merge: summary: %w", err)
-	}
-	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: results, Target: tgt}); err != nil {
-		return fmt.Errorf("merge: summary: %w", err)
-	}
-	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
-		return err
-	}
-	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, txt.Bytes()); err != nil {
-		return err
-	}
-	switch {
-	case f.quiet:
-	case f.json:
-		_, err := env.Stdout.Write(js.Bytes())
-		return err
-	default:
-		out := txt.String()
-		if isTTY(env.Stdout) && env.Getenv("NO_COLOR") == "" {
-			var col bytes.Buffer
-			if err := summary.WriteConsole(&col, snap, summary.ConsoleOptions{Thresholds: results, Color: true, Target: tgt}); err == nil {
-				out = col.String()
-			}
-		}
-		_, err := fmt.Fprint(env.Stdout, strings.TrimLeft(out, "\n"))
-		return err
 	}
 	return nil
 }

@@ -64,9 +64,6 @@ type runFlags struct {
 	familyFlagNames map[string]bool
 	// flagFamily names the family of each workload flag (for --help).
 	flagFamily map[string]string
-	// bindErr is why the families' flags could not be bound (a flag name
-	// bound twice).
-	bindErr error
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -98,14 +95,18 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 			return runRun(cmd.Context(), env, f, catalog, cmd.Flags(), args)
 		},
 	}
-	f.register(cmd.Flags(), catalog)
+	if err := f.register(cmd.Flags(), catalog); err != nil {
+		// Two families bind the same flag: a catalog that cannot run.
+		cmd.RunE = func(*cobra.Command, []string) error { return err }
+	}
 	setRunUsage(cmd, f.flagFamily)
 	return cmd
 }
 
 // register adds the run flags, with the workload flags of catalog's
-// families, to fs, bound to f.
-func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
+// families, to fs, bound to f. It fails when two families bind the same
+// flag.
+func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) error {
 	fs.Int64VarP(&f.vus, "vus", "u", 50, "virtual users (preallocated VUs under --rate)")
 	fs.DurationVarP(&f.duration, "duration", "d", 10*time.Second, "how long each scenario runs")
 	fs.Int64VarP(&f.iterations, "iterations", "i", 0, "total iterations shared by the VUs (shared-iterations)")
@@ -147,11 +148,12 @@ func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 	_ = fs.MarkHidden("sweep-info")
 	addK6Flags(fs, &f.k6)
 	f.familyFlagNames = map[string]bool{}
-	// A flag bound twice makes a catalog that cannot run: buildPlan says so.
-	f.flagFamily, f.bindErr = catalog.BindFlags(fs)
-	for name := range f.flagFamily {
+	flagFamily, err := catalog.BindFlags(fs)
+	f.flagFamily = flagFamily
+	for name := range flagFamily {
 		f.familyFlagNames[name] = true
 	}
+	return err
 }
 
 // familyFlags returns the workload flags that the user set, for options.json.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -131,7 +132,7 @@ func executePlan(ctx context.Context, env *Env, f *runFlags, plan run.Plan) erro
 		case f.json:
 			_, perr = env.Stdout.Write(res.SummaryJSON)
 		default:
-			perr = res.WriteConsole(env.Stdout, isTTY(env.Stdout) && !f.noColor)
+			perr = res.WriteConsole(env.Stdout, finish.UseColor(isTTY(env.Stdout), f.noColor, env.Getenv))
 		}
 		if err == nil {
 			err = perr
@@ -171,7 +172,9 @@ func planFromRunArgs(env *Env, args, commandLine []string) (*runFlags, run.Plan,
 	f, catalog := &runFlags{}, env.catalog()
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	f.register(fs, catalog)
+	if err := f.register(fs, catalog); err != nil {
+		return nil, run.Plan{}, err
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, run.Plan{}, asUsage(err)
 	}

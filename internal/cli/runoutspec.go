@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 
+	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/run"
 )
 
@@ -10,25 +12,34 @@ import (
 // NAME=ARG.
 type outputSpec = run.OutputSpec
 
+// newOutputs is the registry of the outputs --out names.
+func newOutputs() *output.Registry { return outputs.New() }
+
+// parseOutputSpec reads one --out value. NAME is looked up in the output
+// registry (Kind is its canonical name); live outputs are checked at once,
+// before any result directory exists.
 func parseOutputSpec(s string) (outputSpec, error) {
 	name, arg, ok := strings.Cut(s, "=")
 	if !ok || strings.ContainsAny(name, `/\.`) {
 		return outputSpec{Kind: "dir", Arg: s}, nil
 	}
-	switch name {
-	case "influxdb":
-		if arg == "" {
-			return outputSpec{}, usagef("--out influxdb= needs a URL, e.g. influxdb=http://127.0.0.1:8086/k6")
-		}
-		o := outputSpec{Kind: name, Arg: arg}
-		return o, fromRun(run.CheckOutputSpec(o)) // before any result directory exists
-	case "dir":
+	if name == "dir" {
 		return outputSpec{Kind: "dir", Arg: arg}, nil
-	case "json", "csv":
-		return outputSpec{Kind: name, Arg: arg}, nil // checked by makePlan (checkStreamSpec)
-	case "prometheus-rw", "experimental-prometheus-rw":
-		o := outputSpec{Kind: "prometheus-rw", Arg: arg}
-		return o, fromRun(run.CheckOutputSpec(o))
 	}
-	return outputSpec{}, usagef("unknown output %q in --out %s (known: influxdb=URL, prometheus-rw=URL, json=FILE, csv=FILE, or a directory)", name, s)
+	reg := newOutputs()
+	f, known := reg.Lookup(name)
+	if !known {
+		return outputSpec{}, usagef("unknown output %q in --out %s (known: %s, or a directory)", name, s, joinUsages(reg))
+	}
+	o := outputSpec{Kind: f.Name, Arg: arg}
+	switch {
+	case f.Name == "influxdb" && arg == "":
+		return outputSpec{}, usagef("--out influxdb= needs a URL, e.g. influxdb=http://127.0.0.1:8086/k6")
+	case run.K6StreamKinds[f.Name] != "":
+		return o, nil // checked by makePlan (checkStreamSpec)
+	}
+	return o, fromRun(run.CheckOutputSpec(o)) // before any result directory exists
 }
+
+// joinUsages lists the forms of the outputs reg knows.
+func joinUsages(reg *output.Registry) string { return strings.Join(reg.Usages(), ", ") }

@@ -36,9 +36,6 @@ type planInput struct {
 // effects: it reads no flag set, touches no file and starts nothing; every
 // bad value is a usage error.
 func buildPlan(in planInput) (run.Plan, error) {
-	if in.flags.bindErr != nil {
-		return run.Plan{}, in.flags.bindErr
-	}
 	f, changed, fc := in.flags, in.changed, in.fileCfg
 	p := run.Plan{
 		Concurrent: f.concurrent, DataDir: f.dataDir, Seed: f.seed, Timeout: f.timeout,

@@ -21,7 +21,9 @@ func parsePlan(t *testing.T, args []string, now time.Time) (run.Plan, error) {
 	f, catalog := &runFlags{}, newCatalog()
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	f.register(fs, catalog)
+	if err := f.register(fs, catalog); err != nil {
+		t.Fatal(err)
+	}
 	if err := fs.Parse(args); err != nil {
 		t.Fatalf("parse %q: %v", args, err)
 	}

@@ -69,7 +69,7 @@ func newSweepCmd(env *Env) *cobra.Command {
 	f := &sweepFlags{}
 	rf, catalog := &runFlags{}, env.catalog() // the run flags of each step
 	template := pflag.NewFlagSet("run", pflag.ContinueOnError)
-	rf.register(template, catalog)
+	bindErr := rf.register(template, catalog)
 	cmd := &cobra.Command{
 		Use:   "sweep [SCENARIO...] --vus LIST | --rate LIST | --nodes LIST | --targets LIST",
 		Short: "Run a workload at increasing load or cluster size and find where it saturates",
@@ -104,6 +104,9 @@ done are kept and analysed.`,
   stampede sweep go.Go2Step --nodes 1,3,5 --before-step 'ansible-playbook resize.yml -e nodes={nodes}' --target postgres://db/ldbc
   stampede sweep --from stampede-results/sweep-2025-01-02T15-04-05`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if bindErr != nil {
+				return bindErr
+			}
 			if err := applyEnvExcept(template, env.Getenv, sweepOwnFlags); err != nil {
 				return err
 			}
@@ -265,12 +268,13 @@ func runSweepStep(ctx context.Context, env *Env, rs sweepRun, fc *fileConfig, sc
 // written into the result directory for the analysis of a sweep.
 func runMeasured(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error {
 	dir := plan.Out
-	sampler := selfcheck.Start(selfcheck.ProcessUsage, 0, time.Second)
+	check := selfcheck.NewLive(false) // the same output a run starts
+	_ = check.Start()
 	err := runPlanned(ctx, env, f, plan)
-	report := sampler.Stop()
+	_ = check.Stop()
 	if resultdir.IsResult(dir) {
 		if _, serr := os.Stat(filepath.Join(dir, selfcheck.File)); errors.Is(serr, os.ErrNotExist) {
-			if werr := resultdir.WriteJSON(dir, selfcheck.File, report); werr != nil && err == nil {
+			if werr := check.WriteDir(dir); werr != nil && err == nil {
 				err = werr
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -14,6 +15,9 @@ import (
 type Deps struct {
 	// Drivers open target URLs, also the embedded ones (required).
 	Drivers *driver.Registry
+	// Outputs make the live outputs Plan.Outputs name (--out NAME=ARG);
+	// nil: stampede's own (outputs.New).
+	Outputs *output.Registry
 	// Getenv reads an environment variable (credentials, tokens); nil
 	// reads none.
 	Getenv func(string) string

@@ -56,17 +56,17 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 		undo = append(undo, func() { csv.Close() })
 	}
 	cleanup.add(filepath.Join(dir, resultdir.SeriesFile))
-	streams, err := openK6Streams(p, reg, tags, cleanup)
+	streams, err := openK6Streams(deps, p, reg, tags, cleanup)
 	if err != nil {
 		return fail(err)
 	}
 	undo = append(undo, func() { closeK6Streams(streams) })
 	edeps.Log = withStreams(edeps.Log, streams)
-	series, err := resultdir.NewSeriesWriter(dir)
-	if err != nil {
+	series := resultdir.NewSeriesOutput(dir) // an output.Output like the live ones
+	if err := series.Start(); err != nil {
 		return fail(err)
 	}
-	undo = append(undo, func() { series.Close() })
+	undo = append(undo, func() { series.Stop() })
 	mon, err := startMonitor(deps, p, dir)
 	if err != nil {
 		return fail(err)
@@ -125,23 +125,20 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 	if kerr := closeK6Streams(streams); kerr != nil {
 		errs = append(errs, fmt.Errorf("--out: %w", kerr))
 	}
-	if serr := series.Close(); serr != nil {
-		errs = append(errs, fmt.Errorf("series: %w", serr))
+	if serr := series.Stop(); serr != nil { // "series: ..."
+		errs = append(errs, serr)
 	}
 	live.close()
 	live.annotate(snap)
 	if merr := finishMonitor(mon, dir, snap, p, live.self); merr != nil {
 		errs = append(errs, merr)
 	}
-	if werr := resultdir.WriteJSON(dir, resultdir.SnapshotFile, snap); werr != nil {
+	if werr := live.writeDir(dir); werr != nil {
 		errs = append(errs, werr)
 	}
 	res = &Result{Dir: dir, Snapshot: snap, Interrupted: interrupted, Tags: tags}
-	if oerr := writeSummaries(deps, p, res); oerr != nil {
+	if oerr := finishDir(deps, p, res); oerr != nil {
 		errs = append(errs, oerr)
-	}
-	if rerr := live.afterRun(p, dir, snap); rerr != nil {
-		errs = append(errs, rerr)
 	}
 	fmt.Fprintf(orDiscard(deps.Info), "results: %s\n", dir)
 	switch {

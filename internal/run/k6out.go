@@ -3,15 +3,14 @@ package run
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/k6stream"
-	"github.com/stampede-bench/stampede/internal/output/promrw"
 )
 
 // K6StreamKinds are the --out kinds written per request in k6's formats.
@@ -55,11 +54,17 @@ func CheckStreamSpec(o OutputSpec, repeat int) error {
 	return nil
 }
 
-// openK6Streams opens the --out json=/csv= files of run number run.
-// openK6Streams opens the --out json=/csv= streams; each file it creates is
-// told to cleanup, so a command that fails before the run removes it.
-func openK6Streams(p Plan, reg *metrics.Registry, tags map[string]string, cleanup *undoFiles) ([]*k6stream.Stream, error) {
-	var out []*k6stream.Stream
+// streamOutput is an --out output written per request (json=, csv=).
+type streamOutput interface {
+	output.Output
+	engine.RequestLog
+}
+
+// openK6Streams opens the --out json=/csv= streams of run p.Run; each file
+// it creates is told to cleanup, so a command that fails before the run
+// removes it.
+func openK6Streams(deps Deps, p Plan, reg *metrics.Registry, tags map[string]string, cleanup *undoFiles) ([]streamOutput, error) {
+	var out []streamOutput
 	byMetric := map[string][]string{}
 	if !p.NoThresholds {
 		for _, t := range p.Thresholds.List() {
@@ -68,14 +73,20 @@ func openK6Streams(p Plan, reg *metrics.Registry, tags map[string]string, cleanu
 			}
 		}
 	}
+	outs := deps.outputRegistry()
 	for _, o := range p.Outputs {
-		format, ok := K6StreamKinds[o.Kind]
-		if !ok {
+		if _, ok := K6StreamKinds[o.Kind]; !ok {
 			continue
 		}
 		path := streamPath(o.Arg, p.Repeat, p.Run)
-		s, err := k6stream.Open(path, format, reg,
-			k6stream.Config{Tags: tags, Origin: targetOrigin(p.Target)}, byMetric)
+		made, err := outs.New(o.Kind, output.Params{Arg: path, Registry: reg, Tags: tags, Origin: targetOrigin(p.Target), Thresholds: byMetric})
+		s, ok := made.(streamOutput)
+		if err == nil && !ok {
+			err = fmt.Errorf("output %s writes no request log", o.Kind)
+		}
+		if err == nil {
+			err = s.Start()
+		}
 		if err != nil {
 			closeK6Streams(out)
 			return nil, usagef("--out %s: %v", o.Kind, err)
@@ -86,10 +97,10 @@ func openK6Streams(p Plan, reg *metrics.Registry, tags map[string]string, cleanu
 	return out, nil
 }
 
-func closeK6Streams(streams []*k6stream.Stream) error {
+func closeK6Streams(streams []streamOutput) error {
 	var errs []error
 	for _, s := range streams {
-		errs = append(errs, s.Close())
+		errs = append(errs, s.Stop())
 	}
 	return errors.Join(errs...)
 }
@@ -122,7 +133,7 @@ func (t teeWriter) Close() error {
 }
 
 // withStreams adds the k6 streams to the run's request log.
-func withStreams(log engine.RequestLog, streams []*k6stream.Stream) engine.RequestLog {
+func withStreams(log engine.RequestLog, streams []streamOutput) engine.RequestLog {
 	if len(streams) == 0 {
 		return log
 	}
@@ -137,65 +148,4 @@ func withStreams(log engine.RequestLog, streams []*k6stream.Stream) engine.Reque
 		return t[0]
 	}
 	return t
-}
-
-// markLiveSeries asks the aggregator for per-second histograms of k6's
-// http_req_duration, which the live outputs (InfluxDB, remote write) write;
-// without them the run does not pay for the extra histogram.
-func markLiveSeries(reg *metrics.Registry) {
-	if id, ok := reg.Lookup(metrics.HTTPReqDuration); ok {
-		reg.MarkSeries(id)
-	}
-}
-
-// checkRemoteWriteSpec validates --out prometheus-rw=URL.
-func checkRemoteWriteSpec(o OutputSpec) error {
-	if err := promrw.CheckURL(o.Arg); err != nil {
-		return usagef("--out prometheus-rw: %v", err)
-	}
-	return nil
-}
-
-// startRemoteWrite starts a --out prometheus-rw=URL push.
-func (l *liveOutputs) startRemoteWrite(o OutputSpec, p Plan, reg *metrics.Registry, runTags map[string]string, info io.Writer) error {
-	tags := outputTags(p, runTags)
-	out, err := promrw.New(promrw.Config{URL: o.Arg, Tags: tags, Registry: reg, Warn: info})
-	if err != nil {
-		return usagef("--out prometheus-rw: %v", err)
-	}
-	l.remoteWrites = append(l.remoteWrites, out)
-	markLiveSeries(reg)
-	l.observers = append(l.observers, out.Observe)
-	fmt.Fprintf(info, "prometheus remote write: pushing to %s (testid=%s)\n", out.Display(), tags["testid"])
-	return nil
-}
-
-// closeRemoteWrites flushes the pushes and returns their notes.
-func (l *liveOutputs) closeRemoteWrites() []string {
-	var notes []string
-	for _, o := range l.remoteWrites {
-		if n := o.Close().Note(o.Display()); n != "" {
-			notes = append(notes, n)
-		}
-	}
-	return notes
-}
-
-// promLabels are the run's tags as Prometheus constant labels (names made
-// valid; scenario is the collector's own label).
-func promLabels(tags map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range tags {
-		if k == "scenario" || v == "" {
-			continue
-		}
-		b := []byte(k)
-		for i, c := range b {
-			if !(c == '_' || '0' <= c && c <= '9' && i > 0 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-				b[i] = '_'
-			}
-		}
-		out[string(b)] = v
-	}
-	return out
 }

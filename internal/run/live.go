@@ -3,59 +3,60 @@ package run
 import (
 	"context"
 	"fmt"
-	"path/filepath"
+	"strings"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/influx"
-	"github.com/stampede-bench/stampede/internal/output/prom"
-	"github.com/stampede-bench/stampede/internal/output/promrw"
-	"github.com/stampede-bench/stampede/internal/output/report"
-	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
-	"github.com/stampede-bench/stampede/internal/version"
 )
 
 // InfluxTokenEnv names the environment variable holding the InfluxDB 2
 // token; the token is never written to any output.
-const InfluxTokenEnv = "STAMPEDE_INFLUX_TOKEN"
+const InfluxTokenEnv = influx.TokenEnv
 
 // liveOutputs are outputs fed while the run goes (Prometheus, InfluxDB,
-// the generator self-check) and the report written after it.
+// remote write, the generator self-check), run through their life by one
+// output.Set.
 type liveOutputs struct {
-	inProcess bool // a target shares this process's CPU
+	set       output.Set
+	check     *selfcheck.Live
 	observers []metrics.Observer
 	hooks     []engine.Hook
-	closers   []func()
 
-	sampler  *selfcheck.Sampler
-	self     *selfcheck.Report // set by close
-	influxes []*influx.Output
-	// remoteWrites are the --out prometheus-rw pushes (runk6out.go).
-	remoteWrites []*promrw.Output
-	promReg      *prometheus.Registry // --prometheus; the target monitor adds to it
-	notes        []string             // run-wide remarks, set by close
-	closed       bool
+	self   *selfcheck.Report // set by close
+	closed bool
 }
 
-// CheckOutputSpec validates a live --out spec (kind=ARG) without starting
-// it, so a bad spec fails with one line before anything runs.
-func CheckOutputSpec(o OutputSpec) error {
-	switch o.Kind {
-	case "influxdb":
-		if _, err := influx.ParseURL(o.Arg); err != nil {
-			return usagef("--out influxdb: %v", err) // the error shows the URL without credentials
-		}
-		return nil
-	case "json", "csv":
-		return nil // per-request streams (runk6out.go)
-	case "prometheus-rw":
-		return checkRemoteWriteSpec(o)
+// outputRegistry is the registry of the outputs --out names: deps.Outputs,
+// or stampede's own.
+func (d Deps) outputRegistry() *output.Registry {
+	if d.Outputs != nil {
+		return d.Outputs
 	}
-	return usagef("output %s is not available (known: influxdb=URL)", o.Kind)
+	return outputs.New()
+}
+
+// CheckOutputSpec validates a live --out spec (kind=ARG) of stampede's
+// own outputs without starting it, so a bad spec fails with one line
+// before anything runs.
+func CheckOutputSpec(o OutputSpec) error { return checkOutputSpec(outputs.New(), o) }
+
+func checkOutputSpec(reg *output.Registry, o OutputSpec) error {
+	f, ok := reg.Lookup(o.Kind)
+	if !ok {
+		return usagef("output %s is not available (known: %s)", o.Kind, joinUsages(reg))
+	}
+	if f.Check == nil {
+		return nil // json, csv: checked by the plan (CheckStreamSpec)
+	}
+	if err := f.Check(o.Arg); err != nil {
+		return usagef("--out %s: %v", f.Name, err) // the error shows the URL without credentials
+	}
+	return nil
 }
 
 // startLiveOutputs starts the outputs p asks for, and the generator
@@ -63,62 +64,53 @@ func CheckOutputSpec(o OutputSpec) error {
 // inProcess tells that a target runs inside this process, which the
 // self-check's warning must say.
 func startLiveOutputs(_ context.Context, deps Deps, p Plan, reg *metrics.Registry, tags map[string]string, inProcess bool) (*liveOutputs, error) {
+	outs := deps.outputRegistry()
 	for _, o := range p.Outputs {
-		if err := CheckOutputSpec(o); err != nil {
+		if err := checkOutputSpec(outs, o); err != nil {
 			return nil, err
 		}
 	}
-	promAddr := ""
+	promF := outputs.Prometheus()
 	if p.Prometheus != "" {
-		a, err := prom.ResolveAddr(p.Prometheus)
-		if err != nil {
+		if err := promF.Check(p.Prometheus); err != nil {
 			return nil, usagef("--prometheus: %v", err)
 		}
-		promAddr = a
 	}
 	info := orDiscard(deps.Info)
-
-	l := &liveOutputs{inProcess: inProcess}
-	l.sampler = selfcheck.Start(selfcheck.ProcessUsage, 0, time.Second)
-	if promAddr != "" {
-		c := prom.New(reg, prom.Options{Start: time.Now(), Labels: promLabels(tags), Generator: func() (float64, int64, bool) {
-			s, ok := l.sampler.Latest()
-			return s.CPU, s.RSS, ok
-		}})
-		c.Declare(p.Names()...)
-		l.promReg = prom.NewRegistry(c)
-		srv, err := prom.Serve(promAddr, l.promReg)
+	params := output.Params{
+		Registry: reg, Scenarios: p.Names(), Tags: tags, Segment: p.segmentName(),
+		Origin: targetOrigin(p.Target), Getenv: deps.Getenv, Warn: orDiscard(deps.Warn), Info: info,
+	}
+	l := &liveOutputs{check: selfcheck.NewLive(inProcess)}
+	_ = l.set.Start("", l.check, info) // sampling cannot fail
+	if p.Prometheus != "" {
+		pp := params
+		pp.Arg, pp.Start, pp.Generator = p.Prometheus, time.Now(), l.check.Latest
+		o, err := promF.New(pp)
+		if err == nil {
+			err = l.set.Start("", o, info)
+		}
 		if err != nil {
 			l.close()
 			return nil, fmt.Errorf("--prometheus %s: %w", p.Prometheus, err)
 		}
-		l.observers = append(l.observers, c.Observe)
-		l.closers = append(l.closers, func() { _ = srv.Close() })
-		fmt.Fprintf(info, "prometheus: http://%s/metrics\n", srv.Addr())
 	}
-	for _, o := range p.Outputs {
-		if o.Kind == "prometheus-rw" {
-			if err := l.startRemoteWrite(o, p, reg, tags, info); err != nil {
-				l.close()
-				return nil, err
-			}
-			continue
+	for _, spec := range p.Outputs {
+		if _, k6 := K6StreamKinds[spec.Kind]; k6 {
+			continue // per request: openK6Streams
 		}
-		if o.Kind != "influxdb" {
-			continue
+		pp := params
+		pp.Arg = spec.Arg
+		o, err := outs.New(spec.Kind, pp)
+		if err == nil {
+			err = l.set.Start("", o, info)
 		}
-		out, err := influx.New(influx.Config{
-			URL: o.Arg, Token: deps.getenv(InfluxTokenEnv), Registry: reg, Tags: outputTags(p, tags), Warn: orDiscard(deps.Warn),
-		})
 		if err != nil {
 			l.close()
-			return nil, usagef("--out influxdb: %v", err)
+			return nil, usagef("--out %s: %v", spec.Kind, err)
 		}
-		l.influxes = append(l.influxes, out)
-		markLiveSeries(reg)
-		l.observers = append(l.observers, out.Observe)
-		fmt.Fprintf(info, "influxdb: writing to %s\n", out.Display())
 	}
+	l.observers = l.set.Observers()
 	return l, nil
 }
 
@@ -127,52 +119,16 @@ func startLiveOutputs(_ context.Context, deps Deps, p Plan, reg *metrics.Registr
 // generator was saturated, and on every scenario when InfluxDB lost lines.
 func (l *liveOutputs) annotate(snap *metrics.Snapshot) {
 	l.close()
-	for _, sc := range snap.Scenarios {
-		if l.self != nil {
-			if w := l.self.Warning(sc.Start, sc.End); w != "" {
-				if l.inProcess {
-					w += " (here the target is embedded in stampede's process and shares its CPU: give it its own machine with --target to tell the two apart)"
-				}
-				sc.Notes = appendNote(sc.Notes, w)
-			}
-		}
-		for _, n := range l.notes {
-			sc.Notes = appendNote(sc.Notes, n)
-		}
-	}
+	l.set.Annotate(snap)
 }
 
-func appendNote(notes []string, n string) []string {
-	for _, x := range notes {
-		if x == n {
-			return notes
-		}
-	}
-	return append(notes, n)
-}
+func appendNote(notes []string, n string) []string { return output.AddNote(notes, n) }
 
-// afterRun writes post-run artefacts into dir: the self-check samples and
-// the HTML report (unless --no-report).
-func (l *liveOutputs) afterRun(p Plan, dir string, snap *metrics.Snapshot) error {
+// writeDir writes the live outputs' own files into dir (the self-check
+// samples), before the result directory is finished.
+func (l *liveOutputs) writeDir(dir string) error {
 	l.close()
-	if l.self != nil && len(l.self.Samples) > 0 {
-		if err := resultdir.WriteJSON(dir, selfcheck.File, l.self); err != nil {
-			return err
-		}
-	}
-	if p.NoReport {
-		return nil
-	}
-	res, err := resultdir.Load(dir)
-	if err != nil {
-		res = &resultdir.Result{Dir: dir}
-	}
-	res.Snapshot = snap
-	path := filepath.Join(dir, resultdir.ReportFile)
-	if err := report.WriteFile(path, []*resultdir.Result{res}, report.Options{Generator: "stampede " + version.String()}); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	return nil
+	return l.set.WriteDir(dir)
 }
 
 // close stops every live output; later calls do nothing.
@@ -181,29 +137,11 @@ func (l *liveOutputs) close() {
 		return
 	}
 	l.closed = true
-	for _, c := range l.closers {
-		c()
-	}
-	for _, o := range l.influxes {
-		if n := o.Close().Note(o.Display()); n != "" {
-			l.notes = append(l.notes, n)
-		}
-	}
-	l.notes = append(l.notes, l.closeRemoteWrites()...)
-	if l.sampler != nil {
-		l.self = l.sampler.Stop()
+	_ = l.set.Stop() // the live outputs count what they lose: notes, not errors
+	if l.check != nil {
+		l.self = l.check.Report()
 	}
 }
 
-// outputTags are the tags of the live outputs: the run's tags and the
-// segment of a distributed run.
-func outputTags(p Plan, tags map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range tags {
-		out[k] = v
-	}
-	if seg := p.segmentName(); seg != "" {
-		out["segment"] = seg
-	}
-	return out
-}
+// joinUsages lists the forms of the outputs reg knows.
+func joinUsages(reg *output.Registry) string { return strings.Join(reg.Usages(), ", ") }

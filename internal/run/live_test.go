@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
 
@@ -22,7 +23,12 @@ func TestAnnotateSaturation(t *testing.T) {
 		}
 		self.Samples = append(self.Samples, selfcheck.Sample{Time: base.Add(time.Duration(i+1) * time.Second), CPU: cpu})
 	}
-	l := &liveOutputs{self: self, closed: true, notes: []string{"influxdb output x: 3 of 9 lines not written"}}
+	l := &liveOutputs{}
+	for _, o := range []output.Output{selfcheck.LiveOf(self, false), noteOutput("influxdb output x: 3 of 9 lines not written")} {
+		if err := l.set.Start("", o, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 	snap := &metrics.Snapshot{Scenarios: []*metrics.ScenarioSnapshot{
 		{Name: "calm", Start: base, End: base.Add(10 * time.Second)},
 		{Name: "busy", Start: base.Add(10 * time.Second), End: base.Add(20 * time.Second), Notes: []string{"embedded target"}},
@@ -42,3 +48,13 @@ func TestAnnotateSaturation(t *testing.T) {
 		t.Error("warning repeated")
 	}
 }
+
+// noteOutput is an output that notes a loss on every scenario, as
+// InfluxDB does when lines were not written.
+type noteOutput string
+
+func (noteOutput) Description() string               { return "" }
+func (noteOutput) Start() error                      { return nil }
+func (noteOutput) Observe(*metrics.Point)            {}
+func (noteOutput) Stop() error                       { return nil }
+func (n noteOutput) Annotate(snap *metrics.Snapshot) { output.NoteAll(snap, string(n)) }

@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
-	"github.com/stampede-bench/stampede/internal/output/prom"
-	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
 
@@ -41,38 +38,13 @@ func (l *liveOutputs) attachMonitor(m *monitor.Monitor) {
 	if m == nil {
 		return
 	}
-	if l.promReg != nil {
-		l.promReg.MustRegister(promTarget(m))
-	}
-	for _, o := range l.influxes {
-		m.Subscribe(o.ObserveTarget)
-	}
-}
-
-// scenarioWindows are the measured spans of the scenarios (warm-up left
-// out), in snapshot order.
-func scenarioWindows(snap *metrics.Snapshot) []monitor.Window {
-	w := make([]monitor.Window, len(snap.Scenarios))
-	for i, sc := range snap.Scenarios {
-		w[i] = monitor.Window{From: sc.Start.Add(sc.Warmup), To: sc.End}
-	}
-	return w
+	l.set.WatchTarget(m)
 }
 
 // targetStats summarizes the monitor file of dir per scenario (nil
 // without monitoring).
 func targetStats(dir string, snap *metrics.Snapshot, nicSpeed float64) (map[string][]monitor.Stats, error) {
-	all, err := monitor.Summarize(dir, scenarioWindows(snap), monitor.SummarizeOptions{NICSpeed: nicSpeed})
-	if err != nil || all == nil {
-		return nil, err
-	}
-	out := map[string][]monitor.Stats{}
-	for i, sc := range snap.Scenarios {
-		if len(all[i]) > 0 {
-			out[sc.Name] = all[i]
-		}
-	}
-	return out, nil
+	return finish.TargetStats(dir, snap, nicSpeed)
 }
 
 // annotateTarget adds the monitor's notes to each scenario: failed
@@ -148,21 +120,4 @@ func finishMonitor(m *monitor.Monitor, dir string, snap *metrics.Snapshot, p Pla
 	}
 	annotateTarget(snap, stats, self, localSources(p.Monitors))
 	return nil
-}
-
-// promTarget is the Prometheus collector of the monitor's latest samples.
-func promTarget(m *monitor.Monitor) prometheus.Collector {
-	return prom.NewTargetCollector(m.Latest)
-}
-
-// MergedTargetStats is the --monitor summary of a merged directory per
-// scenario, with the NIC speed its options.json recorded (nil without
-// monitoring).
-func MergedTargetStats(dir string, snap *metrics.Snapshot) (map[string][]monitor.Stats, error) {
-	res, err := resultdir.Load(dir)
-	nic := 0.0
-	if err == nil {
-		nic = res.Options.NICSpeed
-	}
-	return targetStats(dir, snap, nic)
 }

@@ -4,8 +4,7 @@ import (
 	"io"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/monitor"
-	"github.com/stampede-bench/stampede/internal/output/summary"
+	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
@@ -28,16 +27,15 @@ type Result struct {
 	// Tags are the run's tags, testid included.
 	Tags map[string]string
 
-	trendStats []string
-	target     map[string][]monitor.Stats
+	fin *finish.Result // what finish.Dir wrote
 }
 
 // WriteConsole writes the end-of-test summary, in colour when color is
 // set (summary.txt is the same without colour).
 func (r *Result) WriteConsole(w io.Writer, color bool) error {
-	if !color {
+	if !color || r.fin == nil {
 		_, err := w.Write(r.SummaryText)
 		return err
 	}
-	return summary.WriteConsole(w, r.Snapshot, summary.ConsoleOptions{Thresholds: r.Thresholds, Color: true, TrendStats: r.trendStats, Target: r.target})
+	return r.fin.WriteConsole(w, true)
 }

@@ -1,17 +1,12 @@
 package run
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
-
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/csvlog"
-	"github.com/stampede-bench/stampede/internal/output/summary"
-	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/version"
 )
 
 // requestLog is the per-request CSV.
@@ -20,30 +15,18 @@ type requestLog interface {
 	Close() error
 }
 
-// fileRequestLog is a csvlog.Log writing to a file it owns.
-type fileRequestLog struct {
-	*csvlog.Log
-	f *os.File
-}
+// fileRequestLog is the request CSV output (csvlog.File), closed by Close.
+type fileRequestLog struct{ *csvlog.File }
 
-func (l *fileRequestLog) Close() error {
-	err := l.Log.Close()
-	if cerr := l.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
+func (l fileRequestLog) Close() error { return l.Stop() }
 
 // openRequestLog creates the nebula-bench CSV at path.
 func openRequestLog(path string) (requestLog, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	f := csvlog.NewFile(path, csvlog.Options{})
+	if err := f.Start(); err != nil {
 		return nil, usagef("--csv: %v", err)
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, usagef("--csv: %v", err)
-	}
-	return &fileRequestLog{Log: csvlog.New(f, csvlog.Options{}), f: f}, nil
+	return fileRequestLog{f}, nil
 }
 
 // checkThresholds verifies, once the metrics are known, that every
@@ -52,40 +35,22 @@ func checkThresholds(ts Thresholds, reg *metrics.Registry, scenarios []string) e
 	return asUsage(threshold.Check(ts.List(), reg, scenarios))
 }
 
-// writeSummaries evaluates thresholds and writes summary.json and
-// summary.txt into res.Dir (and p.SummaryExport), keeping both in res for
-// the caller to display.
-func writeSummaries(deps Deps, p Plan, res *Result) error {
-	dir, snap := res.Dir, res.Snapshot
-	res.trendStats = p.TrendStats
+// finishDir finishes the result directory of res (finish.Dir, the path
+// merge takes too): snapshot.json, summary.json (and p.SummaryExport),
+// summary.txt and, unless p.NoReport, report.html; the summaries are kept
+// in res for the caller to display.
+func finishDir(deps Deps, p Plan, res *Result) error {
+	var ts []threshold.Threshold
 	if p.Thresholds.Len() > 0 && !p.NoThresholds {
-		res.Thresholds = threshold.Evaluate(snap, p.Thresholds.List())
-		res.ThresholdsFailed = threshold.Failed(res.Thresholds)
+		ts = p.Thresholds.List()
 	}
-	tgt, err := targetStats(dir, snap, p.NICSpeed) // --monitor, when given
-	if err != nil {
-		return fmt.Errorf("monitor: %w", err)
-	}
-	res.target = tgt
-	var js bytes.Buffer
-	if err := summary.WriteJSON(&js, snap, summary.JSONOptions{Thresholds: res.Thresholds, IsStdOutTTY: deps.StdoutTTY, TrendStats: p.TrendStats, Target: tgt, Tags: res.Tags}); err != nil {
-		return err
-	}
-	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, js.Bytes()); err != nil {
-		return err
-	}
-	if p.SummaryExport != "" {
-		if err := os.WriteFile(p.SummaryExport, js.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("--summary-export: %w", err)
-		}
-	}
-	var txt bytes.Buffer
-	if err := summary.WriteConsole(&txt, snap, summary.ConsoleOptions{Thresholds: res.Thresholds, TrendStats: p.TrendStats, Target: tgt}); err != nil {
-		return err
-	}
-	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, txt.Bytes()); err != nil {
-		return err
-	}
-	res.SummaryJSON, res.SummaryText = js.Bytes(), txt.Bytes()
-	return nil
+	fin, err := finish.Dir(res.Dir, res.Snapshot, finish.Options{
+		Thresholds: ts, TrendStats: p.TrendStats, Tags: res.Tags, NICSpeed: p.NICSpeed,
+		SummaryExport: p.SummaryExport, StdoutTTY: deps.StdoutTTY,
+		Report: !p.NoReport, Generator: "stampede " + version.String(),
+	})
+	res.fin = fin
+	res.Thresholds, res.ThresholdsFailed = fin.Thresholds, fin.Failed
+	res.SummaryJSON, res.SummaryText = fin.JSON, fin.Text
+	return err
 }

@@ -1,0 +1,65 @@
+package csvlog
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output"
+)
+
+// File is the nebula-bench request CSV written to a file it owns, as an
+// output.Output: Start creates the file (and its directory), Stop flushes
+// and closes it. It is written per request: the run finds it by asserting
+// engine.RequestLog, which File is.
+type File struct {
+	path string
+	opts Options
+	log  *Log
+	f    *os.File
+}
+
+var (
+	_ output.Output     = (*File)(nil)
+	_ engine.RequestLog = (*File)(nil)
+)
+
+// NewFile returns the request CSV of path with opts; nothing is created
+// before Start.
+func NewFile(path string, opts Options) *File { return &File{path: path, opts: opts} }
+
+// Path is the file written.
+func (f *File) Path() string { return f.path }
+
+// Description is empty: the request CSV announces nothing.
+func (f *File) Description() string { return "" }
+
+// Start creates the file and the directories above it (an existing file
+// is truncated, as --csv FILE always did).
+func (f *File) Start() error {
+	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+		return err
+	}
+	fh, err := os.Create(f.path)
+	if err != nil {
+		return err
+	}
+	f.f, f.log = fh, New(fh, f.opts)
+	return nil
+}
+
+// Observe does nothing: the CSV is written per request (Writer).
+func (f *File) Observe(*metrics.Point) {}
+
+// Writer implements engine.RequestLog.
+func (f *File) Writer(scenario string) engine.RequestWriter { return f.log.Writer(scenario) }
+
+// Stop flushes the log and closes the file; it reports the first error.
+func (f *File) Stop() error {
+	err := f.log.Close()
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

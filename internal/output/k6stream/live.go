@@ -1,0 +1,69 @@
+package k6stream
+
+import (
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output"
+)
+
+// Live is a Stream as an output.Output (--out json=FILE, --out csv=FILE):
+// Start creates the file, Stop flushes and closes it. It is written per
+// request, not per second: the run finds its request log by asserting
+// engine.RequestLog, which Live is.
+type Live struct {
+	path       string
+	format     Format
+	reg        *metrics.Registry
+	cfg        Config
+	thresholds map[string][]string
+	s          *Stream
+}
+
+var (
+	_ output.Output     = (*Live)(nil)
+	_ engine.RequestLog = (*Live)(nil)
+)
+
+// Factory is the registry entry of --out json=FILE (format JSON) or
+// --out csv=FILE (CSV). ARG is the file to create; whether it may be
+// created (it must not exist) is checked when Start creates it.
+func Factory(format Format) output.Factory {
+	name := string(format)
+	return output.Factory{
+		Name:  name,
+		Usage: name + "=FILE",
+		New: func(p output.Params) (output.Output, error) {
+			return NewLive(p.Arg, format, p.Registry, Config{Tags: p.Tags, Origin: p.Origin}, p.Thresholds), nil
+		},
+	}
+}
+
+// NewLive returns the stream of path; see Open for the arguments.
+func NewLive(path string, format Format, reg *metrics.Registry, cfg Config, thresholds map[string][]string) *Live {
+	return &Live{path: path, format: format, reg: reg, cfg: cfg, thresholds: thresholds}
+}
+
+// Path is the file the stream writes.
+func (l *Live) Path() string { return l.path }
+
+// Description is empty: the streams announce nothing.
+func (l *Live) Description() string { return "" }
+
+// Start creates the file (never over an existing one).
+func (l *Live) Start() error {
+	s, err := Open(l.path, l.format, l.reg, l.cfg, l.thresholds)
+	if err != nil {
+		return err
+	}
+	l.s = s
+	return nil
+}
+
+// Observe does nothing: the stream is written per request (Writer).
+func (l *Live) Observe(*metrics.Point) {}
+
+// Writer implements engine.RequestLog.
+func (l *Live) Writer(scenario string) engine.RequestWriter { return l.s.Writer(scenario) }
+
+// Stop flushes every buffer and closes the file.
+func (l *Live) Stop() error { return l.s.Close() }

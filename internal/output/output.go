@@ -1,0 +1,101 @@
+// Package output defines what every live output of a run has in common —
+// InfluxDB, Prometheus (scrape and remote write), k6's JSON and CSV
+// streams, the per-second series file, the generator self-check — and a
+// Registry of the outputs --out can name.
+//
+// An Output lives through one run: Start before the first second is
+// measured, Observe once for every finished second of every scenario, Stop
+// once after the last. What an output can do beyond that (write request
+// records, add notes to the snapshot, write files into the result
+// directory, follow the target monitor) is an optional interface found by
+// type assertion, as in k6's output package.
+//
+// This package knows metrics and the monitor's samples; it never imports
+// the engine or the CLI. The request-log ability is the engine's own
+// interface (engine.RequestLog), asserted by the caller.
+package output
+
+import (
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/monitor"
+)
+
+// Output is one live output of a run.
+//
+// Start is called once, before any Observe; when it fails the output is
+// not stopped. Observe is called from the aggregator's goroutine once for
+// every finished second of every scenario, in time order: it must return
+// quickly and must not keep p.Hist or p.Trends after it returns. Stop is
+// called once, after the last Observe; it flushes and releases what the
+// output holds, and reports what it could not write.
+type Output interface {
+	// Description is one line for the console once the output has
+	// started, e.g. "influxdb: writing to http://127.0.0.1:8086/k6";
+	// empty when the output has nothing to announce.
+	Description() string
+	Start() error
+	Observe(p *metrics.Point)
+	Stop() error
+}
+
+// Annotator is an Output that adds what it learned during the run to the
+// snapshot, after Stop: e.g. the number of lines InfluxDB lost, or that
+// the generator was saturated during a scenario. Notes are appended to
+// metrics.ScenarioSnapshot.Notes without duplicates (see AddNote).
+type Annotator interface {
+	Annotate(snap *metrics.Snapshot)
+}
+
+// DirWriter is an Output that writes files of its own into the result
+// directory, after Stop (e.g. selfcheck.json).
+type DirWriter interface {
+	WriteDir(dir string) error
+}
+
+// TargetFeed is where the samples of the target monitor come from
+// (*monitor.Monitor): Latest for outputs that are scraped, Subscribe for
+// outputs that push.
+type TargetFeed interface {
+	Latest() []monitor.Sample
+	Subscribe(fn func(monitor.Sample))
+}
+
+// TargetWatcher is an Output that also publishes the target monitor's
+// samples. WatchTarget is called after Start and before the first Observe,
+// only when the run monitors a target.
+type TargetWatcher interface {
+	WatchTarget(feed TargetFeed)
+}
+
+// AddNote appends note to notes unless it is already there.
+func AddNote(notes []string, note string) []string {
+	for _, x := range notes {
+		if x == note {
+			return notes
+		}
+	}
+	return append(notes, note)
+}
+
+// NoteAll adds note to every scenario of snap (AddNote).
+func NoteAll(snap *metrics.Snapshot, note string) {
+	if note == "" {
+		return
+	}
+	for _, sc := range snap.Scenarios {
+		sc.Notes = AddNote(sc.Notes, note)
+	}
+}
+
+// MarkLiveTrends asks the aggregator for per-second histograms of k6's
+// http_req_duration, which outputs pushing k6's metrics write; a run
+// without such an output does not pay for the extra histogram. Call it
+// before the aggregator is made.
+func MarkLiveTrends(reg *metrics.Registry) {
+	if reg == nil {
+		return
+	}
+	if id, ok := reg.Lookup(metrics.HTTPReqDuration); ok {
+		reg.MarkSeries(id)
+	}
+}

@@ -1,0 +1,119 @@
+package prom
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output"
+)
+
+// LiveConfig configures a Live endpoint.
+type LiveConfig struct {
+	// Addr is the --prometheus value (see ResolveAddr).
+	Addr string
+	// Registry holds the run's metrics.
+	Registry *metrics.Registry
+	// Scenarios are declared at once, so that every scenario has series
+	// from the first scrape.
+	Scenarios []string
+	// Options configure the collector (Labels: see Labels).
+	Options Options
+}
+
+// Live is the /metrics endpoint of a run as an output.Output (--prometheus
+// ADDR): Start listens, Observe feeds the collector, Stop closes the
+// server. It also exposes the target monitor's latest samples
+// (output.TargetWatcher).
+type Live struct {
+	cfg  LiveConfig
+	addr string
+	reg  *prometheus.Registry
+	c    *Collector
+	srv  *Server
+}
+
+var (
+	_ output.Output        = (*Live)(nil)
+	_ output.TargetWatcher = (*Live)(nil)
+)
+
+// Factory is the registry entry of the Prometheus endpoint: ARG is the
+// listen address (see ResolveAddr); the run's tags become constant labels.
+func Factory() output.Factory {
+	return output.Factory{
+		Name:  "prometheus",
+		Usage: "prometheus=ADDR",
+		Check: func(arg string) error { _, err := ResolveAddr(arg); return err },
+		New: func(p output.Params) (output.Output, error) {
+			if p.Start.IsZero() {
+				p.Start = time.Now()
+			}
+			return NewLive(LiveConfig{Addr: p.Arg, Registry: p.Registry, Scenarios: p.Scenarios,
+				Options: Options{Start: p.Start, Labels: Labels(p.Tags), Generator: p.Generator}})
+		},
+	}
+}
+
+// NewLive checks cfg.Addr; nothing listens before Start.
+func NewLive(cfg LiveConfig) (*Live, error) {
+	a, err := ResolveAddr(cfg.Addr)
+	if err != nil {
+		return nil, err
+	}
+	return &Live{cfg: cfg, addr: a}, nil
+}
+
+// Description is the URL to scrape.
+func (l *Live) Description() string {
+	if l.srv == nil {
+		return ""
+	}
+	return fmt.Sprintf("prometheus: http://%s/metrics", l.srv.Addr())
+}
+
+// Start makes the collector and listens at once, so a busy port fails
+// before the run starts.
+func (l *Live) Start() error {
+	l.c = New(l.cfg.Registry, l.cfg.Options)
+	l.c.Declare(l.cfg.Scenarios...)
+	l.reg = NewRegistry(l.c)
+	srv, err := Serve(l.addr, l.reg)
+	if err != nil {
+		return err
+	}
+	l.srv = srv
+	return nil
+}
+
+// Observe feeds one second to the collector.
+func (l *Live) Observe(p *metrics.Point) { l.c.Observe(p) }
+
+// WatchTarget exposes the monitor's latest samples on /metrics.
+func (l *Live) WatchTarget(feed output.TargetFeed) {
+	l.reg.MustRegister(NewTargetCollector(feed.Latest))
+}
+
+// Stop closes the server (scrapes in flight get up to 2s).
+func (l *Live) Stop() error { return l.srv.Close() }
+
+// Labels are tags as Prometheus constant labels: names made valid,
+// "scenario" (the collector's own label) and empty values left out.
+func Labels(tags map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range tags {
+		if k == "scenario" || v == "" {
+			continue
+		}
+		b := []byte(k)
+		for i, c := range b {
+			if !(c == '_' || '0' <= c && c <= '9' && i > 0 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+				b[i] = '_'
+			}
+		}
+		out[string(b)] = v
+	}
+	return out
+}

@@ -1,0 +1,46 @@
+package resultdir
+
+import (
+	"fmt"
+
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output"
+)
+
+// SeriesOutput is series.jsonl as an output.Output: Start creates
+// dir/SeriesFile, Observe appends each finished second, Stop flushes and
+// closes the file.
+type SeriesOutput struct {
+	dir string
+	w   *SeriesWriter
+}
+
+var _ output.Output = (*SeriesOutput)(nil)
+
+// NewSeriesOutput returns the series output of the result directory dir.
+func NewSeriesOutput(dir string) *SeriesOutput { return &SeriesOutput{dir: dir} }
+
+// Description is empty: the series file is part of every result
+// directory.
+func (s *SeriesOutput) Description() string { return "" }
+
+// Start creates the file.
+func (s *SeriesOutput) Start() error {
+	w, err := NewSeriesWriter(s.dir)
+	if err != nil {
+		return err
+	}
+	s.w = w
+	return nil
+}
+
+// Observe appends p.
+func (s *SeriesOutput) Observe(p *metrics.Point) { s.w.Observe(p) }
+
+// Stop flushes and closes the file; it reports the first write error.
+func (s *SeriesOutput) Stop() error {
+	if err := s.w.Close(); err != nil {
+		return fmt.Errorf("series: %w", err)
+	}
+	return nil
+}
