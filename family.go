@@ -11,20 +11,21 @@ import (
 
 // Family is a group of scenarios sharing a target kind and its setup: it
 // names its scenarios (Scenarios) and opens the named scenarios against
-// env.Target or its embedded default (Open). It is built from typed
-// options; a family whose options can also come from run flags implements
-// FlagBinder. Family values are used as map keys: implement them on
-// pointers.
+// env.Target or its embedded default (Open). A family with options keeps
+// them in a typed Options value with a Validate method and may implement
+// FlagBinder to offer them as run flags. Family values are used as map
+// keys: implement them on pointers.
 type Family = workload.Family
 
-// FlagBinder is implemented by a family whose options can be set by run
-// flags: BindFlags registers them, with the family's current options as
-// defaults. A flag name bound by two families, or already a run flag, is
-// refused, unless every family binding it lists it in SharedFlags
-// (FlagSharer).
+// FlagBinder is implemented by families whose options are run flags: the
+// command line calls BindFlags with the run command's flag set, and the
+// values parsed into it become the family's options. A flag name bound by
+// two families of one catalog is an error, unless every family binding it
+// lists it in SharedFlags (FlagSharer).
 type FlagBinder = workload.FlagBinder
 
-// FlagSharer declares flags a family shares with other families.
+// FlagSharer declares flags a family shares with other families: one flag
+// then sets the option of each.
 type FlagSharer = workload.FlagSharer
 
 // ScenarioInfo describes one scenario of a family: its name in

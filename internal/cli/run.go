@@ -62,11 +62,11 @@ type runFlags struct {
 
 	// familyFlagNames are the workload options, recorded in options.json.
 	familyFlagNames map[string]bool
+	// bindErr is why the families' flags could not be bound (a flag name
+	// bound twice); buildPlan reports it.
+	bindErr error
 	// flagFamily names the family of each workload flag (for --help).
 	flagFamily map[string]string
-	// bindErr is why the families' flags could not be bound (a flag name
-	// bound twice).
-	bindErr error
 }
 
 func newRunCmd(env *Env) *cobra.Command {

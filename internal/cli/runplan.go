@@ -36,10 +36,10 @@ type planInput struct {
 // effects: it reads no flag set, touches no file and starts nothing; every
 // bad value is a usage error.
 func buildPlan(in planInput) (run.Plan, error) {
-	if in.flags.bindErr != nil {
-		return run.Plan{}, in.flags.bindErr
-	}
 	f, changed, fc := in.flags, in.changed, in.fileCfg
+	if f.bindErr != nil {
+		return run.Plan{}, f.bindErr
+	}
 	p := run.Plan{
 		Concurrent: f.concurrent, DataDir: f.dataDir, Seed: f.seed, Timeout: f.timeout,
 		Backoff:               engine.Backoff{Min: f.backoff, Max: f.backoffMax},
