@@ -275,6 +275,7 @@ func BenchmarkClientInMemory(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background()) // a run's context
 			defer cancel()
 			b.ReportAllocs()
+			c0 := cpuTime()
 			for b.Loop() {
 				start := it.Now()
 				res := do(ctx, op)
@@ -283,6 +284,7 @@ func BenchmarkClientInMemory(b *testing.B) {
 				}
 				it.Request(op.Query, start, res)
 			}
+			b.ReportMetric(float64(cpuTime()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 			it.Rec.Flush()
 		})
 	}
