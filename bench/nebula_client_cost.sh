@@ -8,6 +8,9 @@
 #   new: BenchmarkDoRecordedCanned/{own,apache}, BenchmarkTCPRoundTripCanned
 #        over loopback to a canned graphd in another process, and the bare
 #        round trip of the same request and answer bytes (the peer)
+#   new: BenchmarkCannedPaired/{own,apache}: the same two in one process,
+#        blocks of 200 queries alternating, reporting the difference
+#        (overhead-µs/op): the least noisy of the socket measurements
 #   new: BenchmarkDoRecorded, BenchmarkTCPRoundTripPeer  (stand-in graphd;
 #        63-byte echo peer), as in the earlier #14 section
 #   old: BenchmarkDoRecorded, BenchmarkTCPRoundTripPeer  of OLD_TREE
@@ -52,5 +55,9 @@ awk '
 		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
 		return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-	END { for (k in ns) printf "%-50s %10.0f %8.2f %4s\n", k, median(ns[k]), median(cpu[k]), al[k] }
+	/overhead-µs\/op/ { for (i = 5; i < NF; i++) { if ($(i+1) == "driver-µs/op") dr[key] = dr[key] " " $i; if ($(i+1) == "peer-µs/op") pe[key] = pe[key] " " $i; if ($(i+1) == "overhead-µs/op") ov[key] = ov[key] " " $i } }
+	END {
+		for (k in ns) if (!(k in ov)) printf "%-50s %10.0f %8.2f %4s\n", k, median(ns[k]), median(cpu[k]), al[k]
+		for (k in ov) printf "%-50s driver %.2f  peer %.2f  overhead %.2f cpu-µs/op (rounds:%s)\n", k, median(dr[k]), median(pe[k]), median(ov[k]), ov[k]
+	}
 ' "$out" | sort

@@ -422,3 +422,86 @@ func BenchmarkTCPRoundTripCanned(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpuTime()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 }
+
+// BenchmarkCannedPaired measures the driver's overhead above the bare
+// round trip in one process, against one canned graphd: blocks of 200
+// queries alternate between the driver's path (Conn.Do + recording, as
+// BenchmarkDoRecordedCanned; own or apache) and the peer's (BenchmarkTCPRoundTripCanned's
+// write + read of the same bytes), so that the machine's load, which
+// moves the CPU per round trip by ±10 µs between runs here, weighs on
+// both alike. It reports both and their difference: driver-µs/op,
+// peer-µs/op, overhead-µs/op (CPU per query).
+func BenchmarkCannedPaired(b *testing.B) {
+	for _, path := range []string{"own", "apache"} {
+		b.Run(path, func(b *testing.B) { cannedPaired(b, path) })
+	}
+}
+
+func cannedPaired(b *testing.B, path string) {
+	addr, stop := startHelper(b, "canned")
+	defer stop()
+	cfg := &nebula.Config{Addrs: []string{addr}, User: "root", Password: "nebula", Space: "g", ClientVersion: "3.0.0", ConnectTimeout: 5 * time.Second}
+	conn, err := nebula.New(cfg, 10*time.Second).Conn(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close()
+	raw, err := net.Dial("tcp", addr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer raw.Close()
+	do := conn.(*nebula.Conn).Do
+	if path == "apache" {
+		do = conn.(*nebula.Conn).DoApache
+	}
+	req := nebula.ExecuteFrame(1, benchQuery)
+	buf := make([]byte, 64<<10)
+
+	reg := metrics.NewRegistry()
+	clock := metrics.NewClock()
+	agg := metrics.NewAggregator(reg, clock, []string{"fetch"})
+	go agg.Run()
+	defer agg.Close()
+	it := &engine.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
+	op := &driver.Op{Query: benchQuery}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	const block = 200
+	var drv, peer time.Duration
+	b.ReportAllocs()
+	for n := 0; n < b.N; n += block {
+		k := min(block, b.N-n)
+		c0 := cpuTime()
+		for range k {
+			start := it.Now()
+			res := do(ctx, op)
+			if res.Err != nil || res.Rows != 1 {
+				b.Fatalf("%+v", res)
+			}
+			it.Request(op.Query, start, res)
+		}
+		c1 := cpuTime()
+		for range k {
+			if _, err := raw.Write(req); err != nil {
+				b.Fatal(err)
+			}
+			got := 0
+			for got < 4 || got < 4+int(binary.BigEndian.Uint32(buf)) {
+				m, err := raw.Read(buf[got:])
+				if err != nil {
+					b.Fatal(err)
+				}
+				got += m
+			}
+		}
+		drv += c1 - c0
+		peer += cpuTime() - c1
+	}
+	it.Rec.Flush()
+	per := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / float64(b.N) }
+	b.ReportMetric(per(drv), "driver-µs/op")
+	b.ReportMetric(per(peer), "peer-µs/op")
+	b.ReportMetric(per(drv-peer), "overhead-µs/op")
+}

@@ -142,7 +142,11 @@ func (s *Session) run(stmt string, out *reply) error {
 // between two calls is not lost.
 func (s *Session) watch(ctx context.Context) {
 	done := ctx.Done()
-	if done == nil || done == s.watchedDone {
+	if done == s.watchedDone {
+		return
+	}
+	if done == nil { // a context that cannot end: stop watching the last one
+		s.stopWatching()
 		return
 	}
 	if s.unwatch != nil {
