@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/apache/thrift/lib/go/thrift"
@@ -26,6 +27,7 @@ type Session struct {
 	// The fast path (run): its own sequence ids, and the context whose
 	// cancellation interrupts the socket (see watch).
 	seq         int32
+	mu          sync.Mutex // guards watchedDone against the watcher
 	watchedDone <-chan struct{}
 	unwatch     func() bool
 }
@@ -139,29 +141,37 @@ func (s *Session) run(stmt string, out *reply) error {
 // deadline in the past. It is registered once per context (compared by
 // its Done channel), so the steady state of a VU costs nothing; callers
 // check ctx.Err() after setting their own deadline, so a cancellation
-// between two calls is not lost.
+// between two calls is not lost. A watcher that fires late, after the
+// session moved on to another context, does nothing (mu).
 func (s *Session) watch(ctx context.Context) {
 	done := ctx.Done()
 	if done == s.watchedDone {
 		return
 	}
-	if done == nil { // a context that cannot end: stop watching the last one
-		s.stopWatching()
+	s.stopWatching()
+	if done == nil { // a context that cannot end
 		return
 	}
-	if s.unwatch != nil {
-		s.unwatch()
-	}
-	nc := s.nc
+	s.mu.Lock()
 	s.watchedDone = done
-	s.unwatch = context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	s.mu.Unlock()
+	s.unwatch = context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		if s.watchedDone == done {
+			s.nc.SetDeadline(time.Unix(1, 0))
+		}
+		s.mu.Unlock()
+	})
 }
 
 func (s *Session) stopWatching() {
-	if s.unwatch != nil {
-		s.unwatch()
-		s.unwatch, s.watchedDone = nil, nil
+	if s.unwatch == nil {
+		return
 	}
+	s.unwatch()
+	s.mu.Lock()
+	s.unwatch, s.watchedDone = nil, nil
+	s.mu.Unlock()
 }
 
 // Close signs the session out (a oneway call, best effort) and closes the
