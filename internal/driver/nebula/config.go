@@ -6,7 +6,10 @@
 // It speaks Thrift over TCP with the THeader transport and the compact
 // protocol inside it, as NebulaGraph's own clients do, using Apache
 // Thrift's Go library and code generated from graph.thrift, stampede's
-// own minimal IDL of the published interface (package graphsvc).
+// own minimal IDL of the published interface (package graphsvc). The
+// per-operation call, execute, is encoded and decoded by stampede's own
+// compact-protocol code instead (compact.go): on reused frame buffers,
+// without an allocation per operation.
 //
 // Every VU owns one connection and one session: verifyClientVersion,
 // authenticate, USE SPACE, then execute per operation, signout on Close.

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
@@ -125,6 +127,8 @@ type Conn struct {
 	s    *Session // nil while broken
 	addr uint64   // index of the address in use
 	buf  []byte   // rendered statement of ops with Args
+	rep  reply    // the last answer (valid while ok)
+	ok   bool
 
 	backoff time.Duration
 	retryAt time.Time
@@ -136,11 +140,8 @@ var _ driver.Conn = (*Conn)(nil)
 // Do runs op.Query (with op.Args substituted as nGQL literals, see
 // Render). Rows is the number of rows of the answer's data set.
 func (c *Conn) Do(ctx context.Context, op *driver.Op) driver.Result {
-	r, res := c.exec(ctx, op)
-	if r != nil && r.Data != nil {
-		res.Rows = int64(len(r.Data.Rows))
-	}
-	return res
+	c.rep.wantFirst = false
+	return c.exec(ctx, op)
 }
 
 // DoScan is Do that also stores the first row's values into dest:
@@ -148,20 +149,17 @@ func (c *Conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 // string; *float64 a float. Extra columns are ignored, missing ones leave
 // dest unchanged.
 func (c *Conn) DoScan(ctx context.Context, op *driver.Op, dest ...any) driver.Result {
-	r, res := c.exec(ctx, op)
-	if r == nil || r.Data == nil {
+	c.rep.wantFirst = true
+	res := c.exec(ctx, op)
+	if res.Err != nil || !c.ok || res.Rows == 0 {
 		return res
 	}
-	res.Rows = int64(len(r.Data.Rows))
-	if res.Err != nil || len(r.Data.Rows) == 0 {
-		return res
-	}
-	vals := r.Data.Rows[0].Values
+	vals := c.rep.first
 	for i, d := range dest {
-		if i >= len(vals) || vals[i] == nil {
+		if i >= len(vals) {
 			break
 		}
-		if err := scanValue(vals[i], d); err != nil {
+		if err := scanValue(&vals[i], d); err != nil {
 			res.Err = err
 			return res
 		}
@@ -169,67 +167,101 @@ func (c *Conn) DoScan(ctx context.Context, op *driver.Op, dest ...any) driver.Re
 	return res
 }
 
-func scanValue(v *graphsvc.Value, dest any) error {
+func scanValue(v *value, dest any) error {
 	switch d := dest.(type) {
 	case *int64:
-		switch {
-		case v.IVal != nil:
-			*d = *v.IVal
-		case v.PVal != nil:
-			*d = int64(len(v.PVal.Steps))
+		switch v.field {
+		case valInt:
+			*d = v.i
+		case valPath:
+			*d = int64(v.steps)
 		default:
 			return errors.New("nebula: scan: value is not an integer or a path")
 		}
 	case *string:
-		if v.SVal == nil {
+		if v.field != valString {
 			return errors.New("nebula: scan: value is not a string")
 		}
-		*d = string(v.SVal)
+		*d = string(v.s)
 	case *float64:
-		if v.FVal == nil {
+		if v.field != valFloat {
 			return errors.New("nebula: scan: value is not a float")
 		}
-		*d = *v.FVal
+		*d = v.f
 	default:
 		return fmt.Errorf("nebula: scan into %T is not supported", dest)
 	}
 	return nil
 }
 
-// exec runs one operation, reconnecting first when the connection broke.
-func (c *Conn) exec(ctx context.Context, op *driver.Op) (*graphsvc.ExecutionResponse, driver.Result) {
+// exec runs one operation on the session's fast path (Session.run),
+// reconnecting first when the connection broke. c.ok tells whether c.rep
+// holds an answer. The operation's deadline (the driver's timeout, or
+// ctx's deadline when earlier) is the socket's deadline, and the
+// session watches ctx's cancellation (Session.watch): no context or
+// timer is made per call.
+func (c *Conn) exec(ctx context.Context, op *driver.Op) driver.Result {
+	c.ok = false
 	if c.s == nil {
 		if err := c.reconnect(ctx); err != nil {
-			return nil, driver.Result{Err: err}
+			return driver.Result{Err: err}
 		}
 	}
 	stmt := op.Query
 	if len(op.Args) > 0 {
 		var err error
 		if c.buf, err = Render(c.buf[:0], op.Query, op.Args); err != nil {
-			return nil, driver.Result{Err: err}
+			return driver.Result{Err: err}
 		}
-		stmt = string(c.buf)
+		stmt = unsafeString(c.buf)
 	}
-	octx, cancel := driver.OpContext(ctx, c.d.timeout)
-	r, err := c.s.Execute(octx, stmt)
-	cancel()
-	if err != nil {
+	s := c.s
+	s.watch(ctx)
+	var dl time.Time
+	if c.d.timeout > 0 {
+		dl = time.Now().Add(c.d.timeout)
+	}
+	if cd, ok := ctx.Deadline(); ok && (dl.IsZero() || cd.Before(dl)) {
+		dl = cd
+	}
+	s.nc.SetDeadline(dl)
+	if err := ctx.Err(); err != nil {
+		return driver.Result{Err: err}
+	}
+	if err := s.run(stmt, &c.rep); err != nil {
 		// A call cut short leaves the stream mid-message: drop it.
-		c.orphan = c.s.ID()
-		c.s.Abandon()
+		c.orphan = s.ID()
+		s.Abandon()
 		c.s = nil
 		c.retryAt = time.Time{}
-		if errors.Is(err, ErrTimeout) && ctx.Err() == nil {
-			return nil, driver.Result{Err: &driver.TimeoutError{After: c.d.timeout}}
+		return driver.Result{Err: c.callError(ctx, err)}
+	}
+	c.ok = true
+	r := &c.rep
+	res := driver.Result{ServerLatency: time.Duration(r.latencyUs) * time.Microsecond, HasLatency: true}
+	if r.hasData {
+		res.Rows = int64(r.rows)
+	}
+	if r.code != int32(graphsvc.ErrorCode_SUCCEEDED) {
+		res.Err = &ServerError{Code: graphsvc.ErrorCode(r.code), Msg: string(r.msg)}
+	}
+	return res
+}
+
+// callError is the error to report for a failed call: the run's own end
+// unchanged (the engine's stop), a TimeoutError when the driver's
+// timeout passed, else a BrokenError.
+func (c *Conn) callError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		if cd, ok := ctx.Deadline(); ok && !time.Now().Before(cd) {
+			return context.DeadlineExceeded
 		}
-		return nil, driver.Result{Err: driver.OpError(ctx, octx, c.d.timeout, err)}
+		return &driver.TimeoutError{After: c.d.timeout}
 	}
-	res := driver.Result{ServerLatency: time.Duration(r.LatencyInUs) * time.Microsecond, HasLatency: true}
-	if r.ErrorCode != graphsvc.ErrorCode_SUCCEEDED {
-		res.Err = &ServerError{Code: r.ErrorCode, Msg: string(r.ErrorMsg)}
-	}
-	return r, res
+	return &BrokenError{Err: err}
 }
 
 // reconnect opens a new session after a broken one, on the next address,
@@ -286,3 +318,7 @@ func (c *Conn) Close() error {
 	c.s = nil
 	return err
 }
+
+// unsafeString views b as a string without copying, for a statement that
+// is only appended to the request frame before b is written again.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -94,11 +94,17 @@ func compactSeqID(msg []byte) (int32, error) {
 
 // next reads the next frame and keeps its message part.
 func (f *headerFramer) next() error {
-	var n4 [4]byte
-	if _, err := io.ReadFull(f.br, n4[:]); err != nil {
+	// Peek, not a local array: one passed to io.ReadFull escapes, an
+	// allocation per call.
+	n4, err := f.br.Peek(4)
+	if err != nil {
+		if err == io.EOF && len(n4) > 0 {
+			err = io.ErrUnexpectedEOF
+		}
 		return err
 	}
-	n := int(binary.BigEndian.Uint32(n4[:]))
+	n := int(binary.BigEndian.Uint32(n4))
+	f.br.Discard(4)
 	if n < 10 || n > maxFrame {
 		return fmt.Errorf("nebula: bad frame length %d", n)
 	}

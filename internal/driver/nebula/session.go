@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/apache/thrift/lib/go/thrift"
@@ -19,8 +20,16 @@ import (
 type Session struct {
 	addr   string
 	nc     net.Conn
+	framer *headerFramer
 	client *graphsvc.GraphServiceClient
 	id     int64
+
+	// The fast path (run): its own sequence ids, and the context whose
+	// cancellation interrupts the socket (see watch).
+	seq         int32
+	mu          sync.Mutex // guards watchedDone against the watcher
+	watchedDone <-chan struct{}
+	unwatch     func() bool
 }
 
 // Addr is the graphd address of the session.
@@ -41,8 +50,8 @@ func Dial(ctx context.Context, addr string, cfg *Config) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect %s: %w", addr, err)
 	}
-	s := &Session{addr: addr, nc: nc}
-	p := newProtocol(nc)
+	s := &Session{addr: addr, nc: nc, framer: newHeaderFramer(nc)}
+	p := thrift.NewTCompactProtocolConf(s.framer, &thrift.TConfiguration{})
 	s.client = graphsvc.NewGraphServiceClient(thrift.NewTStandardClient(p, p))
 	fail := func(step string, err error) (*Session, error) {
 		nc.Close()
@@ -108,16 +117,74 @@ func (s *Session) Execute(ctx context.Context, stmt string) (*graphsvc.Execution
 	return r, nil
 }
 
+// run executes stmt on the fast path: stampede's own compact encoder and
+// decoder (compact.go) on the reused frame buffers, no allocation in the
+// steady state. The caller sets the socket deadline (see watch). out's
+// byte slices point into the frame buffer until the next call. An error
+// means the session must be discarded.
+func (s *Session) run(stmt string, out *reply) error {
+	s.seq++
+	f := s.framer
+	f.w = appendExecuteCall(f.w[:headerLen], s.seq, s.id, stmt)
+	if err := f.Flush(context.Background()); err != nil {
+		return err
+	}
+	if err := f.next(); err != nil {
+		return err
+	}
+	msg := f.r[f.rp:]
+	f.rp = len(f.r)
+	return decodeExecuteReply(msg, s.seq, out)
+}
+
+// watch makes the cancellation of ctx interrupt the socket: it sets a
+// deadline in the past. It is registered once per context (compared by
+// its Done channel), so the steady state of a VU costs nothing; callers
+// check ctx.Err() after setting their own deadline, so a cancellation
+// between two calls is not lost. A watcher that fires late, after the
+// session moved on to another context, does nothing (mu).
+func (s *Session) watch(ctx context.Context) {
+	done := ctx.Done()
+	if done == s.watchedDone {
+		return
+	}
+	s.stopWatching()
+	if done == nil { // a context that cannot end
+		return
+	}
+	s.mu.Lock()
+	s.watchedDone = done
+	s.mu.Unlock()
+	s.unwatch = context.AfterFunc(ctx, func() {
+		s.mu.Lock()
+		if s.watchedDone == done {
+			s.nc.SetDeadline(time.Unix(1, 0))
+		}
+		s.mu.Unlock()
+	})
+}
+
+func (s *Session) stopWatching() {
+	if s.unwatch == nil {
+		return
+	}
+	s.unwatch()
+	s.mu.Lock()
+	s.unwatch, s.watchedDone = nil, nil
+	s.mu.Unlock()
+}
+
 // Close signs the session out (a oneway call, best effort) and closes the
 // connection.
 func (s *Session) Close() error {
+	s.stopWatching()
 	s.nc.SetDeadline(time.Now().Add(time.Second))
 	_ = s.client.Signout(context.Background(), s.id)
 	return s.nc.Close()
 }
 
 // Abandon closes the connection without signing out (it is broken).
-func (s *Session) Abandon() { s.nc.Close() }
+func (s *Session) Abandon() { s.stopWatching(); s.nc.Close() }
 
 // Signout ends another session (one a broken connection left behind) on
 // this connection: a oneway call, best effort.

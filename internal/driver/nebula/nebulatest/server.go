@@ -14,6 +14,7 @@
 package nebulatest
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"net"
@@ -133,7 +134,7 @@ func (s *Server) serve(c net.Conn) {
 		c.Close()
 	}()
 	cfg := &thrift.TConfiguration{}
-	ht := thrift.NewTHeaderTransportConf(&connTransport{c: c}, cfg)
+	ht := thrift.NewTHeaderTransportConf(&connTransport{c: c, w: bufio.NewWriter(c)}, cfg)
 	proto := thrift.NewTHeaderProtocolConf(ht, cfg)
 	proc := graphsvc.NewGraphServiceProcessor(&handler{s: s})
 	ctx := context.Background()
@@ -145,12 +146,19 @@ func (s *Server) serve(c net.Conn) {
 	}
 }
 
-// connTransport is a net.Conn as a thrift.TTransport.
-type connTransport struct{ c net.Conn }
+// connTransport is a net.Conn as a thrift.TTransport. Writes are
+// buffered until Flush, so that each answer leaves in one write, as
+// graphd sends a frame: Apache's THeaderTransport writes the length and
+// the rest of a frame separately, which would make every client read an
+// answer in two wake-ups.
+type connTransport struct {
+	c net.Conn
+	w *bufio.Writer
+}
 
 func (t *connTransport) Read(p []byte) (int, error)  { return t.c.Read(p) }
-func (t *connTransport) Write(p []byte) (int, error) { return t.c.Write(p) }
-func (t *connTransport) Flush(context.Context) error { return nil }
+func (t *connTransport) Write(p []byte) (int, error) { return t.w.Write(p) }
+func (t *connTransport) Flush(context.Context) error { return t.w.Flush() }
 func (t *connTransport) Close() error                { return t.c.Close() }
 func (t *connTransport) Open() error                 { return nil }
 func (t *connTransport) IsOpen() bool                { return true }
