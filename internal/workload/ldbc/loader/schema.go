@@ -37,6 +37,12 @@ type extra struct {
 	// optional: an empty value gives no row (a continent is part of no
 	// place, the root tag class has no superclass).
 	optional bool
+	// person: the value must name a person of the person file (forum
+	// moderator, message creator), as the relation file's rows must.
+	person bool
+	// reverse: the row is (value, id of this row) instead of (id, value)
+	// (post.Forum.id fills forum_containerof_post(forumid, postid)).
+	reverse bool
 }
 
 type column struct {
