@@ -32,12 +32,19 @@ type refNet struct {
 	likes   []refLike // grouped by message (likeOff)
 	likeOff []int32
 	forums  map[int64]refForum
+	// places and orgs are the names (and organisations' places) IC1
+	// reports, by id.
+	places map[int64]string
+	orgs   map[int64]refOrg
 }
 
 type refPerson struct {
 	first, last, gender, ip, browser string
 	birthday, created                int64 // Unix ms
 	city                             int64
+	// emails and languages are IC1's cells: sorted, joined by ';'.
+	emails, languages string
+	study, work       []refAffil
 }
 
 type refMsg struct {
@@ -170,6 +177,9 @@ func loadRefNet(dir string, g *refGraph) (*refNet, error) {
 		return err
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := n.loadPeople(read, person); err != nil {
 		return nil, err
 	}
 	if err := n.loadMessages(read, person, ms); err != nil {
