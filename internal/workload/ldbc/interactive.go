@@ -88,6 +88,10 @@ func interactiveInfos() []workload.Info {
 // isInteractive reports whether name is an Interactive scenario.
 func isInteractive(name string) bool { return strings.HasPrefix(name, "interactive.") }
 
+// needsActivity reports whether scenario name reads the forum and message
+// tables (IC1 and IC13 read persons, knows and the static tables only).
+func needsActivity(name string) bool { return isInteractive(name) && name != IC1 && name != IC13 }
+
 // rowsDoer is the driver ability answer checks of the Interactive
 // scenarios need: every row's values. The sqlite and postgres drivers have
 // it.

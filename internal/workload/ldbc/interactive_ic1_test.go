@@ -178,3 +178,13 @@ func TestIC1Limit(t *testing.T) {
 		}
 	}
 }
+
+// The embedded target loads the forum and message tables only for the
+// Interactive scenarios that read them.
+func TestNeedsActivity(t *testing.T) {
+	for name, want := range map[string]bool{IC1: false, IC13: false, IS1: true, IC2: true, IC9: true, Go1Step: false, FetchTag: false} {
+		if got := needsActivity(name); got != want {
+			t.Errorf("needsActivity(%s) = %v, want %v", name, got, want)
+		}
+	}
+}
