@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,30 @@ func TestGeneratedMergeForeignLoadsLikeBasic(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A merged creator that names no person of the person file rejects its
+// row, as the same reference in post_hasCreator_person would.
+func TestMergedCreatorMustBeAPerson(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := datagen.Generate(t.Context(), datagen.Config{SF: 0.002, Out: dir, Seed: 42, Workers: 2, Layout: datagen.LayoutCsvMergeForeign}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, filepath.FromSlash(ldbcfile.PostPath))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	f := strings.Split(lines[1], "|")
+	f[8] = "999999999" // creator
+	lines[1] = strings.Join(f, "|")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(t.Context(), Config{Target: "sqlite://" + filepath.Join(t.TempDir(), "g.db"), Data: dir, FailedRows: filepath.Join(t.TempDir(), "f.csv")})
+	if !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), "creator 999999999 is not in") {
+		t.Fatalf("err = %v", err)
 	}
 }
