@@ -1,12 +1,15 @@
 package ldbc
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
 )
@@ -186,5 +189,32 @@ func TestNeedsActivity(t *testing.T) {
 		if got := needsActivity(name); got != want {
 			t.Errorf("needsActivity(%s) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// On LDBC's own data sets (no interactive_person.csv) IC1 takes its rows
+// from LDBC's interactive_1_param.txt; with neither file it is a usage
+// error naming both, before any query.
+func TestIC1OnLDBCParams(t *testing.T) {
+	data := t.TempDir()
+	ldbctest.WriteFiles(t, data, ldbctest.Official("CsvBasic", false))
+	tgt := loadedTargets(t, data)["sqlite"]
+	env, _ := testEnv(t, tgt)
+	f := newFamily(t, "--data", data, "--check-sample", "0")
+	opened, err := f.Open(t.Context(), env, []string{IC1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := run(t, env.Metrics, IC1, opened.Scenarios[IC1], 1, 4)
+	opened.Close()
+	if len(snap.Errors) > 0 || snap.Counters[metrics.Requests] != 4 {
+		t.Errorf("IC1 on LDBC's parameters: %d requests, errors %v", snap.Counters[metrics.Requests], snap.Errors)
+	}
+	if err := os.Remove(filepath.Join(data, filepath.FromSlash(ldbcfile.InteractiveParamPath(1)))); err != nil {
+		t.Fatal(err)
+	}
+	_, err = newFamily(t, "--data", data, "--check-sample", "0").Open(t.Context(), env, []string{IC1})
+	if err == nil || !strings.Contains(err.Error(), "interactive_1_param.txt") || !strings.Contains(err.Error(), "interactive_person.csv") {
+		t.Errorf("without parameter files: %v", err)
 	}
 }
