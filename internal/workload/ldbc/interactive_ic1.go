@@ -24,8 +24,9 @@ import (
 const ic1Limit = 20
 
 // sqlIC1 finds the named persons level by level: friends (fr1), friends of
-// friends (fr2), and named persons with a friend in fr2 for distance 3,
-// so that the third level is never materialised.
+// friends (fr2), and named persons farther away (far) with a friend in fr2
+// for distance 3, so that the third level is never materialised (joins,
+// not correlated subqueries: SQLite would rebuild fr2's lookup for each).
 func sqlIC1(postgres bool) string {
 	coll := ""
 	if postgres {
@@ -43,11 +44,11 @@ func sqlIC1(postgres bool) string {
 		", fr2(id) AS (SELECT k.person2id FROM fr1 CROSS JOIN person_knows_person k WHERE k.person1id = fr1.id" +
 		" UNION SELECT k.person1id FROM fr1 CROSS JOIN person_knows_person k WHERE k.person2id = fr1.id)" +
 		", named(id) AS (SELECT id FROM person WHERE firstname = $2 AND id <> $1)" +
+		", far(id) AS (SELECT id FROM named WHERE id NOT IN (SELECT id FROM fr1) AND id NOT IN (SELECT id FROM fr2))" +
 		", hit(id, dist) AS (SELECT id, 1 FROM named WHERE id IN (SELECT id FROM fr1)" +
-		" UNION ALL SELECT id, 2 FROM named WHERE id IN (SELECT id FROM fr2) AND id NOT IN (SELECT id FROM fr1)" +
-		" UNION ALL SELECT n.id, 3 FROM named n WHERE n.id NOT IN (SELECT id FROM fr1) AND n.id NOT IN (SELECT id FROM fr2)" +
-		" AND (EXISTS (SELECT 1 FROM person_knows_person k WHERE k.person1id = n.id AND k.person2id IN (SELECT id FROM fr2))" +
-		" OR EXISTS (SELECT 1 FROM person_knows_person k WHERE k.person2id = n.id AND k.person1id IN (SELECT id FROM fr2))))" +
+		" UNION SELECT id, 2 FROM named WHERE id IN (SELECT id FROM fr2) AND id NOT IN (SELECT id FROM fr1)" +
+		" UNION SELECT n.id, 3 FROM far n CROSS JOIN person_knows_person k CROSS JOIN fr2 f WHERE k.person1id = n.id AND f.id = k.person2id" +
+		" UNION SELECT n.id, 3 FROM far n CROSS JOIN person_knows_person k CROSS JOIN fr2 f WHERE k.person2id = n.id AND f.id = k.person1id)" +
 		", top(id, dist, lastname) AS (SELECT h.id, h.dist, p.lastname FROM hit h JOIN person p ON p.id = h.id" +
 		" ORDER BY h.dist, p.lastname" + coll + ", h.id LIMIT " + strconv.Itoa(ic1Limit) + ")" +
 		" SELECT top.id, p.lastname, top.dist, p.birthday, p.creationdate, p.gender, p.browserused, p.locationip, " +
