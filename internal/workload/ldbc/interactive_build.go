@@ -64,6 +64,10 @@ func (f *Family) buildInteractive(name string, st *interactiveState, base func(s
 	}
 	var notes []string
 	if ref != nil && st.net == nil {
+		// The reference reads the CsvBasic files only.
+		if layout, err := ldbcfile.DetectLayout(dir); err == nil && layout != ldbcfile.Layouts[0] {
+			return nil, nil, workload.Usagef("%s: answer checks read the CsvBasic layout, and %s is %s: run with --check-sample 0 (or generate the data set in CsvBasic)", name, dir, layout)
+		}
 		var err error
 		if st.net, err = loadRefNet(dir, ref); err != nil {
 			return nil, nil, err

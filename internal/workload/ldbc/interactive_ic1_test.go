@@ -218,3 +218,16 @@ func TestIC1OnLDBCParams(t *testing.T) {
 		t.Errorf("without parameter files: %v", err)
 	}
 }
+
+// Answer checks of the Interactive scenarios need the CsvBasic files: on
+// a CsvMergeForeign data set they are a usage error naming the way out.
+func TestInteractiveChecksNeedCsvBasic(t *testing.T) {
+	data := t.TempDir()
+	ldbctest.WriteFiles(t, data, ldbctest.Official("CsvMergeForeign", false))
+	tgt := loadedTargets(t, data)["sqlite"]
+	env, _ := testEnv(t, tgt)
+	_, err := newFamily(t, "--data", data, "--check-sample", "1").Open(t.Context(), env, []string{IC1})
+	if err == nil || !strings.Contains(err.Error(), "is CsvMergeForeign: run with --check-sample 0") {
+		t.Errorf("err = %v", err)
+	}
+}
