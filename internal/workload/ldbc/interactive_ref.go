@@ -23,7 +23,7 @@ import (
 // and like lists are CSR arrays of int32. SF1 (3.8M messages, 3.2M likes)
 // takes about 300 MB; SF10 about ten times that. IC1's person attributes
 // (e-mails and languages as one joined string each, studyAt/workAt as
-// 12-byte records) and the place and organisation names add about 2 MB
+// 16-byte records) and the place and organisation names add about 2 MB
 // at SF1.
 type refNet struct {
 	g       *refGraph
