@@ -51,9 +51,10 @@ social network, with the static places, organisations, tags and tag classes,
 in the CsvBasic layout of ldbc_snb_datagen_hadoop (social_network/static and
 social_network/dynamic), plus substitution parameters for the graph scenarios
 (substitution_parameters/). The same --sf and --seed always give the same
-bytes, whatever --workers is. --layout CsvMergeForeign writes the person and
-static one-to-one relations as columns of their entity files instead (the
-activity files keep their CsvBasic form). See docs/datagen.md.`,
+bytes, whatever --workers is. --layout CsvMergeForeign writes the one-to-one
+relations (person, static and activity: forum moderator, post/comment
+creator, container, place, reply-of) as columns of their entity files
+instead, as the Hadoop datagen does. See docs/datagen.md.`,
 		Example: `  stampede gen ldbc --sf 1 --out data/sf1
   stampede gen ldbc --sf 10 --out data/sf10 --seed 7 --workers 4 --force`,
 		Args: cobra.NoArgs,
@@ -68,7 +69,7 @@ activity files keep their CsvBasic form). See docs/datagen.md.`,
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "goroutines generating rows (changes speed, never output)")
 	f.BoolVar(&o.force, "force", false, "replace a data set stampede wrote into --out before (only the files its stampede-manifest.txt lists; any other file makes it refuse)")
 	f.BoolVar(&o.quiet, "quiet", false, "no progress bar")
-	f.StringVar(&o.layout, "layout", datagen.LayoutCsvBasic, "CSV layout: CsvBasic, or CsvMergeForeign (person.place, place.isPartOf, organisation.place, tag.hasType, tagclass.isSubclassOf as columns, their relation files not written)")
+	f.StringVar(&o.layout, "layout", datagen.LayoutCsvBasic, "CSV layout: CsvBasic, or CsvMergeForeign (one-to-one relations as entity columns: person.place, place.isPartOf, organisation.place, tag.hasType, tagclass.isSubclassOf, forum.moderator, post.creator/Forum.id/place, comment.creator/place/replyOfPost/replyOfComment; their relation files not written)")
 	addGenNebulaFlags(f, &o.nebula)
 	return cmd
 }

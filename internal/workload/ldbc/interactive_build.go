@@ -1,8 +1,13 @@
 package ldbc
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
 
 // interactiveState is what the Interactive scenarios of one build share:
@@ -10,7 +15,12 @@ import (
 type interactiveState struct {
 	loaded            bool
 	persons, messages []interactiveRow
-	net               *refNet
+	// paramsErr is why the stampede parameter files could not be read.
+	paramsErr error
+	// ic1 are IC1's rows from LDBC's interactive_1_param.txt, read when
+	// the data set has no interactive_person.csv.
+	ic1 []interactiveRow
+	net *refNet
 }
 
 // buildInteractive makes Interactive scenario name. ref is nil when
@@ -25,18 +35,8 @@ func (f *Family) buildInteractive(name string, st *interactiveState, base func(s
 		c.labels = pairLabels(name, pairs)
 		return &shortestPath{common: c, maxDepth: f.opts.MaxDepth, pairs: pairs}, nil, nil
 	}
-	var notes []string
 	if !st.loaded {
-		var err error
-		if st.persons, st.messages, err = loadInteractiveParams(dir); err != nil {
-			return nil, nil, usage.Errorf("substitution parameters: %v", err)
-		}
-		if ref != nil {
-			if st.net, err = loadRefNet(dir, ref); err != nil {
-				return nil, nil, err
-			}
-			notes = append(notes, "Interactive answers are compared cell by cell with an in-memory reference (message text by hash)")
-		}
+		st.persons, st.messages, st.paramsErr = loadInteractiveParams(dir)
 		st.loaded = true
 	}
 	var spec interactiveSpec
@@ -49,7 +49,59 @@ func (f *Family) buildInteractive(name string, st *interactiveState, base func(s
 	if spec.kind == onMessage {
 		rows = st.messages
 	}
+	switch {
+	case st.paramsErr == nil:
+	case name == IC1:
+		if st.ic1 == nil {
+			var err error
+			if st.ic1, err = loadIC1Params(dir); err != nil {
+				return nil, nil, usage.Errorf("substitution parameters of %s: %v (nor %s: %v)", name, err, ldbcfile.InteractivePersonPath, st.paramsErr)
+			}
+		}
+		rows = st.ic1
+	default:
+		return nil, nil, usage.Errorf("substitution parameters: %v", st.paramsErr)
+	}
+	var notes []string
+	if ref != nil && st.net == nil {
+		// The reference reads the CsvBasic files only.
+		if layout, err := ldbcfile.DetectLayout(dir); err == nil && layout != ldbcfile.Layouts[0] {
+			return nil, nil, usage.Errorf("%s: answer checks read the CsvBasic layout, and %s is %s: run with --check-sample 0 (or generate the data set in CsvBasic)", name, dir, layout)
+		}
+		var err error
+		if st.net, err = loadRefNet(dir, ref); err != nil {
+			return nil, nil, err
+		}
+		notes = append(notes, "Interactive answers are compared cell by cell with an in-memory reference (message text by hash)")
+	}
 	c := base(name, len(rows))
 	c.labels = interactiveLabels(name, spec.kind, rows)
 	return &interactiveQuery{common: c, spec: spec, query: spec.sql(sd.postgres), postgres: sd.postgres, rows: rows, net: st.net}, notes, nil
+}
+
+// ic1ParamHeader is the header of LDBC's interactive_1_param.txt.
+const ic1ParamHeader = "personId|firstName"
+
+// loadIC1Params reads LDBC's IC1 substitution parameters
+// (interactive_1_param.txt, personId|firstName), for LDBC's own data sets.
+func loadIC1Params(dir string) ([]interactiveRow, error) {
+	rel := ldbcfile.InteractiveParamPath(1)
+	f, err := os.Open(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var rows []interactiveRow
+	err = ldbcfile.Reader{}.ReadRecords(f, ic1ParamHeader, func(fl [][]byte) error {
+		id, err := ldbcfile.ParseID(fl[0])
+		rows = append(rows, interactiveRow{id: id, name: string(fl[1])})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s has no rows", rel)
+	}
+	return rows, nil
 }

@@ -21,7 +21,10 @@ import (
 // compare text by hash), messages are one 40-byte record in a slice sorted
 // by id (looked up by binary search, no map), and the per-person, reply
 // and like lists are CSR arrays of int32. SF1 (3.8M messages, 3.2M likes)
-// takes about 300 MB; SF10 about ten times that.
+// takes about 300 MB; SF10 about ten times that. IC1's person attributes
+// (e-mails and languages as one joined string each, studyAt/workAt as
+// 16-byte records) and the place and organisation names add about 2 MB
+// at SF1.
 type refNet struct {
 	g       *refGraph
 	persons []refPerson // index: refGraph vertex
@@ -32,12 +35,19 @@ type refNet struct {
 	likes   []refLike // grouped by message (likeOff)
 	likeOff []int32
 	forums  map[int64]refForum
+	// places and orgs are the names (and organisations' places) IC1
+	// reports, by id.
+	places map[int64]string
+	orgs   map[int64]refOrg
 }
 
 type refPerson struct {
 	first, last, gender, ip, browser string
 	birthday, created                int64 // Unix ms
 	city                             int64
+	// emails and languages are IC1's cells: sorted, joined by ';'.
+	emails, languages string
+	study, work       []refAffil
 }
 
 type refMsg struct {
@@ -170,6 +180,9 @@ func loadRefNet(dir string, g *refGraph) (*refNet, error) {
 		return err
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := n.loadPeople(read, person); err != nil {
 		return nil, err
 	}
 	if err := n.loadMessages(read, person, ms); err != nil {

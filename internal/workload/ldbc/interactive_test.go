@@ -51,9 +51,12 @@ func TestInteractiveAnswers(t *testing.T) {
 			}
 			defer c.Close()
 			pg := name == "postgres"
-			ask := func(q string, row interactiveRow, dated bool) [][]string {
+			ask := func(q string, row interactiveRow, kind interactiveKind) [][]string {
 				args := []any{row.id}
-				if dated {
+				if kind == onPersonName {
+					args = append(args, row.name)
+				}
+				if kind == onPersonDate {
 					if pg {
 						args = append(args, time.UnixMilli(row.maxMs).UTC())
 					} else {
@@ -81,8 +84,8 @@ func TestInteractiveAnswers(t *testing.T) {
 				}
 				nonEmpty := 0
 				for _, row := range rows[:min(len(rows), 25)] {
-					got := ask(s.sql(pg), row, s.kind == onPersonDate)
-					want := s.want(net, row.id, row.maxMs)
+					got := ask(s.sql(pg), row, s.kind)
+					want := s.want(net, row)
 					if !equalRows(got, want) {
 						t.Errorf("%s(%d): %v\ngot  %v\nwant %v", s.name, row.id, answerDiff(got, want), got, want)
 					}
@@ -105,7 +108,7 @@ func TestInteractiveAnswers(t *testing.T) {
 			if res := c.Do(t.Context(), &driver.Op{Query: "DELETE FROM comment WHERE id = $1", Args: []any{victim.id}}); res.Err != nil || res.Rows != 1 {
 				t.Fatalf("delete: %d, %v", res.Rows, res.Err)
 			}
-			if equalRows(ask(sqlIS4(), victim, false), net.is4(victim.id)) {
+			if equalRows(ask(sqlIS4(), victim, onMessage), net.is4(victim.id)) {
 				t.Error("IS4 matched the reference after its comment was deleted")
 			}
 		})
@@ -118,7 +121,7 @@ func TestInteractiveThroughEngine(t *testing.T) {
 	data, targets := generatedTargets(t)
 	env, _ := testEnv(t, targets["sqlite"])
 	f := newFamily(t, "--data", data, "--check-sample", "1")
-	names := []string{IS2, IS7, IC9, IC13}
+	names := []string{IS2, IS7, IC1, IC9, IC13}
 	opened, err := f.Open(t.Context(), env, names)
 	if err != nil {
 		t.Fatal(err)

@@ -79,7 +79,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	if d == nil {
 		return nil, usage.Errorf("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s", u.Scheme)
 	}
-	meta, err := f.ensureLoaded(ctx, env, dir, target, embedded, slices.ContainsFunc(names, isInteractive))
+	meta, err := f.ensureLoaded(ctx, env, dir, target, embedded, slices.ContainsFunc(names, needsActivity))
 	if err != nil {
 		return nil, err
 	}

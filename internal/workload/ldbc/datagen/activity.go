@@ -32,6 +32,11 @@ const (
 	activityFileCount
 )
 
+// mergedActivity are the one-to-one relation files CsvMergeForeign
+// writes as columns of the forum, post and comment files instead.
+var mergedActivity = [activityFileCount]bool{aModerator: true, aContainer: true, aPostCreator: true, aPostPlace: true,
+	aCommentCreator: true, aCommentPlace: true, aReplyComment: true, aReplyPost: true}
+
 // activityFileSpecs returns path and header per activity file constant.
 func activityFileSpecs() [activityFileCount]ldbcfile.File {
 	var out [activityFileCount]ldbcfile.File
@@ -100,6 +105,19 @@ func (g *generator) generateActivity(ctx context.Context, o *outputs) error {
 	specs := activityFileSpecs()
 	var files [activityFileCount]*outFile
 	for i, f := range specs {
+		if g.mergeForeign {
+			if mergedActivity[i] {
+				continue // a column of its entity file
+			}
+			switch i {
+			case aForum:
+				f.Header = ldbcfile.ForumMergeForeignHeader
+			case aPost:
+				f.Header = ldbcfile.PostMergeForeignHeader
+			case aComment:
+				f.Header = ldbcfile.CommentMergeForeignHeader
+			}
+		}
 		of, err := o.create(f.Path, f.Header)
 		if err != nil {
 			return err
@@ -118,6 +136,9 @@ func (g *generator) generateActivity(ctx context.Context, o *outputs) error {
 		},
 		func(c *actChunk, _ int) error {
 			for k, f := range files {
+				if f == nil {
+					continue
+				}
 				if err := o.write(f, c.buf[k], c.rows[k]); err != nil {
 					return err
 				}
@@ -263,10 +284,15 @@ func (g *generator) appendForum(r *rng, c *actChunk, kind forumKind, id int64, p
 	b = append(b, g.lastName(p)...)
 	b = append(b, '|')
 	b = ldbcfile.AppendDateTimeMillis(b, created)
+	if g.mergeForeign {
+		b = append(b, '|')
+		b = strconv.AppendInt(b, p.id, 10)
+	} else {
+		c.buf[aModerator] = appendPair(c.buf[aModerator], id, p.id)
+		c.rows[aModerator]++
+	}
 	c.buf[aForum] = append(b, '\n')
 	c.rows[aForum]++
-	c.buf[aModerator] = appendPair(c.buf[aModerator], id, p.id)
-	c.rows[aModerator]++
 
 	d := g.dicts
 	k := max(1, stochRound(r, g.act.forumTags))
@@ -363,14 +389,24 @@ func (g *generator) post(r *rng, c *actChunk, fid int64, newMsg func() int64, au
 		b = strconv.AppendInt(b, int64(n), 10)
 		b = append(b, '\n')
 	}
+	place := int64(d.countryID(int(a.country)))
+	if g.mergeForeign {
+		b = b[:len(b)-1]
+		for _, x := range [...]int64{a.id, fid, place} {
+			b = append(b, '|')
+			b = strconv.AppendInt(b, x, 10)
+		}
+		b = append(b, '\n')
+	} else {
+		c.buf[aContainer] = appendPair(c.buf[aContainer], fid, id)
+		c.rows[aContainer]++
+		c.buf[aPostCreator] = appendPair(c.buf[aPostCreator], id, a.id)
+		c.rows[aPostCreator]++
+		c.buf[aPostPlace] = appendPair(c.buf[aPostPlace], id, place)
+		c.rows[aPostPlace]++
+	}
 	c.buf[aPost] = b
 	c.rows[aPost]++
-	c.buf[aContainer] = appendPair(c.buf[aContainer], fid, id)
-	c.rows[aContainer]++
-	c.buf[aPostCreator] = appendPair(c.buf[aPostCreator], id, a.id)
-	c.rows[aPostCreator]++
-	c.buf[aPostPlace] = appendPair(c.buf[aPostPlace], id, int64(d.countryID(int(a.country))))
-	c.rows[aPostPlace]++
 	for _, t := range c.postTags {
 		c.buf[aPostTag] = appendPair(c.buf[aPostTag], id, int64(t))
 	}
@@ -426,19 +462,37 @@ func (g *generator) comment(r *rng, c *actChunk, cm message, parent int64, toPos
 	n := len(b) - start
 	b = append(b, '|')
 	b = strconv.AppendInt(b, int64(n), 10)
+	place := int64(d.countryID(int(a.country)))
+	switch {
+	case g.mergeForeign:
+		// creator|place|replyOfPost|replyOfComment, one reply column empty.
+		for _, x := range [...]int64{a.id, place} {
+			b = append(b, '|')
+			b = strconv.AppendInt(b, x, 10)
+		}
+		b = append(b, '|')
+		if !toPost {
+			b = append(b, '|')
+		}
+		b = strconv.AppendInt(b, parent, 10)
+		if toPost {
+			b = append(b, '|')
+		}
+	default:
+		c.buf[aCommentCreator] = appendPair(c.buf[aCommentCreator], cm.id, a.id)
+		c.rows[aCommentCreator]++
+		c.buf[aCommentPlace] = appendPair(c.buf[aCommentPlace], cm.id, place)
+		c.rows[aCommentPlace]++
+		if toPost {
+			c.buf[aReplyPost] = appendPair(c.buf[aReplyPost], cm.id, parent)
+			c.rows[aReplyPost]++
+		} else {
+			c.buf[aReplyComment] = appendPair(c.buf[aReplyComment], cm.id, parent)
+			c.rows[aReplyComment]++
+		}
+	}
 	c.buf[aComment] = append(b, '\n')
 	c.rows[aComment]++
-	c.buf[aCommentCreator] = appendPair(c.buf[aCommentCreator], cm.id, a.id)
-	c.rows[aCommentCreator]++
-	c.buf[aCommentPlace] = appendPair(c.buf[aCommentPlace], cm.id, int64(d.countryID(int(a.country))))
-	c.rows[aCommentPlace]++
-	if toPost {
-		c.buf[aReplyPost] = appendPair(c.buf[aReplyPost], cm.id, parent)
-		c.rows[aReplyPost]++
-	} else {
-		c.buf[aReplyComment] = appendPair(c.buf[aReplyComment], cm.id, parent)
-		c.rows[aReplyComment]++
-	}
 	// Tags: the post's, or popular ones.
 	k := stochRound(r, pl.commentTags)
 	var tags [8]int

@@ -47,9 +47,11 @@ type Config struct {
 	// LayoutCsvBasic ("" means it too) or LayoutCsvMergeForeign, which puts
 	// the one-to-one relations of the person and static files into columns
 	// of their entity (person.place, place.isPartOf, organisation.place,
-	// tag.hasType, tagclass.isSubclassOf) and writes no file for them. The
-	// activity files (forums, posts, comments, likes) keep their CsvBasic
-	// form in both layouts.
+	// tag.hasType, tagclass.isSubclassOf), and those of the activity files
+	// into the forum, post and comment files (forum.moderator,
+	// post.creator, post.Forum.id, post.place, comment.creator,
+	// comment.place, comment.replyOfPost, comment.replyOfComment), as the
+	// Hadoop datagen does, and writes no file for them.
 	Layout string
 	// Progress, when set, is called with the total number of data rows
 	// written so far (headers excluded), from one goroutine at a time,

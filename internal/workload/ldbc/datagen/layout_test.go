@@ -30,9 +30,12 @@ func TestMergeForeignLayout(t *testing.T) {
 		}
 	}
 	changed := map[string]bool{ldbcfile.PersonPath: true, ldbcfile.PlacePath: true, ldbcfile.OrganisationPath: true,
-		ldbcfile.TagPath: true, ldbcfile.TagClassPath: true}
+		ldbcfile.TagPath: true, ldbcfile.TagClassPath: true, ldbcfile.ForumPath: true, ldbcfile.PostPath: true, ldbcfile.CommentPath: true}
 	dropped := map[string]bool{ldbcfile.PersonIsLocatedInPlacePath: true, ldbcfile.PlaceIsPartOfPlacePath: true,
-		ldbcfile.OrganisationIsLocatedInPlacePath: true, ldbcfile.TagHasTypeTagClassPath: true, ldbcfile.TagClassIsSubclassOfTagClassPath: true}
+		ldbcfile.OrganisationIsLocatedInPlacePath: true, ldbcfile.TagHasTypeTagClassPath: true, ldbcfile.TagClassIsSubclassOfTagClassPath: true,
+		ldbcfile.ForumHasModeratorPersonPath: true, ldbcfile.ForumContainerOfPostPath: true, ldbcfile.PostHasCreatorPersonPath: true,
+		ldbcfile.PostIsLocatedInPlacePath: true, ldbcfile.CommentHasCreatorPersonPath: true, ldbcfile.CommentIsLocatedInPlacePath: true,
+		ldbcfile.CommentReplyOfPostPath: true, ldbcfile.CommentReplyOfCommentPath: true}
 	for path, sum := range basic {
 		got, ok := ref[path]
 		switch {

@@ -21,8 +21,12 @@ import (
 // puts each one-to-one relation into a column of its source entity
 // (person.place, place.isPartOf, organisation.place, tag.hasType,
 // tagclass.isSubclassOf) instead of a relation file.
-// CsvCompositeMergeForeign does both. The knows file and the many-to-many
-// relations are the same in every layout.
+// CsvCompositeMergeForeign does both. The activity files merge the same
+// way in both merge-foreign layouts: forum.moderator, post.creator,
+// post.Forum.id (its container), post.place, comment.creator,
+// comment.place, comment.replyOfPost and comment.replyOfComment (one of the
+// two empty). The knows file and the many-to-many relations are the same
+// in every layout.
 const (
 	PersonCompositeHeader             = PersonHeader + "|language|email"
 	PersonMergeForeignHeader          = PersonHeader + "|place"
@@ -32,6 +36,10 @@ const (
 	OrganisationMergeForeignHeader = OrganisationHeader + "|place"
 	TagMergeForeignHeader          = TagHeader + "|hasType"
 	TagClassMergeForeignHeader     = TagClassHeader + "|isSubclassOf"
+
+	ForumMergeForeignHeader   = ForumHeader + "|moderator"
+	PostMergeForeignHeader    = PostHeader + "|creator|Forum.id|place"
+	CommentMergeForeignHeader = CommentHeader + "|creator|place|replyOfPost|replyOfComment"
 )
 
 // ListSeparator separates the values of a multi-valued column of the

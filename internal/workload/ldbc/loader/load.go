@@ -136,6 +136,7 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
+	ts = slices.DeleteFunc(ts, func(t *table) bool { return plan.absent[t] })
 	if cfg.FailedRows, err = failedRowsPath(cfg); err != nil {
 		return Stats{}, err
 	}
@@ -303,11 +304,14 @@ type filePlan struct {
 	filledBy map[*table]*table
 	// layout names the layout of the person file.
 	layout string
+	// absent are optional tables that have neither a file nor a column
+	// of another file filling them: they are not loaded.
+	absent map[*table]bool
 }
 
 // planFiles finds every table's files and their layouts.
 func planFiles(dir string, ts []*table) (*filePlan, error) {
-	p := &filePlan{parts: map[*table][]string{}, filledBy: map[*table]*table{}}
+	p := &filePlan{parts: map[*table][]string{}, filledBy: map[*table]*table{}, absent: map[*table]bool{}}
 	byName := map[string]*table{}
 	for _, t := range ts {
 		byName[t.name] = t
@@ -342,7 +346,11 @@ func planFiles(dir string, ts []*table) (*filePlan, error) {
 	var lacks []string
 	for _, m := range missing {
 		for _, t := range ts {
-			if t.file.Path == m && p.filledBy[t] == nil {
+			switch {
+			case t.file.Path != m || p.filledBy[t] != nil:
+			case t.optional:
+				p.absent[t] = true
+			default:
 				lacks = append(lacks, m)
 			}
 		}

@@ -174,7 +174,14 @@ func (r *reader) extras(v variant, id int64, fields [][]byte) ([]extraRow, error
 			if err != nil {
 				return nil, fmt.Errorf("%w: %s: %v", ldbcfile.ErrMalformed, x.name, err)
 			}
-			out = append(out, extraRow{t, []any{id, v}})
+			if _, ok := r.persons[v]; x.person && !ok {
+				return nil, fmt.Errorf("%w: %s %d is not in %s", ldbcfile.ErrMalformed, x.name, v, ldbcfile.PersonPath)
+			}
+			row := []any{id, v}
+			if x.reverse {
+				row = []any{v, id}
+			}
+			out = append(out, extraRow{t, row})
 			continue
 		}
 		var vals []string

@@ -37,6 +37,12 @@ type extra struct {
 	// optional: an empty value gives no row (a continent is part of no
 	// place, the root tag class has no superclass).
 	optional bool
+	// person: the value must name a person of the person file (forum
+	// moderator, message creator), as the relation file's rows must.
+	person bool
+	// reverse: the row is (value, id of this row) instead of (id, value)
+	// (post.Forum.id fills forum_containerof_post(forumid, postid)).
+	reverse bool
 }
 
 type column struct {
@@ -109,17 +115,17 @@ func tables() []*table {
 		{file: f[ldbcfile.PersonKnowsPersonPath], name: KnowsTable, key: keyUnpair, personRefs: []int{0, 1}, noSelfLoop: true,
 			primary: "person1id, person2id", indexes: []string{"person2id, person1id"},
 			cols: []column{id("person1id"), id("person2id"), {"creationdate", cDateTime}}},
-		{file: f[ldbcfile.PersonIsLocatedInPlacePath], name: "person_islocatedin_place", key: keyPair, personRefs: []int{0},
+		{file: f[ldbcfile.PersonIsLocatedInPlacePath], name: "person_islocatedin_place", key: keyPair, personRefs: []int{0}, indexes: []string{"personid"},
 			cols: []column{id("personid"), id("placeid")}},
 		{file: f[ldbcfile.PersonHasInterestTagPath], name: "person_hasinterest_tag", key: keyPair, personRefs: []int{0},
 			cols: []column{id("personid"), id("tagid")}},
-		{file: f[ldbcfile.PersonStudyAtOrganisationPath], name: "person_studyat_organisation", key: keyPair, personRefs: []int{0},
+		{file: f[ldbcfile.PersonStudyAtOrganisationPath], name: "person_studyat_organisation", key: keyPair, personRefs: []int{0}, indexes: []string{"personid"},
 			cols: []column{id("personid"), id("organisationid"), id("classyear")}},
-		{file: f[ldbcfile.PersonWorkAtOrganisationPath], name: "person_workat_organisation", key: keyPair, personRefs: []int{0},
+		{file: f[ldbcfile.PersonWorkAtOrganisationPath], name: "person_workat_organisation", key: keyPair, personRefs: []int{0}, indexes: []string{"personid"},
 			cols: []column{id("personid"), id("organisationid"), id("workfrom")}},
-		{file: f[ldbcfile.PersonEmailEmailaddressPath], name: "person_email_emailaddress", key: keyPair, personRefs: []int{0},
+		{file: f[ldbcfile.PersonEmailEmailaddressPath], name: "person_email_emailaddress", key: keyPair, personRefs: []int{0}, indexes: []string{"personid"},
 			cols: []column{id("personid"), text("email")}},
-		{file: f[ldbcfile.PersonSpeaksLanguagePath], name: "person_speaks_language", key: keyPair, personRefs: []int{0},
+		{file: f[ldbcfile.PersonSpeaksLanguagePath], name: "person_speaks_language", key: keyPair, personRefs: []int{0}, indexes: []string{"personid"},
 			cols: []column{id("personid"), text("language")}},
 		{file: f[ldbcfile.PlacePath], name: "place", key: keyFirst, primary: "id",
 			cols:     []column{id("id"), text("name"), text("url"), text("type")},
@@ -129,7 +135,7 @@ func tables() []*table {
 		{file: f[ldbcfile.OrganisationPath], name: "organisation", key: keyFirst, primary: "id",
 			cols:     []column{id("id"), text("type"), text("name"), text("url")},
 			variants: []variant{{ldbcfile.OrganisationMergeForeignHeader, []extra{{name: "place", table: "organisation_islocatedin_place", kind: cInt}}}}},
-		{file: f[ldbcfile.OrganisationIsLocatedInPlacePath], name: "organisation_islocatedin_place", key: keyPair,
+		{file: f[ldbcfile.OrganisationIsLocatedInPlacePath], name: "organisation_islocatedin_place", key: keyPair, indexes: []string{"organisationid"},
 			cols: []column{id("organisationid"), id("placeid")}},
 		{file: f[ldbcfile.TagClassPath], name: "tagclass", key: keyFirst, primary: "id",
 			cols:     []column{id("id"), text("name"), text("url")},
