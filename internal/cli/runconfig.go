@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -70,9 +72,23 @@ func loadConfig(path string) (*fileConfig, error) {
 	}
 	if err := yaml.Unmarshal(b, &doc); err == nil && doc.Scenarios.Kind == yaml.MappingNode {
 		for i := 0; i < len(doc.Scenarios.Content); i += 2 {
-			c.Order = append(c.Order, doc.Scenarios.Content[i].Value)
+			if k := doc.Scenarios.Content[i].Value; c.Scenarios != nil && !slices.Contains(c.Order, k) {
+				if _, ok := c.Scenarios[k]; ok {
+					c.Order = append(c.Order, k)
+				}
+			}
 		}
 	}
+	// Scenarios the keys do not name in order (a YAML merge key "<<")
+	// come last, by name.
+	var rest []string
+	for k := range c.Scenarios {
+		if !slices.Contains(c.Order, k) {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	c.Order = append(c.Order, rest...)
 	return &c, nil
 }
 
