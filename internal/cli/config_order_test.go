@@ -3,7 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
-	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -30,7 +30,7 @@ func TestLoadConfigOrder(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", tc.yaml, err)
 		}
-		if !reflect.DeepEqual(c.Order, tc.want) || len(c.Order) != len(c.Scenarios) {
+		if !slices.Equal(c.Order, tc.want) || len(c.Order) != len(c.Scenarios) {
 			t.Errorf("%q: order %q for %d scenarios, want %q", tc.yaml, c.Order, len(c.Scenarios), tc.want)
 		}
 	}

@@ -72,15 +72,12 @@ func loadConfig(path string) (*fileConfig, error) {
 	}
 	if err := yaml.Unmarshal(b, &doc); err == nil && doc.Scenarios.Kind == yaml.MappingNode {
 		for i := 0; i < len(doc.Scenarios.Content); i += 2 {
-			if k := doc.Scenarios.Content[i].Value; c.Scenarios != nil && !slices.Contains(c.Order, k) {
-				if _, ok := c.Scenarios[k]; ok {
-					c.Order = append(c.Order, k)
-				}
-			}
+			c.Order = append(c.Order, doc.Scenarios.Content[i].Value)
 		}
 	}
-	// Scenarios the keys do not name in order (a YAML merge key "<<")
-	// come last, by name.
+	// Order names only defined scenarios; those a YAML merge key ("<<")
+	// brings in come last, by name.
+	c.Order = slices.DeleteFunc(c.Order, func(k string) bool { _, ok := c.Scenarios[k]; return !ok })
 	var rest []string
 	for k := range c.Scenarios {
 		if !slices.Contains(c.Order, k) {
