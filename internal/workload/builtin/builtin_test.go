@@ -14,12 +14,19 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
+// newFamily returns the family with its flags bound to fs (the one place
+// that knows how a family gets its options).
+func newFamily(fs *pflag.FlagSet) *Family {
+	f := New()
+	f.AddFlags(fs)
+	return f
+}
+
 // open parses args as the family's flags and opens names.
 func open(t *testing.T, args []string, names ...string) (*workload.Opened, *metrics.Registry, error) {
 	t.Helper()
-	f := New()
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-	f.AddFlags(fs)
+	f := newFamily(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +58,8 @@ func runScenario(t *testing.T, reg *metrics.Registry, name string, sc engine.Sce
 }
 
 func TestCatalog(t *testing.T) {
-	f := New()
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	f := newFamily(fs)
 	if f.Name() != "builtin" {
 		t.Errorf("Name = %q", f.Name())
 	}
@@ -68,8 +76,6 @@ func TestCatalog(t *testing.T) {
 	if defs := f.MetricDefs(names); len(defs) != 0 {
 		t.Errorf("MetricDefs = %v, want none", defs)
 	}
-	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
-	f.AddFlags(fs)
 	if fl := fs.Lookup("sleep"); fl == nil || fl.DefValue != "1s" {
 		t.Errorf("--sleep flag %+v, want default 1s", fl)
 	}

@@ -78,7 +78,7 @@ func TestMaxRejectedBoundary(t *testing.T) {
 				st, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: failed, Workers: 2, MaxRejected: lim})
 				if !tc.ok {
 					want := "9 of 26 rows are not valid, more than --max-rejected " + tc.limit + " allows (first: "
-					if !errors.Is(err, ErrRejected) || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), want) ||
+					if !errors.Is(err, ErrRejected) || !isUsage(err) || !strings.Contains(err.Error(), want) ||
 						!strings.Contains(err.Error(), "see "+failed+"; nothing was loaded") {
 						t.Errorf("--max-rejected %s: %v, want %q", tc.limit, err, want)
 					}
@@ -198,7 +198,7 @@ func TestIncompleteTargetNeedsDrop(t *testing.T) {
 				t.Fatalf("Inspect = %+v, %v; want ErrIncomplete", m, err)
 			}
 			_, err := Load(t.Context(), Config{Target: tgt, Data: dir})
-			if !errors.Is(err, ErrLoaded) || !errors.Is(err, workload.ErrUsage) ||
+			if !errors.Is(err, ErrLoaded) || !isUsage(err) ||
 				!strings.Contains(err.Error(), "holds an incomplete or foreign load (no stampede_meta); use --drop to replace it (the current load stays until the new one has verified)") {
 				t.Fatalf("load over an incomplete target: %v", err)
 			}
@@ -219,6 +219,9 @@ func TestIncompleteTargetNeedsDrop(t *testing.T) {
 		})
 	}
 }
+
+// isUsage reports whether err is a usage error (exit code 2).
+func isUsage(err error) bool { return errors.Is(err, workload.ErrUsage) }
 
 // targetSQL returns helpers running SQL on a test target.
 func targetSQL(t *testing.T, tgt string) (exec func(string), count func(string) int64) {
@@ -284,7 +287,7 @@ func TestFailedRowsPath(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := failedRowsPath(Config{Target: tc.target, Data: data, FailedRows: tc.failed})
 			if tc.wantErr != "" {
-				if err == nil || !errors.Is(err, workload.ErrUsage) || !strings.Contains(err.Error(), tc.wantErr) {
+				if err == nil || !isUsage(err) || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Errorf("failedRowsPath = %q, %v; want usage error %q", got, err, tc.wantErr)
 				}
 				return
@@ -298,7 +301,7 @@ func TestFailedRowsPath(t *testing.T) {
 	ldbctest.Write(t, data, ldbctest.Tiny)
 	db := filepath.Join(t.TempDir(), "g.db")
 	_, err := Load(t.Context(), Config{Target: "sqlite://" + db, Data: data, FailedRows: filepath.Join(data, "f.csv")})
-	if !errors.Is(err, workload.ErrUsage) {
+	if !isUsage(err) {
 		t.Errorf("Load with failed rows inside the data: %v", err)
 	}
 	if _, err := os.Stat(db); !os.IsNotExist(err) {
