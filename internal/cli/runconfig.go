@@ -2,6 +2,8 @@ package cli
 
 import (
 	"os"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -87,6 +89,17 @@ func loadConfig(path string) (*fileConfig, error) {
 			}
 		}
 	}
+	// Order names only defined scenarios; those a YAML merge key ("<<")
+	// brings in come last, by name.
+	c.Order = slices.DeleteFunc(c.Order, func(k string) bool { _, ok := c.Scenarios[k]; return !ok })
+	var rest []string
+	for k := range c.Scenarios {
+		if !slices.Contains(c.Order, k) {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	c.Order = append(c.Order, rest...)
 	return &c, nil
 }
 

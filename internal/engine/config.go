@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -96,10 +97,15 @@ func (c Config) Validate() error {
 }
 
 func checkStages(stages []Stage, bad func(string, ...any)) {
+	var total time.Duration
 	for i, s := range stages {
 		if s.Duration < 0 || s.Target < 0 {
 			bad("stage %d: duration and target must not be negative", i+1)
+		} else if total+s.Duration < total {
+			bad("stage %d: the stages last longer than %s in all", i+1, time.Duration(math.MaxInt64))
+			return
 		}
+		total += s.Duration
 	}
 }
 

@@ -123,6 +123,7 @@ func WriteFile(dir, name string, data []byte) error {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+		os.Remove(tmp.Name())
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	return nil

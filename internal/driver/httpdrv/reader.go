@@ -40,11 +40,11 @@ func (r *reader) response(tm *Timings, sent time.Time) (status int, keepAlive bo
 // rest parses the status line and reads the headers and the body.
 func (r *reader) rest(line []byte) (status int, keepAlive bool, err error) {
 	// "HTTP/1.1 200 OK\r\n"
-	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) {
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' {
 		return 0, false, errMalformed
 	}
-	status = int(line[9]-'0')*100 + int(line[10]-'0')*10 + int(line[11]-'0')
-	if status < 100 || status > 999 {
+	code, ok := parseDecimal(line[9:12])
+	if status = int(code); !ok || status < 100 {
 		return 0, false, errMalformed
 	}
 	keepAlive = line[7] == '1' // HTTP/1.1 defaults to keep-alive

@@ -79,8 +79,20 @@ func ParseMillis(b []byte) (time.Time, error) {
 	if neg {
 		n = -n
 	}
+	// Years 0..9999 only, as in the ISO layouts: the formatters (and the
+	// loaders that use them) write four-digit years.
+	if n < minMillis || n > maxMillis {
+		return time.Time{}, errors.New("epoch milliseconds " + strconv.Quote(cut(b)) + " outside years 0000..9999")
+	}
 	return time.UnixMilli(n).UTC(), nil
 }
+
+// The instants of 0000-01-01T00:00:00.000 and 9999-12-31T23:59:59.999 UTC
+// in epoch milliseconds.
+const (
+	minMillis = -62167219200000
+	maxMillis = 253402300799999
+)
 
 // ParseDateIn parses a date column in format f. Epoch milliseconds are
 // truncated to their UTC calendar date, which is what a date column holds.
