@@ -17,8 +17,8 @@ import (
 // newFamily returns the family with its flags bound to fs (the one place
 // that knows how a family gets its options).
 func newFamily(fs *pflag.FlagSet) *Family {
-	f := New()
-	f.AddFlags(fs)
+	f := New(DefaultOptions())
+	f.BindFlags(fs)
 	return f
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
 )
@@ -221,7 +221,7 @@ func TestIncompleteTargetNeedsDrop(t *testing.T) {
 }
 
 // isUsage reports whether err is a usage error (exit code 2).
-func isUsage(err error) bool { return errors.Is(err, workload.ErrUsage) }
+func isUsage(err error) bool { return usage.Is(err) }
 
 // targetSQL returns helpers running SQL on a test target.
 func targetSQL(t *testing.T, tgt string) (exec func(string), count func(string) int64) {
