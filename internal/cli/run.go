@@ -50,7 +50,6 @@ type runFlags struct {
 	noReport   bool
 	segment    string
 	startAt    string
-	sweepInfo  []string // KEY=VALUE from stampede sweep, into options.json
 	selfProf   string
 	// secretHeaders are header names whose values are never written out,
 	// besides those driver.IsSecretHeader knows.
@@ -144,8 +143,6 @@ func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 	fs.StringArrayVar(&f.secretHeaders, "secret-header", nil, "header NAME whose value is a credential, never written to any file (Authorization, Cookie, X-Api-Key and the like always are)")
 	fs.StringArrayVar(&f.monitors, "monitor", nil, "watch the target every second: node=http://HOST:9100/metrics (node_exporter), process=URL (process-exporter), NAME=URL#metric,... (any /metrics), pid=PID|NAME (local process) (repeatable)")
 	fs.StringVar(&f.nicSpeed, "nic-speed", "", "link speed of the target's NICs, e.g. 1G or 10Gbit, for NIC-bound verdicts when the host does not report it")
-	fs.StringArrayVar(&f.sweepInfo, "sweep-info", nil, "KEY=VALUE describing the sweep step (set by stampede sweep)")
-	_ = fs.MarkHidden("sweep-info")
 	addK6Flags(fs, &f.k6)
 	f.familyFlagNames = map[string]bool{}
 	// A flag bound twice makes a catalog that cannot run: buildPlan says so.

@@ -49,22 +49,17 @@ func planFromFlags(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.F
 // it once or --repeat times, showing progress and summaries as the flags
 // say.
 func runPlanned(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error {
-	if err := checkMemory(plan, availableMemory()); err != nil {
+	if err := run.CheckMemory(plan, run.AvailableMemory()); err != nil {
 		return err
 	}
 	if err := fromRun(run.Preflight(ctx, plan, runDeps(env, f))); err != nil {
 		return err
 	}
-	if f.selfProf != "" {
-		if err := run.CheckWritableFile(f.selfProf); err != nil {
-			return usagef("--self-profile %s: %v", f.selfProf, err)
-		}
-		stop, err := startSelfProfile(f.selfProf)
-		if err != nil {
-			return err
-		}
-		defer stop()
+	stop, err := selfProfile(f.selfProf)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	if plan.Repeat <= 1 {
 		return executePlan(ctx, env, f, plan)
 	}
@@ -97,6 +92,12 @@ func runPlanned(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error
 	return failed
 }
 
+// runMeasured runs plan with runPlanned, sampling the generator's CPU into
+// the result directory when the run wrote no self-check (run.Measured).
+func runMeasured(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error {
+	return run.Measured(plan.Out, func() error { return runPlanned(ctx, env, f, plan) })
+}
+
 // ExitInterrupted is the exit code after Ctrl+C (128 + SIGINT).
 const ExitInterrupted = 130
 
@@ -126,15 +127,7 @@ func runDeps(env *Env, f *runFlags) run.Deps {
 func executePlan(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error {
 	res, err := run.Execute(ctx, plan, runDeps(env, f))
 	if res != nil && res.SummaryJSON != nil {
-		var perr error
-		switch {
-		case f.k6.noSummary:
-		case f.json:
-			_, perr = env.Stdout.Write(res.SummaryJSON)
-		default:
-			perr = res.WriteConsole(env.Stdout, finish.UseColor(isTTY(env.Stdout), f.noColor, env.Getenv))
-		}
-		if err == nil {
+		if perr := showSummary(env, f, res); err == nil {
 			err = perr
 		}
 	}
@@ -148,6 +141,31 @@ func executePlan(ctx context.Context, env *Env, f *runFlags, plan run.Plan) erro
 		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed"}
 	}
 	return nil
+}
+
+// showSummary prints the summary of a run on stdout as the flags say:
+// none, summary.json (--json) or the console summary.
+func showSummary(env *Env, f *runFlags, res *run.Result) error {
+	switch {
+	case f.k6.noSummary:
+		return nil
+	case f.json:
+		_, err := env.Stdout.Write(res.SummaryJSON)
+		return err
+	}
+	return res.WriteConsole(env.Stdout, finish.UseColor(isTTY(env.Stdout), f.noColor, env.Getenv))
+}
+
+// selfProfile starts --self-profile FILE, stampede's own CPU profile,
+// until stop (path "": nothing to start).
+func selfProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	if err := run.CheckWritableFile(path); err != nil {
+		return nil, usagef("--self-profile %s: %v", path, err)
+	}
+	return startSelfProfile(path)
 }
 
 // fromRun maps an error of package run to the command's errors: usage

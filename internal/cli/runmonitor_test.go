@@ -19,6 +19,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/monitor/monitortest"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	runsweep "github.com/stampede-bench/stampede/internal/run/sweep"
 )
 
 // measurementSink is an InfluxDB stand-in that records measurement names.
@@ -223,7 +224,7 @@ func TestSweepMonitor(t *testing.T) {
 	if !strings.Contains(stdout, "target CPU") || !strings.Contains(stdout, "(measured)") {
 		t.Errorf("sweep table lacks the measured target:\n%s", stdout)
 	}
-	b, err := os.ReadFile(filepath.Join(out, sweepJSONFile))
+	b, err := os.ReadFile(filepath.Join(out, runsweep.JSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}

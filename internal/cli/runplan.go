@@ -47,7 +47,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 		CSV: f.csvFile, NoCSV: f.noCSV, SummaryExport: f.summaryOut, NoReport: f.noReport,
 		NoThresholds: f.k6.noThresholds, Repeat: f.repeat,
 		CommandLine:     redactEnvArgs(redactArgs(in.commandLine)),
-		WorkloadOptions: in.workloadOptions, Sweep: sweepInfoMap(f.sweepInfo),
+		WorkloadOptions: in.workloadOptions,
 	}
 	if f.backoff == 0 {
 		p.Backoff.Min = -1 // --backoff 0: no waiting

@@ -2,11 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -15,20 +12,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/analysis/sweep"
-	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/output/report"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
-	"github.com/stampede-bench/stampede/internal/selfcheck"
-	"github.com/stampede-bench/stampede/internal/usage"
-	"github.com/stampede-bench/stampede/internal/version"
+	runsweep "github.com/stampede-bench/stampede/internal/run/sweep"
 	"github.com/stampede-bench/stampede/internal/workload"
-)
-
-// Files a sweep writes into its parent directory.
-const (
-	sweepJSONFile  = "sweep.json"
-	sweepTableFile = "sweep.txt"
 )
 
 // sweepFlags are the options of `stampede sweep` that are not run flags.
@@ -46,23 +33,7 @@ type sweepFlags struct {
 // sweepOwnFlags are run flags that sweep replaces or does not pass on.
 var sweepOwnFlags = map[string]bool{
 	"vus": true, "rate": true, "out": true, "segment": true, "start-at": true,
-	"repeat": true, "cooldown": true, "json": true, "sweep-info": true, "help": true,
-}
-
-// sweepStep is one step of a sweep: what it changes in the run flags.
-type sweepStep struct {
-	n           int
-	dim, value  string
-	nodes       string
-	target      string // --target of this step ("" keeps the run flags')
-	dir         string
-	description string
-	// vus and rate replace -u/--vus and --rate when > 0.
-	vus, rate int64
-	// resize sizes the embedded cluster (embeddedNodesFlag) to nodes.
-	resize bool
-	// info describes the step in options.json (KEY=VALUE).
-	info []string
+	"repeat": true, "cooldown": true, "json": true, "help": true,
 }
 
 func newSweepCmd(env *Env) *cobra.Command {
@@ -145,7 +116,7 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 		if err != nil {
 			return asUsage(err)
 		}
-		return analyseSweep(env, f.from, dirs, rule, noReportFlag(fs))
+		return runsweep.Analyse(f.from, dirs, rule, noReportFlag(fs), env.Stdout, env.Stderr)
 	}
 	steps, err := planSweep(f, scenarios)
 	if err != nil {
@@ -163,173 +134,65 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 			return err
 		}
 	}
-	if !quietSweep(fs) {
-		fmt.Fprintf(env.Stderr, "sweep: %d steps of %s into %s\n", len(steps), steps[0].dim, f.out)
+	sw := runsweep.Sweep{
+		Parent: f.out, Steps: steps, BeforeStep: f.beforeStep, HookTimeout: f.hookTimeout, Pause: f.pause,
+		Rule: rule, NoReport: noReportFlag(fs),
 	}
-	var done []string
-	var stepErr error
-	thresholdsFailed := false
-	for i, st := range steps {
-		if ctx.Err() != nil {
-			break
-		}
-		if f.beforeStep != "" {
-			if err := runBeforeStep(ctx, env, f, st); err != nil {
-				stepErr = &ExitError{Code: ExitRunError, Msg: fmt.Sprintf("sweep: --before-step for %s failed: %v; %d of %d steps done, kept in %s",
-					st.description, err, len(done), len(steps), f.out)}
-				break
-			}
-		}
-		if i > 0 && f.pause > 0 {
-			select {
-			case <-ctx.Done():
-			case <-time.After(f.pause):
-			}
-			if ctx.Err() != nil {
-				break
-			}
-		}
-		if !quietSweep(fs) {
-			fmt.Fprintf(env.Stderr, "\n=== sweep step %d of %d: %s → %s\n", st.n, len(steps), st.description, st.dir)
-		}
-		err := runSweepStep(ctx, env, rs, fc, scenarios, st)
-		if resultdir.IsResult(st.dir) {
-			done = append(done, st.dir)
-		}
-		var ee *ExitError
-		switch {
-		case err == nil:
-		case errors.As(err, &ee) && ee.Code == ExitThresholdsFailed:
-			thresholdsFailed = true
-		case usage.Is(err) && len(done) == 0:
-			return err // bad flags: the same for every step
-		case errors.As(err, &ee) && ee.Code == ExitInterrupted:
-			stepErr = err
-		default:
-			stepErr = fmt.Errorf("sweep step %d (%s): %w; %d of %d steps done, kept in %s", st.n, st.description, err, len(done), len(steps), f.out)
-		}
-		if stepErr != nil {
-			break
-		}
-	}
-	if len(done) > 0 {
-		if err := analyseSweep(env, f.out, done, rule, noReportFlag(fs)); err != nil && stepErr == nil {
-			stepErr = err
-		}
-	}
+	out, err := runsweep.Execute(ctx, sw, sweepRunner(env, rs, fc, scenarios, quietSweep(fs)))
 	switch {
-	case stepErr != nil:
-		return stepErr
-	case ctx.Err() != nil:
-		return &ExitError{Code: ExitInterrupted, Msg: fmt.Sprintf("interrupted: %d of %d steps done, kept in %s", len(done), len(steps), f.out)}
-	case thresholdsFailed:
+	case err != nil:
+		return fromRun(err)
+	case out.ThresholdsFailed:
 		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed in at least one step"}
 	}
 	return nil
 }
 
-// runSweepStep runs step st of a sweep: the run flags with the step's
-// changes, as a plan.
-func runSweepStep(ctx context.Context, env *Env, rs sweepRun, fc *fileConfig, scenarios []string, st sweepStep) error {
+// sweepRunner runs each step of a sweep as `stampede run` would with the
+// run flags of rs: its plan from the flags and the step, its checks, its
+// progress and summary.
+func sweepRunner(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, quiet bool) runsweep.Runner {
+	f := *rs.flags // the display flags of every step
+	f.json, f.repeat = false, 1
+	return runsweep.Runner{
+		Plan: func(st runsweep.Step) (run.Plan, error) { return sweepStepPlan(env, rs, fc, scenarios, st) },
+		Deps: runDeps(env, &f), AvailableMemory: run.AvailableMemory,
+		Started: func() (func(), error) { return selfProfile(f.selfProf) },
+		Show:    func(res *run.Result) error { return showSummary(env, &f, res) },
+		Stdout:  env.Stdout, Stderr: env.Stderr, Quiet: quiet,
+	}
+}
+
+// sweepStepPlan translates the run flags with the changes of step st
+// into the step's plan.
+func sweepStepPlan(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, st runsweep.Step) (run.Plan, error) {
 	f := *rs.flags // the step's copy of the run flags
 	set := map[string]bool{}
-	if st.vus > 0 {
-		f.vus, set["vus"] = st.vus, true
+	if st.VUs > 0 {
+		f.vus, set["vus"] = st.VUs, true
 	}
-	if st.rate > 0 {
-		f.rate, set["rate"] = st.rate, true
+	if st.Rate > 0 {
+		f.rate, set["rate"] = st.Rate, true
 	}
-	if st.target != "" {
-		f.target, set["target"] = st.target, true
+	if st.Target != "" {
+		f.target, set["target"] = st.Target, true
 	}
-	if st.resize {
-		if err := rs.fs.Set(strings.TrimPrefix(embeddedNodesFlag, "--"), st.nodes); err != nil {
-			return asUsage(err)
+	if st.Resize {
+		if err := rs.fs.Set(strings.TrimPrefix(embeddedNodesFlag, "--"), st.Nodes); err != nil {
+			return run.Plan{}, asUsage(err)
 		}
 	}
-	f.out, f.sweepInfo = []string{st.dir}, st.info
+	f.out = []string{st.Dir}
 	f.json, f.repeat = false, 1
-	plan, err := buildPlan(planInput{
+	return buildPlan(planInput{
 		flags: &f, changed: func(n string) bool { return set[n] || rs.fs.Changed(n) }, catalog: rs.catalog,
 		fileCfg: fc, args: scenarios, commandLine: env.args, workloadOptions: f.familyFlags(rs.fs),
 		getenv: env.Getenv, now: time.Now(),
 	})
-	if err != nil {
-		return err
-	}
-	return runMeasured(ctx, env, &f, plan)
-}
-
-// runMeasured runs plan (with its checks) in this process, sampling the
-// generator's CPU; when the run wrote no self-check, the samples are
-// written into the result directory for the analysis of a sweep.
-func runMeasured(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error {
-	dir := plan.Out
-	check := selfcheck.NewLive(false) // the same output a run starts
-	_ = check.Start()
-	err := runPlanned(ctx, env, f, plan)
-	_ = check.Stop()
-	if resultdir.IsResult(dir) {
-		if _, serr := os.Stat(filepath.Join(dir, selfcheck.File)); errors.Is(serr, os.ErrNotExist) {
-			if werr := check.WriteDir(dir); werr != nil && err == nil {
-				err = werr
-			}
-		}
-	}
-	return err
-}
-
-// analyseSweep loads the step directories, prints the table on stdout and
-// writes sweep.json, sweep.txt and (unless noReport) report.html with the
-// scaling curves into parent.
-func analyseSweep(env *Env, parent string, dirs []string, rule sweep.Rule, noReport bool) error {
-	var points []sweep.Point
-	var results []*resultdir.Result
-	for _, d := range dirs {
-		r, err := resultdir.Load(d)
-		if err != nil {
-			return err
-		}
-		check, err := selfcheck.Read(d)
-		if err != nil {
-			return err
-		}
-		results = append(results, r)
-		pts := sweep.FromResult(r, check)
-		if err := sweep.AddTarget(pts, r); err != nil { // --monitor series, when the steps have one
-			return err
-		}
-		points = append(points, pts...)
-	}
-	a := sweep.Analyze(points, rule)
-	if a.Dimension == "" {
-		return usagef("%s holds no sweep steps (their options.json has no sweep entry)", parent)
-	}
-	var table strings.Builder
-	if err := sweep.WriteTable(&table, a); err != nil {
-		return err
-	}
-	fmt.Fprint(env.Stdout, "\n"+table.String())
-	if err := resultdir.WriteFile(parent, sweepTableFile, []byte(table.String())); err != nil {
-		return err
-	}
-	if err := resultdir.WriteJSON(parent, sweepJSONFile, a); err != nil {
-		return err
-	}
-	written := []string{filepath.Join(parent, sweepTableFile), filepath.Join(parent, sweepJSONFile)}
-	if !noReport {
-		path := filepath.Join(parent, resultdir.ReportFile)
-		if err := report.WriteFile(path, results, report.Options{Generator: "stampede " + version.String()}); err != nil {
-			return fmt.Errorf("sweep report: %w", err)
-		}
-		written = append(written, path)
-	}
-	fmt.Fprintf(env.Stderr, "sweep analysis: %s\n", strings.Join(written, ", "))
-	return nil
 }
 
 // planSweep validates the dimension flags and lays out the steps.
-func planSweep(f *sweepFlags, scenarios []string) ([]sweepStep, error) {
+func planSweep(f *sweepFlags, scenarios []string) ([]runsweep.Step, error) {
 	vus, err := parseIntList("--vus", f.vus)
 	if err != nil {
 		return nil, err
@@ -384,43 +247,28 @@ func planSweep(f *sweepFlags, scenarios []string) ([]sweepStep, error) {
 	if f.out == "" {
 		f.out = filepath.Join("stampede-results", "sweep-"+resultdir.StampName(time.Now()))
 	}
-	var steps []sweepStep
+	var steps []runsweep.Step
 	for i, v := range values {
-		st := sweepStep{n: i + 1, dim: dim, value: v}
-		label := v
+		st := runsweep.NewStep(f.out, i+1, dim, v)
 		switch dim {
 		case sweep.DimVUs:
-			st.vus = int64(vus[i])
-			st.description = v + " VUs"
+			st.VUs = int64(vus[i])
 		case sweep.DimRate:
-			st.rate = int64(rates[i])
-			st.description = "rate " + v
+			st.Rate = int64(rates[i])
 		case sweep.DimNodes:
-			st.nodes = v
-			st.description = v + " nodes"
-			st.resize = resize
+			st.Resize = resize
 			if len(targets) > 0 {
-				st.target = targets[i]
+				st.Target = targets[i]
 			}
-		case sweep.DimTarget:
-			st.target = v
-			st.value = driver.Redact(v)
-			st.description = st.value
-			label = targetLabel(v)
 		}
 		if dim != sweep.DimVUs && len(vus) == 1 {
-			st.vus = int64(vus[0])
+			st.VUs = int64(vus[0])
 		}
 		if dim != sweep.DimRate && len(rates) == 1 {
-			st.rate = int64(rates[0])
+			st.Rate = int64(rates[0])
 		}
-		st.dir = filepath.Join(f.out, fmt.Sprintf("step-%02d-%s", st.n, label))
-		if resultdir.IsResult(st.dir) {
-			return nil, usagef("%s already holds a run: choose another --out for the sweep", st.dir)
-		}
-		st.info = []string{sweep.KeyDimension + "=" + dim, sweep.KeyValue + "=" + st.value, sweep.KeyStep + "=" + strconv.Itoa(st.n)}
-		if st.nodes != "" {
-			st.info = append(st.info, sweep.KeyNodes+"="+st.nodes)
+		if resultdir.IsResult(st.Dir) {
+			return nil, usagef("%s already holds a run: choose another --out for the sweep", st.Dir)
 		}
 		steps = append(steps, st)
 	}
@@ -456,42 +304,6 @@ func itoaAll(ns []int) []string {
 	out := make([]string, len(ns))
 	for i, n := range ns {
 		out[i] = strconv.Itoa(n)
-	}
-	return out
-}
-
-var unsafeLabel = regexp.MustCompile(`[^A-Za-z0-9.-]+`)
-
-// targetLabel is a directory-safe short name of a target URL: its host.
-func targetLabel(target string) string {
-	s := driver.Redact(target)
-	if _, rest, ok := strings.Cut(s, "://"); ok {
-		s = rest
-	}
-	if at := strings.LastIndex(s, "@"); at >= 0 {
-		s = s[at+1:]
-	}
-	s, _, _ = strings.Cut(s, "/")
-	s = strings.Trim(unsafeLabel.ReplaceAllString(s, "_"), "_")
-	if len(s) > 40 {
-		s = s[:40]
-	}
-	if s == "" {
-		s = "target"
-	}
-	return s
-}
-
-// sweepInfoMap turns the hidden run flag --sweep-info KEY=VALUE (repeated)
-// into options.json's sweep map (nil when absent).
-func sweepInfoMap(kvs []string) map[string]string {
-	if len(kvs) == 0 {
-		return nil
-	}
-	out := make(map[string]string, len(kvs))
-	for _, kv := range kvs {
-		k, v, _ := strings.Cut(kv, "=")
-		out[k] = v
 	}
 	return out
 }

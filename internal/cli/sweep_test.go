@@ -12,6 +12,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/analysis/sweep"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	runsweep "github.com/stampede-bench/stampede/internal/run/sweep"
 )
 
 func TestPlanSweep(t *testing.T) {
@@ -61,9 +62,9 @@ func TestPlanSweep(t *testing.T) {
 			}
 			var dirs []string
 			for _, s := range steps {
-				dirs = append(dirs, filepath.Base(s.dir))
-				if s.dim != tt.wantDim {
-					t.Errorf("dim %s", s.dim)
+				dirs = append(dirs, filepath.Base(s.Dir))
+				if s.Dim != tt.wantDim {
+					t.Errorf("dim %s", s.Dim)
 				}
 			}
 			if !reflect.DeepEqual(dirs, tt.wantDirs) {
@@ -80,10 +81,8 @@ func TestPlanSweep(t *testing.T) {
 			if !reflect.DeepEqual(extra, tt.wantExtra) {
 				t.Errorf("extra args = %q, want %q", extra, tt.wantExtra)
 			}
-			for _, a := range stepArgs(last) {
-				if strings.HasPrefix(a, "--sweep-info=value=") && strings.Contains(a, "secret") {
-					t.Errorf("credentials in the sweep info: %s", a)
-				}
+			if v := last.Info()[sweep.KeyValue]; strings.Contains(v, "secret") {
+				t.Errorf("credentials in the sweep info: %s", v)
 			}
 		})
 	}
@@ -91,28 +90,24 @@ func TestPlanSweep(t *testing.T) {
 
 // stepArgs writes what step st changes in the run flags as the run
 // arguments that would say it.
-func stepArgs(st sweepStep) []string {
+func stepArgs(st runsweep.Step) []string {
 	var out []string
-	if st.resize {
-		out = append(out, embeddedNodesFlag+"="+st.nodes)
+	if st.Resize {
+		out = append(out, embeddedNodesFlag+"="+st.Nodes)
 	}
-	if st.vus > 0 && st.dim == sweep.DimVUs {
-		out = append(out, fmt.Sprintf("--vus=%d", st.vus))
+	if st.VUs > 0 && st.Dim == sweep.DimVUs {
+		out = append(out, fmt.Sprintf("--vus=%d", st.VUs))
 	}
-	if st.rate > 0 {
-		out = append(out, fmt.Sprintf("--rate=%d", st.rate))
+	if st.Rate > 0 {
+		out = append(out, fmt.Sprintf("--rate=%d", st.Rate))
 	}
-	if st.vus > 0 && st.dim != sweep.DimVUs {
-		out = append(out, fmt.Sprintf("--vus=%d", st.vus))
+	if st.VUs > 0 && st.Dim != sweep.DimVUs {
+		out = append(out, fmt.Sprintf("--vus=%d", st.VUs))
 	}
-	if st.target != "" {
-		out = append(out, "--target="+st.target)
+	if st.Target != "" {
+		out = append(out, "--target="+st.Target)
 	}
-	out = append(out, "--out="+st.dir)
-	for _, kv := range st.info {
-		out = append(out, "--sweep-info="+kv)
-	}
-	return out
+	return append(out, "--out="+st.Dir)
 }
 
 // TestSweepVUs runs a two-step VU sweep in-process and re-analyses it.
@@ -144,7 +139,7 @@ func TestSweepVUs(t *testing.T) {
 		t.Errorf("report.html with the sweep curves: %v", err)
 	}
 	var a sweep.Analysis
-	b, err := os.ReadFile(filepath.Join(out, sweepJSONFile))
+	b, err := os.ReadFile(filepath.Join(out, runsweep.JSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/analysis/sweep"
+	runsweep "github.com/stampede-bench/stampede/internal/run/sweep"
 )
 
 // splitTargets splits --targets on whitespace, which no URL contains
@@ -27,8 +28,8 @@ var commaURL = regexp.MustCompile(`,[a-zA-Z][a-zA-Z0-9+.-]*://`)
 // refuseStandInNodes refuses a node sweep of kafka scenarios on the
 // embedded cluster (no --target, no --targets): kfake is one process
 // whatever --brokers says, so the curve would be an artefact.
-func refuseStandInNodes(steps []sweepStep, targetGiven bool, scenarios []string) error {
-	if len(steps) == 0 || steps[0].dim != sweep.DimNodes || targetGiven || steps[0].target != "" {
+func refuseStandInNodes(steps []runsweep.Step, targetGiven bool, scenarios []string) error {
+	if len(steps) == 0 || steps[0].Dim != sweep.DimNodes || targetGiven || steps[0].Target != "" {
 		return nil
 	}
 	for _, s := range scenarios {

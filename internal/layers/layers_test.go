@@ -73,11 +73,12 @@ var layers = []layer{
 
 	{7, "internal/output/finish", "finishes a result directory"},
 	{8, "internal/run", "executes a plan"},
-	{9, "internal/cli", "flags, display, exit codes"},
-	{10, "", "the public Go API"},
-	{11, "cmd/...", ""},
-	{11, "examples/...", ""},
-	{11, "bench/...", ""},
+	{9, "internal/run/...", "runs of many plans: sweeps"},
+	{10, "internal/cli", "flags, display, exit codes"},
+	{11, "", "the public Go API"},
+	{12, "cmd/...", ""},
+	{12, "examples/...", ""},
+	{12, "bench/...", ""},
 }
 
 // only lists outside packages that only some groups may import.

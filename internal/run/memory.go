@@ -1,4 +1,4 @@
-package cli
+package run
 
 import (
 	"bufio"
@@ -6,8 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-
-	"github.com/stampede-bench/stampede/internal/run"
 )
 
 // Memory a run is planned with, per VU. vuBytes covers what the engine
@@ -27,11 +25,12 @@ const (
 	memReserve = 512 << 20
 )
 
-// checkMemory refuses a plan whose VUs cannot fit in the memory the
-// machine has available, with one line saying how many VUs fit. Scenarios
-// that run one after the other need the largest scenario's VUs; with
-// --concurrent, the sum. available is in bytes (0: unknown, no check).
-func checkMemory(p run.Plan, available int64) error {
+// CheckMemory refuses a plan whose VUs cannot fit in the memory the
+// machine has available with a usage error of one line saying how many
+// VUs fit. Scenarios that run one after the other need the largest
+// scenario's VUs; concurrent ones (Plan.Concurrent) the sum. available is
+// in bytes (0: unknown, no check); AvailableMemory reads it.
+func CheckMemory(p Plan, available int64) error {
 	if available <= 0 {
 		return nil
 	}
@@ -56,10 +55,10 @@ func checkMemory(p run.Plan, available int64) error {
 		groupDigits(need), fmtBytes(float64(need)*float64(per)), fmtBytes(float64(per)), fmtBytes(float64(available)), groupDigits(usable/per))
 }
 
-// availableMemory is the memory this process may still use, in bytes: the
+// AvailableMemory is the memory this process may still use, in bytes: the
 // kernel's MemAvailable, or the cgroup's limit when that is lower. 0 when
 // neither can be read (then the plan is not checked).
-func availableMemory() int64 {
+func AvailableMemory() int64 {
 	var avail int64
 	if f, err := os.Open("/proc/meminfo"); err == nil {
 		sc := bufio.NewScanner(f)

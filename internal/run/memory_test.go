@@ -1,0 +1,57 @@
+package run
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/usage"
+)
+
+func TestCheckMemory(t *testing.T) {
+	vus := func(n int64) Scenario {
+		return Scenario{Name: "s", Config: engine.Config{Executor: engine.ConstantVUs, VUs: n, Duration: time.Second}}
+	}
+	const gib = 1 << 30
+	tests := []struct {
+		name      string
+		plan      Plan
+		available int64
+		wantErr   string
+	}{
+		{name: "unknown memory is not checked", plan: Plan{Scenarios: []Scenario{vus(1e9)}}, available: 0},
+		{name: "fits", plan: Plan{Scenarios: []Scenario{vus(1000)}}, available: gib},
+		{name: "too many", plan: Plan{Scenarios: []Scenario{vus(1_000_000)}}, available: gib,
+			wantErr: "1,000,000 VUs need about 6.7 GiB of memory (≈7.0 KiB each) but 1.0 GiB is available: at most 74,898 VUs fit"},
+		{name: "without the CSV a VU takes less", plan: Plan{Scenarios: []Scenario{vus(1_000_000)}, NoCSV: true}, available: gib,
+			wantErr: "at most 87,381 VUs fit"},
+		{name: "sequential scenarios need the largest", plan: Plan{Scenarios: []Scenario{vus(60_000), vus(60_000)}}, available: gib},
+		{name: "concurrent scenarios need the sum", plan: Plan{Scenarios: []Scenario{vus(60_000), vus(60_000)}, Concurrent: true}, available: gib,
+			wantErr: "120,000 VUs need about"},
+		{name: "less than the reserve", plan: Plan{Scenarios: []Scenario{vus(1)}}, available: 100 << 20,
+			wantErr: "at most 0 VUs fit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckMemory(tt.plan, tt.available)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !usage.Is(err) {
+				t.Fatalf("err = %v, want a usage error with %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestGroupDigits(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1000: "-1,000"} {
+		if got := groupDigits(n); got != want {
+			t.Errorf("groupDigits(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
