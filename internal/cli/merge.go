@@ -1,13 +1,12 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/stampede-bench/stampede/internal/analysis/merge"
 	"github.com/stampede-bench/stampede/internal/output/finish"
+	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/version"
@@ -71,27 +70,12 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	if resultdir.IsResult(f.out) {
 		return usagef("result directory %s already holds a run; choose another -o", f.out)
 	}
-	dirs, err := merge.Expand(args)
+	res, err := finish.Merge(args, f.out, finish.MergeOptions{Requests: !f.noCSV, Force: f.force, RateTrends: plugins.RateTrends()})
 	if err != nil {
-		return asUsage(err)
-	}
-	res, err := merge.Merge(dirs, f.out, merge.Options{Requests: !f.noCSV, Force: f.force, RateTrends: mergeRateTrends()})
-	if errors.Is(err, merge.ErrMismatch) {
-		return usagef("merge: %v", err)
-	}
-	if err != nil {
-		return fmt.Errorf("merge: %w", err)
+		return err
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Stderr, "warning: %s\n", w)
-	}
-	specs := f.thresholds
-	if len(specs) == 0 {
-		specs = res.Options.Thresholds
-	}
-	ts, err := threshold.ParseAll(specs)
-	if err != nil {
-		return asUsage(err)
 	}
 	show := finish.PrintText
 	switch {
@@ -101,10 +85,10 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 		show = finish.PrintJSON
 	}
 	tty := isTTY(env.Stdout)
-	fin, err := finish.Dir(res.Dir, res.Snapshot, finish.Options{
-		Thresholds: ts, Tags: mergedTags(res.Parts), NICSpeed: res.Options.NICSpeed, // the parts' --monitor series, merged
-		StdoutTTY: tty, Report: !f.noReport, Generator: "stampede " + version.String(),
-	})
+	fin, err := finish.Merged(res, f.thresholds, finish.Options{StdoutTTY: tty, Report: !f.noReport, Generator: "stampede " + version.String()})
+	if fin == nil {
+		return err // bad --threshold
+	}
 	if serr := fin.Show(env.Stdout, show, finish.UseColor(tty, f.noColor, env.Getenv)); err == nil {
 		err = serr
 	}
@@ -118,7 +102,7 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 			segs = " (segments " + res.Options.Segment + ")"
 		}
 		fmt.Fprintf(env.Stderr, "merged %d result directories%s into %s: %d scenarios, %d series points\n",
-			len(dirs), segs, res.Dir, len(res.Snapshot.Scenarios), res.Points)
+			len(res.Parts), segs, res.Dir, len(res.Snapshot.Scenarios), res.Points)
 	}
 	if threshold.Failed(results) {
 		if f.quiet {

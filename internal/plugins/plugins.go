@@ -4,6 +4,7 @@
 package plugins
 
 import (
+	"github.com/stampede-bench/stampede/internal/analysis/merge"
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
@@ -54,4 +55,15 @@ func Drivers() *driver.Registry {
 	nebula.Register(r)
 	natsdrv.Register(r)
 	return r
+}
+
+// RateTrends are the per-second trends of the built-in families that
+// `stampede merge` rebuilds from the merged series (the kafka family's
+// msgs/s), so that a merged rate is the sum over the processes.
+func RateTrends() []merge.RateTrend {
+	var out []merge.RateTrend
+	for _, p := range mq.PerSecondTrends() {
+		out = append(out, merge.RateTrend{Trend: p.Trend, Counter: p.Counter, Sparse: p.Sparse})
+	}
+	return out
 }
