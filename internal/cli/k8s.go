@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -239,37 +238,9 @@ concatenated, and kubectl's --prefix is understood.`,
 			if out == "" {
 				return usagef("collect needs -o DIR")
 			}
-			var readers []io.Reader
-			var closers []io.Closer
-			defer func() {
-				for _, c := range closers {
-					c.Close()
-				}
-			}()
-			for _, a := range args {
-				f, err := os.Open(a)
-				if err != nil {
-					return asUsage(err)
-				}
-				readers = append(readers, f)
-				closers = append(closers, f)
-			}
-			if len(readers) == 0 {
-				readers = append(readers, cmd.InOrStdin())
-			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
+			dirs, err := k8s.Collect(args, cmd.InOrStdin(), out)
+			if err != nil {
 				return err
-			}
-			var dirs []string
-			for _, r := range readers {
-				d, err := k8s.ReadArchives(r, out)
-				dirs = append(dirs, d...)
-				if err != nil {
-					return fmt.Errorf("collect: %w", err)
-				}
-			}
-			if len(dirs) == 0 {
-				return usagef("no stampede result found in the logs (was the Job made with stampede k8s manifest, without --results-pvc?)")
 			}
 			for _, d := range dirs {
 				fmt.Fprintln(env.Stdout, d)

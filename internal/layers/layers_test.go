@@ -32,7 +32,6 @@ var layers = []layer{
 	{0, "internal/version", ""},
 	{0, "internal/golden", "test helper"},
 	{0, "internal/stats", ""},
-	{0, "internal/k8s", ""},
 	{0, "internal/progress", "progress reports, not drawing"},
 	{0, "internal/monitor", ""},
 	{0, "internal/monitor/...", ""},
@@ -42,6 +41,7 @@ var layers = []layer{
 	// Records and clients.
 	{1, "internal/reqlog", "per-request log records"},
 	{1, "internal/envinfo", ""},
+	{1, "internal/k8s", "manifests, results through pod logs"},
 	{1, "internal/progress/termbar", "draws progress reports"},
 	{1, "internal/profile", ""},
 	{1, "internal/threshold", ""},
