@@ -12,7 +12,7 @@
 //
 // This package knows metrics and the monitor's samples; it never imports
 // the engine or the CLI. The request-log ability is the engine's own
-// interface (engine.RequestLog), asserted by the caller.
+// interface (reqlog.Log), asserted by the caller.
 package output
 
 import (
