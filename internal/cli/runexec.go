@@ -39,7 +39,7 @@ func planFromFlags(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.F
 		}
 	}
 	return buildPlan(planInput{
-		flags: f, changed: fs.Changed, catalog: catalog, fileCfg: fc, args: args,
+		flags: f, changed: fs.Changed, catalog: catalog, outputs: env.Outputs, fileCfg: fc, args: args,
 		commandLine: commandLine, workloadOptions: f.familyFlags(fs),
 		getenv: env.Getenv, now: time.Now(),
 	})
@@ -104,7 +104,7 @@ const ExitInterrupted = 130
 // the display flags say.
 func runDeps(env *Env, f *runFlags) run.Deps {
 	d := run.Deps{
-		Drivers: newDrivers(), Getenv: env.Getenv, Log: env.Stderr, Warn: env.Stderr,
+		Drivers: newDrivers(), Outputs: env.outputs(), Getenv: env.Getenv, Log: env.Stderr, Warn: env.Stderr,
 		StdoutTTY: isTTY(env.Stdout),
 	}
 	if f.quiet {
