@@ -134,16 +134,29 @@ func (t teeWriter) Close() error {
 
 // withStreams adds the k6 streams to the run's request log.
 func withStreams(log reqlog.Log, streams []streamOutput) reqlog.Log {
-	if len(streams) == 0 {
+	more := make([]reqlog.Log, len(streams))
+	for i, s := range streams {
+		more[i] = s
+	}
+	return withLogs(log, more)
+}
+
+// withLogs adds more request logs to log (nil: none yet). Without more,
+// log is returned as it is, so that a run nobody asks request records of
+// hands the engine no request log.
+func withLogs(log reqlog.Log, more []reqlog.Log) reqlog.Log {
+	if len(more) == 0 {
 		return log
 	}
 	var t teeLog
-	if log != nil {
-		t = append(t, log)
+	switch l := log.(type) {
+	case nil:
+	case teeLog:
+		t = append(t, l...)
+	default:
+		t = append(t, l)
 	}
-	for _, s := range streams {
-		t = append(t, s)
-	}
+	t = append(t, more...)
 	if len(t) == 1 {
 		return t[0]
 	}
