@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/stampede-bench/stampede/internal/progress/termbar"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ngqlload"
 )
@@ -66,7 +67,7 @@ func runLoadNebula(ctx context.Context, env *Env, o loadOptions) error {
 	if n.dryRun {
 		cfg.DryRun = env.Stdout
 	} else if !o.quiet && isTerminal(env.Stderr) {
-		cfg.Progress = env.Stderr
+		cfg.Progress = termbar.New(env.Stderr, "loading", "rows")
 	}
 	st, err := ngqlload.Load(ctx, cfg)
 	if err != nil {

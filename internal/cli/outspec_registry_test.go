@@ -24,7 +24,7 @@ func TestParseOutputSpecRegistry(t *testing.T) {
 		{"prometheus-rw=nope", "", "--out prometheus-rw: "},
 	} {
 		t.Run(tc.spec, func(t *testing.T) {
-			o, err := parseOutputSpec(tc.spec)
+			o, err := parseOutputSpec(nil, tc.spec)
 			if tc.err == "" {
 				if err != nil || o.Kind != tc.kind {
 					t.Errorf("= %+v, %v; want kind %s", o, err, tc.kind)

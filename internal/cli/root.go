@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -25,6 +26,9 @@ type Env struct {
 	// Catalog returns the workload families of one command (fresh values:
 	// their options live in them); nil means the built-in families.
 	Catalog func() *workload.Catalog
+	// Outputs are the outputs --out NAME=ARG can name; nil means
+	// stampede's own (outputs.New).
+	Outputs *output.Registry
 	// args is the command line (without the program name), recorded in
 	// the options of a run.
 	args []string
@@ -38,6 +42,14 @@ func (e *Env) catalog() *workload.Catalog {
 	return newCatalog()
 }
 
+// outputs returns the registry of the outputs --out can name.
+func (e *Env) outputs() *output.Registry {
+	if e.Outputs != nil {
+		return e.Outputs
+	}
+	return newOutputs()
+}
+
 // Main runs the stampede command line with args (without the program name)
 // and returns the process exit code. Errors reach the user as one line on
 // stderr prefixed with "stampede: ".
@@ -49,12 +61,28 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // the built-in families); it is called once per command that lists or runs
 // scenarios.
 func MainCatalog(ctx context.Context, newCatalog func() *workload.Catalog, args []string, stdout, stderr io.Writer) int {
+	return MainProgram(ctx, Program{Catalog: newCatalog}, args, stdout, stderr)
+}
+
+// Program is what a program puts around the command line: its workload
+// families and its outputs.
+type Program struct {
+	// Catalog returns the workload families of one command (see
+	// Env.Catalog); nil: the built-in families.
+	Catalog func() *workload.Catalog
+	// Outputs are the outputs --out can name (see Env.Outputs); nil:
+	// stampede's own.
+	Outputs *output.Registry
+}
+
+// MainProgram is Main with the families and outputs of prog.
+func MainProgram(ctx context.Context, prog Program, args []string, stdout, stderr io.Writer) int {
 	getenv, err := withDotenv(os.Getenv, ".env")
 	if err != nil {
 		fmt.Fprintf(stderr, "stampede: %s\n", oneLine(err))
 		return ExitUsage
 	}
-	env := &Env{Stdout: stdout, Stderr: stderr, Getenv: getenv, Catalog: newCatalog, args: args}
+	env := &Env{Stdout: stdout, Stderr: stderr, Getenv: getenv, Catalog: prog.Catalog, Outputs: prog.Outputs, args: args}
 	root := newRootCmd(env)
 	root.SetArgs(args)
 	started := false

@@ -39,7 +39,7 @@ func planFromFlags(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.F
 		}
 	}
 	return buildPlan(planInput{
-		flags: f, changed: fs.Changed, catalog: catalog, fileCfg: fc, args: args,
+		flags: f, changed: fs.Changed, catalog: catalog, outputs: env.Outputs, fileCfg: fc, args: args,
 		commandLine: commandLine, workloadOptions: f.familyFlags(fs),
 		getenv: env.Getenv, now: time.Now(),
 	})
@@ -105,7 +105,7 @@ const ExitInterrupted = 130
 // the display flags say.
 func runDeps(env *Env, f *runFlags) run.Deps {
 	d := run.Deps{
-		Drivers: newDrivers(), Getenv: env.Getenv, Log: env.Stderr, Warn: env.Stderr,
+		Drivers: newDrivers(), Outputs: env.outputs(), Getenv: env.Getenv, Log: env.Stderr, Warn: env.Stderr,
 		StdoutTTY: isTTY(env.Stdout),
 	}
 	if f.quiet {
@@ -126,10 +126,8 @@ func runDeps(env *Env, f *runFlags) run.Deps {
 // maps the outcome to an exit code.
 func executePlan(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error {
 	res, err := run.Execute(ctx, plan, runDeps(env, f))
-	if res != nil && res.SummaryJSON != nil {
-		if perr := showSummary(env, f, res); err == nil {
-			err = perr
-		}
+	if perr := showSummary(env, f, res); err == nil {
+		err = perr
 	}
 	if err != nil {
 		return fromRun(err)
@@ -144,16 +142,17 @@ func executePlan(ctx context.Context, env *Env, f *runFlags, plan run.Plan) erro
 }
 
 // showSummary prints the summary of a run on stdout as the flags say:
-// none, summary.json (--json) or the console summary.
+// none (--no-summary), summary.json (--json) or the console summary
+// (run.Result.Show; nothing when res is nil).
 func showSummary(env *Env, f *runFlags, res *run.Result) error {
+	show := finish.PrintText
 	switch {
 	case f.k6.noSummary:
-		return nil
+		show = finish.PrintNone
 	case f.json:
-		_, err := env.Stdout.Write(res.SummaryJSON)
-		return err
+		show = finish.PrintJSON
 	}
-	return res.WriteConsole(env.Stdout, finish.UseColor(isTTY(env.Stdout), f.noColor, env.Getenv))
+	return res.Show(env.Stdout, show, finish.UseColor(isTTY(env.Stdout), f.noColor, env.Getenv))
 }
 
 // selfProfile starts --self-profile FILE, stampede's own CPU profile,

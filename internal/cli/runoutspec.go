@@ -16,9 +16,9 @@ type outputSpec = run.OutputSpec
 func newOutputs() *output.Registry { return outputs.New() }
 
 // parseOutputSpec reads one --out value. NAME is looked up in the output
-// registry (Kind is its canonical name); live outputs are checked at once,
-// before any result directory exists.
-func parseOutputSpec(s string) (outputSpec, error) {
+// registry reg (nil: stampede's own; Kind is its canonical name); live
+// outputs are checked at once, before any result directory exists.
+func parseOutputSpec(reg *output.Registry, s string) (outputSpec, error) {
 	name, arg, ok := strings.Cut(s, "=")
 	if !ok || strings.ContainsAny(name, `/\.`) {
 		return outputSpec{Kind: "dir", Arg: s}, nil
@@ -26,7 +26,9 @@ func parseOutputSpec(s string) (outputSpec, error) {
 	if name == "dir" {
 		return outputSpec{Kind: "dir", Arg: arg}, nil
 	}
-	reg := newOutputs()
+	if reg == nil {
+		reg = newOutputs()
+	}
 	f, known := reg.Lookup(name)
 	if !known {
 		return outputSpec{}, usagef("unknown output %q in --out %s (known: %s, or a directory)", name, s, joinUsages(reg))
@@ -38,7 +40,7 @@ func parseOutputSpec(s string) (outputSpec, error) {
 	case run.K6StreamKinds[f.Name] != "":
 		return o, nil // checked by makePlan (checkStreamSpec)
 	}
-	return o, fromRun(run.CheckOutputSpec(o)) // before any result directory exists
+	return o, fromRun(run.CheckOutputSpec(reg, o)) // before any result directory exists
 }
 
 // joinUsages lists the forms of the outputs reg knows.

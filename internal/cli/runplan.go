@@ -8,6 +8,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/monitor"
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/resultdir"
@@ -22,6 +23,8 @@ type planInput struct {
 	flags   *runFlags
 	changed func(name string) bool
 	catalog *workload.Catalog
+	// outputs are the outputs --out can name (nil: stampede's own).
+	outputs *output.Registry
 	fileCfg *fileConfig // --config, loaded (nil: none)
 	args    []string    // scenario names
 	// commandLine is recorded in options.json (redacted here).
@@ -126,7 +129,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 	}
 	dir := ""
 	for _, o := range f.out {
-		spec, err := parseOutputSpec(o)
+		spec, err := parseOutputSpec(in.outputs, o)
 		if err != nil {
 			return p, err
 		}

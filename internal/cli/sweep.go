@@ -185,7 +185,7 @@ func sweepStepPlan(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, st
 	f.out = []string{st.Dir}
 	f.json, f.repeat = false, 1
 	return buildPlan(planInput{
-		flags: &f, changed: func(n string) bool { return set[n] || rs.fs.Changed(n) }, catalog: rs.catalog,
+		flags: &f, changed: func(n string) bool { return set[n] || rs.fs.Changed(n) }, catalog: rs.catalog, outputs: env.Outputs,
 		fileCfg: fc, args: scenarios, commandLine: env.args, workloadOptions: f.familyFlags(rs.fs),
 		getenv: env.Getenv, now: time.Now(),
 	})

@@ -187,15 +187,3 @@ func (it *Iter) CheckAs(id metrics.ID, ok bool) {
 	it.Rec.Rate(metrics.IDChecks, now, ok)
 	it.Rec.Rate(id, now, ok)
 }
-
-// RequestRecord, RequestLog and RequestWriter are the per-request log's
-// types, which live in package reqlog so that outputs need not import the
-// engine.
-//
-// Deprecated: use reqlog.Record, reqlog.Log and reqlog.Writer. These
-// aliases only keep code written before the move compiling.
-type (
-	RequestRecord = reqlog.Record
-	RequestLog    = reqlog.Log
-	RequestWriter = reqlog.Writer
-)

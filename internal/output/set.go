@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // Set runs the outputs of one run through their life: Start in the order
@@ -62,6 +63,18 @@ func (s *Set) Observers() []metrics.Observer {
 		obs[i] = e.out.Observe
 	}
 	return obs
+}
+
+// RequestLogs returns the started outputs that receive request records
+// (RequestLogger), in start order; none when no output asks for them.
+func (s *Set) RequestLogs() []reqlog.Log {
+	var out []reqlog.Log
+	for _, e := range s.entries {
+		if l, ok := e.out.(RequestLogger); ok {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // WatchTarget hands feed to every started output that publishes the

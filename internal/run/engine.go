@@ -77,6 +77,7 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 		return fail(err)
 	}
 	live.attachMonitor(mon)
+	edeps.Log = withLogs(edeps.Log, live.set.RequestLogs()) // outputs that take request records
 
 	names := make([]string, len(specs))
 	for i, s := range specs {

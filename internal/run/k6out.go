@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/k6stream"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // K6StreamKinds are the --out kinds written per request in k6's formats.
@@ -57,7 +57,7 @@ func CheckStreamSpec(o OutputSpec, repeat int) error {
 // streamOutput is an --out output written per request (json=, csv=).
 type streamOutput interface {
 	output.Output
-	engine.RequestLog
+	reqlog.Log
 }
 
 // openK6Streams opens the --out json=/csv= streams of run p.Run; each file
@@ -106,9 +106,9 @@ func closeK6Streams(streams []streamOutput) error {
 }
 
 // teeLog sends every request record to several request logs.
-type teeLog []engine.RequestLog
+type teeLog []reqlog.Log
 
-func (t teeLog) Writer(scenario string) engine.RequestWriter {
+func (t teeLog) Writer(scenario string) reqlog.Writer {
 	ws := make(teeWriter, len(t))
 	for i, l := range t {
 		ws[i] = l.Writer(scenario)
@@ -116,9 +116,9 @@ func (t teeLog) Writer(scenario string) engine.RequestWriter {
 	return ws
 }
 
-type teeWriter []engine.RequestWriter
+type teeWriter []reqlog.Writer
 
-func (t teeWriter) Write(r engine.RequestRecord) {
+func (t teeWriter) Write(r reqlog.Record) {
 	for _, w := range t {
 		w.Write(r)
 	}
@@ -133,17 +133,30 @@ func (t teeWriter) Close() error {
 }
 
 // withStreams adds the k6 streams to the run's request log.
-func withStreams(log engine.RequestLog, streams []streamOutput) engine.RequestLog {
-	if len(streams) == 0 {
+func withStreams(log reqlog.Log, streams []streamOutput) reqlog.Log {
+	more := make([]reqlog.Log, len(streams))
+	for i, s := range streams {
+		more[i] = s
+	}
+	return withLogs(log, more)
+}
+
+// withLogs adds more request logs to log (nil: none yet). Without more,
+// log is returned as it is, so that a run nobody asks request records of
+// hands the engine no request log.
+func withLogs(log reqlog.Log, more []reqlog.Log) reqlog.Log {
+	if len(more) == 0 {
 		return log
 	}
 	var t teeLog
-	if log != nil {
-		t = append(t, log)
+	switch l := log.(type) {
+	case nil:
+	case teeLog:
+		t = append(t, l...)
+	default:
+		t = append(t, l)
 	}
-	for _, s := range streams {
-		t = append(t, s)
-	}
+	t = append(t, more...)
 	if len(t) == 1 {
 		return t[0]
 	}

@@ -40,10 +40,15 @@ func (d Deps) outputRegistry() *output.Registry {
 	return outputs.New()
 }
 
-// CheckOutputSpec validates a live --out spec (kind=ARG) of stampede's
-// own outputs without starting it, so a bad spec fails with one line
-// before anything runs.
-func CheckOutputSpec(o OutputSpec) error { return checkOutputSpec(outputs.New(), o) }
+// CheckOutputSpec validates a live --out spec (kind=ARG) of the outputs
+// of reg (nil: stampede's own) without starting it, so a bad spec fails
+// with one line before anything runs.
+func CheckOutputSpec(reg *output.Registry, o OutputSpec) error {
+	if reg == nil {
+		reg = outputs.New()
+	}
+	return checkOutputSpec(reg, o)
+}
 
 func checkOutputSpec(reg *output.Registry, o OutputSpec) error {
 	f, ok := reg.Lookup(o.Kind)

@@ -30,12 +30,14 @@ type Result struct {
 	fin *finish.Result // what finish.Dir wrote
 }
 
-// WriteConsole writes the end-of-test summary, in colour when color is
-// set (summary.txt is the same without colour).
-func (r *Result) WriteConsole(w io.Writer, color bool) error {
-	if !color || r.fin == nil {
-		_, err := w.Write(r.SummaryText)
-		return err
+// Show prints the summary on w the one way run and merge do
+// (finish.Result.Show): nothing (finish.PrintNone), summary.json
+// (finish.PrintJSON) or the console summary (finish.PrintText), in colour
+// when color is set (decide with finish.UseColor), else exactly
+// summary.txt. Nothing is printed when the summary could not be made.
+func (r *Result) Show(w io.Writer, mode finish.Print, color bool) error {
+	if r == nil {
+		return nil
 	}
-	return r.fin.WriteConsole(w, true)
+	return r.fin.Show(w, mode, color)
 }

@@ -1,17 +1,17 @@
 package run
 
 import (
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/csvlog"
 	"github.com/stampede-bench/stampede/internal/output/finish"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/version"
 )
 
 // requestLog is the per-request CSV.
 type requestLog interface {
-	engine.RequestLog
+	reqlog.Log
 	Close() error
 }
 

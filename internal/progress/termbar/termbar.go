@@ -14,12 +14,19 @@ import (
 // New returns a progress.Func that draws a bar on w, labelled description,
 // counting unit ("rows"). The bar starts on the first report, so its rate
 // counts from when the work started rather than from when New was called;
-// the Final report completes it and ends the line.
+// the Final report completes it and ends the line. When the first report
+// has no Total (0: unknown), a spinner with the count and rate is drawn
+// instead of a bar.
 func New(w io.Writer, description, unit string) progress.Func {
 	var pb *progressbar.ProgressBar
+	unknown := false
 	return func(r progress.Report) {
 		if pb == nil {
-			pb = progressbar.NewOptions64(max(r.Total, 1),
+			total := r.Total
+			if unknown = total <= 0; unknown {
+				total = -1 // a spinner
+			}
+			pb = progressbar.NewOptions64(total,
 				progressbar.OptionSetWriter(w),
 				progressbar.OptionSetDescription(description),
 				progressbar.OptionShowCount(),
@@ -33,6 +40,9 @@ func New(w io.Writer, description, unit string) progress.Func {
 			pb.StartWithoutRender()
 		}
 		if r.Final {
+			if unknown {
+				_ = pb.Set64(r.Done) // the spinner's Finish shows the count set last
+			}
 			_ = pb.Finish()
 			return
 		}

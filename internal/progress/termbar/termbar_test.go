@@ -24,3 +24,23 @@ func TestBarDrawsAndEndsTheLine(t *testing.T) {
 		t.Errorf("bar output %q does not end its line", out)
 	}
 }
+
+// TestUnknownTotal: without a Total (the nGQL loader's reports) the count
+// and rate are drawn without a bar, and the Final report shows the last
+// count and ends the line.
+func TestUnknownTotal(t *testing.T) {
+	var buf bytes.Buffer
+	f := New(&buf, "loading", "rows")
+	f(progress.Report{Done: 10})
+	f(progress.Report{Done: 900})
+	f(progress.Report{Done: 1234, Final: true})
+	out := buf.String()
+	for _, want := range []string{"loading", "1234/-", "rows/s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output %q lacks %q", out, want)
+		}
+	}
+	if !strings.HasSuffix(out, "\n") {
+		t.Errorf("output %q does not end its line", out)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
+	"github.com/stampede-bench/stampede/internal/progress"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
@@ -43,8 +44,10 @@ type Config struct {
 	FailedFile string
 	// Getenv resolves NEBULA_USER / NEBULA_PASSWORD (may be nil).
 	Getenv func(string) string
-	// Progress receives a rows and rows/s line once a second; nil: none.
-	Progress io.Writer
+	// Progress, when not nil, receives the rows inserted so far (Total 0:
+	// unknown) every 250 ms while they change, and a Final report when the
+	// load ends (not with DryRun). The caller draws it (termbar).
+	Progress progress.Func
 	// DryRun, when set, receives every statement instead of a server.
 	DryRun io.Writer
 }
@@ -332,7 +335,8 @@ func (l *load) schemaVisible(ctx context.Context, addr string) (bool, error) {
 	return len(want) == 0, nil
 }
 
-// progress prints rows and rows/s once a second until stopped.
+// progress reports the rows inserted to cfg.Progress until stopped, then
+// sends the Final report.
 func (l *load) progress() (stop func()) {
 	if l.cfg.Progress == nil || l.cfg.DryRun != nil {
 		return func() {}
@@ -342,19 +346,19 @@ func (l *load) progress() (stop func()) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		t0, last, lastAt := time.Now(), int64(0), time.Now()
-		tick := time.NewTicker(time.Second)
+		last := int64(-1)
+		tick := time.NewTicker(250 * time.Millisecond)
 		defer tick.Stop()
 		for {
 			select {
 			case <-done:
-				n := l.rows.Load()
-				fmt.Fprintf(l.cfg.Progress, "\rloaded %d rows in %s (%.0f rows/s)          \n", n, time.Since(t0).Round(time.Millisecond), float64(n)/max(time.Since(t0).Seconds(), 1e-9))
+				l.cfg.Progress(progress.Report{Done: l.rows.Load(), Final: true})
 				return
-			case now := <-tick.C:
-				n := l.rows.Load()
-				fmt.Fprintf(l.cfg.Progress, "\rloaded %d rows, %.0f rows/s   ", n, float64(n-last)/now.Sub(lastAt).Seconds())
-				last, lastAt = n, now
+			case <-tick.C:
+				if n := l.rows.Load(); n != last {
+					last = n
+					l.cfg.Progress(progress.Report{Done: n})
+				}
 			}
 		}
 	}()
