@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -63,33 +62,20 @@ func runPlanned(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error
 	if plan.Repeat <= 1 {
 		return executePlan(ctx, env, f, plan)
 	}
-	var failed error
-	for i := 1; i <= plan.Repeat; i++ {
-		if ctx.Err() != nil {
-			break
-		}
-		p := plan.ForRun(i)
-		if !f.quiet {
-			fmt.Fprintf(env.Stderr, "\n=== run %d of %d → %s\n", i, plan.Repeat, p.Out)
-		}
-		err := executePlan(ctx, env, f, p)
-		var ee *ExitError
-		if errors.As(err, &ee) && ee.Code == ExitThresholdsFailed {
-			failed = err // keep going: the comparison needs every run
-		} else if err != nil {
-			return err
-		}
-		if i < plan.Repeat && f.cooldown > 0 {
-			select {
-			case <-ctx.Done():
-			case <-time.After(f.cooldown):
-			}
-		}
+	var info io.Writer
+	if !f.quiet {
+		info = env.Stderr
 	}
-	if ctx.Err() != nil {
-		return &ExitError{Code: ExitInterrupted, Msg: "interrupted"}
+	failed, err := run.Repeat(ctx, plan, runDeps(env, f), run.RepeatOptions{
+		Cooldown: f.cooldown, Info: info, Show: func(res *run.Result) error { return showSummary(env, f, res) },
+	})
+	switch {
+	case err != nil:
+		return fromRun(err)
+	case failed:
+		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed"}
 	}
-	return failed
+	return nil
 }
 
 // runMeasured runs plan with runPlanned, sampling the generator's CPU into
