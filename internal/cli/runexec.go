@@ -125,15 +125,18 @@ func runDeps(env *Env, f *runFlags) run.Deps {
 // maps the outcome to an exit code.
 func executePlan(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error {
 	res, err := run.Execute(ctx, plan, runDeps(env, f))
-	show := finish.PrintText
-	switch {
-	case f.k6.noSummary:
-		show = finish.PrintNone
-	case f.json:
-		show = finish.PrintJSON
-	}
-	if perr := res.Show(env.Stdout, show, finish.UseColor(isTTY(env.Stdout), f.noColor, env.Getenv)); err == nil {
-		err = perr
+	if res != nil && res.SummaryJSON != nil {
+		var perr error
+		switch {
+		case f.k6.noSummary:
+		case f.json:
+			_, perr = env.Stdout.Write(res.SummaryJSON)
+		default:
+			perr = res.WriteConsole(env.Stdout, finish.UseColor(isTTY(env.Stdout), f.noColor, env.Getenv))
+		}
+		if err == nil {
+			err = perr
+		}
 	}
 	if err != nil {
 		return fromRun(err)
