@@ -15,8 +15,8 @@ import (
 // implements the three methods itself:
 //
 //	Name() string
-//		A short identifier, e.g. "graph", "kafka", "echo": it prefixes
-//		the family's scenario names and labels its flags.
+//		A short identifier, e.g. "graph", "kafka", "echo" (by convention
+//		the prefix of its scenario names); messages name the family by it.
 //	Scenarios() []ScenarioInfo
 //		What the family offers, in display order (`stampede scenarios`).
 //		Called often: return a fixed list.
@@ -27,13 +27,13 @@ import (
 //		(start it here, stop it in Opened.Close). Called once per run,
 //		before anything is measured; ctx ends on Ctrl+C. Bad input (an
 //		option, a URL, an unreachable target) is Usagef: one line, exit
-//		code 2, nothing measured.
+//		code 2, nothing measured; any other error fails the run as
+//		"prepare NAME: ERROR".
 //
 // Options live in the family value, in a typed Options struct with
 // defaults and a Validate method; a family may implement FlagBinder (and
-// FlagSharer) to offer them as run flags. Family values are map keys and
-// the command line makes a fresh catalog per command: implement Family
-// on a pointer. See Example_family.
+// FlagSharer) to offer them as run flags. Family values are map keys:
+// implement Family on a pointer. See Example_family.
 type Family = workload.Family
 
 // FlagBinder is implemented by families whose options are run flags:
