@@ -27,9 +27,10 @@
 // # Families and the catalog
 //
 // Scenarios belong to a Family, which names them and opens them against a
-// target. NewFamily makes a family of ready scenarios; implement Family for
-// one that prepares a target. A program builds its Catalog explicitly, with
-// no init-time registration:
+// target. NewFamily makes a family of ready scenarios; implement Family
+// (Name, Scenarios, Open; optionally FlagBinder for run flags) for one that
+// prepares a target — Example_family is a whole one. A program builds its
+// Catalog explicitly, with no init-time registration:
 //
 //	cat := stampede.Builtins().Add(stampede.NewFamily("ping", stampede.ScenarioDef{
 //		Name: "ping.Loopback", Description: "ping a loopback server", Scenario: pingScenario{},
@@ -40,6 +41,14 @@
 // ping.Loopback -u 10 -d 30s --threshold 'responseTime: p(95)<5'`,
 // `compare`, `merge`, `sweep`, `report` and the rest work as they do for
 // the built-in scenarios. See examples/echo for a complete program.
+//
+// # Outputs
+//
+// An Output receives every finished second of every scenario (Observe)
+// and, as an OutputRequestLogger, every request record; the program adds
+// its factory to the catalog (Catalog.AddOutput) and `--out NAME=ARG`
+// names it next to stampede's own outputs (influxdb, prometheus-rw, json,
+// csv). See examples/tally.
 //
 // # Running from Go
 //

@@ -9,42 +9,100 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// Family is a group of scenarios sharing a target kind and its setup: it
-// names its scenarios (Scenarios) and opens the named scenarios against
-// env.Target or its embedded default (Open). A family with options keeps
-// them in a typed Options value with a Validate method and may implement
-// FlagBinder to offer them as run flags. Family values are used as map
-// keys: implement them on pointers.
+// Family is a group of scenarios sharing a target kind and its setup.
+// NewFamily makes one for scenarios that prepare nothing; a family that
+// prepares a target (a connection pool, data, an embedded server)
+// implements the three methods itself:
+//
+//	Name() string
+//		A short identifier, e.g. "graph", "kafka", "echo" (by convention
+//		the prefix of its scenario names); messages name the family by it.
+//	Scenarios() []ScenarioInfo
+//		What the family offers, in display order (`stampede scenarios`).
+//		Called often: return a fixed list.
+//	Open(ctx context.Context, env *Env, names []string) (*Opened, error)
+//		Prepares the target for the named scenarios (all of them this
+//		family's, at least one) and returns them ready to run. env.Target
+//		is the --target URL; empty means the family's embedded default
+//		(start it here, stop it in Opened.Close). Called once per run,
+//		before anything is measured; ctx ends on Ctrl+C. Bad input (an
+//		option, a URL, an unreachable target) is Usagef: one line, exit
+//		code 2, nothing measured; any other error fails the run as
+//		"prepare NAME: ERROR".
+//
+// Options live in the family value, in a typed Options struct with
+// defaults and a Validate method; a family may implement FlagBinder (and
+// FlagSharer) to offer them as run flags. Family values are map keys:
+// implement Family on a pointer. See Example_family.
 type Family = workload.Family
 
-// FlagBinder is implemented by families whose options are run flags: the
-// command line calls BindFlags with the run command's flag set, and the
-// values parsed into it become the family's options. A flag name bound by
-// two families of one catalog is an error, unless every family binding it
-// lists it in SharedFlags (FlagSharer).
+// FlagBinder is implemented by families whose options are run flags:
+//
+//	BindFlags(fs *pflag.FlagSet)   // github.com/spf13/pflag
+//
+// registers the family's options on fs with the family's current option
+// values as defaults (e.g. fs.IntVar(&f.opts.Size, "echo-size",
+// f.opts.Size, "bytes per echo")); the values the command line parses
+// into fs become the family's options before Open. Validate them at the
+// start of Open. A flag name the run command or another family of the
+// catalog already has is an error that stops every run, naming both,
+// unless every family binding it lists it in SharedFlags (FlagSharer).
+// Prefix your flags with the family's name.
 type FlagBinder = workload.FlagBinder
 
-// FlagSharer declares flags a family shares with other families: one flag
-// then sets the option of each.
+// FlagSharer is implemented by FlagBinder families that share some flags
+// with other families:
+//
+//	SharedFlags() []string
+//
+// names the flags (without "--") that one command-line flag sets for
+// every family binding it; each must be bound with the same type and
+// default by all of them.
 type FlagSharer = workload.FlagSharer
 
-// ScenarioInfo describes one scenario of a family: its name in
-// family.Scenario form, a one-line description and whether a bare
-// `stampede run` runs it.
+// ScenarioInfo describes one scenario of a family, as Family.Scenarios
+// lists it. Fields:
+//
+//	Name        string // in family.Scenario form, e.g. "echo.RoundTrip"; unique in the catalog
+//	Description string // one line for `stampede scenarios`
+//	Default     bool   // run by a bare `stampede run` when the family is the catalog's first
 type ScenarioInfo = workload.Info
 
-// Env is what a family gets when it is opened: the target URL, the driver
-// registry, the data directory, the metrics registry, the seed, the
-// operation timeout and where to log preparation messages.
+// Env is what Family.Open gets. Fields a family reads:
+//
+//	Target  string             // the --target URL; "" means the family's embedded default
+//	DataDir string             // --data-dir: generated data, embedded databases
+//	Seed    int64              // --seed: make parameter choices reproducible with it
+//	Timeout time.Duration      // --timeout: bound each operation (0: none)
+//	MaxVUs  int                // the most VUs any opened scenario will use: size pools with it
+//	Getenv  func(string) string // the environment (never nil): credentials come from here, never from flags
+//	Log     io.Writer          // preparation messages (generation, loading); never nil
+//	Stderr  io.Writer          // progress bars; discards when stderr is no terminal; never nil
+//	Quiet   bool               // -q: keep Log quiet (Logf does)
+//	InsecureSkipTLSVerify bool // --insecure-skip-tls-verify
+//	UserAgent string           // --user-agent ("" : the driver's default)
+//	Vars    map[string]string  // -e KEY=VALUE pairs
+//
+// Metrics (the run's metrics registry) and Drivers (the target drivers of
+// the built-in families) serve the built-in families. env.Logf(format,
+// args...) writes one preparation message unless Quiet.
 type Env = workload.Env
 
-// Opened is a family ready to run: one Runnable per scenario name, a
-// description of the target without credentials, notes for the summary
-// and a Close function.
+// Opened is what Family.Open returns: the opened scenarios and what the
+// summary says about the target. Fields:
+//
+//	Scenarios     map[string]Runnable // one per name given to Open: AsRunnable(yourScenario)
+//	Target        string              // what is measured, for the summary, without credentials
+//	TargetVersion string              // the server's version when it can be asked ("" : unknown)
+//	Notes         []string            // remarks for every scenario's summary; say here what a stand-in does not model
+//	InProcess     bool                // the target runs inside this process (shares the generator's CPU)
+//	StandIn       bool                // the target is a test stand-in whose scaling cannot be measured
+//	Close         func() error        // releases the target after the run (nil: nothing to release)
 type Opened = workload.Opened
 
-// Runnable is a scenario as the engine runs it; AsRunnable makes one from
-// a Scenario, for the Scenarios of an Opened.
+// Runnable is a scenario as the engine runs it, for Opened.Scenarios;
+// AsRunnable makes one from a Scenario (with its optional Setup,
+// Started, Teardown and Notes).
 type Runnable = engine.Scenario
 
 // AsRunnable returns s as the engine runs it.

@@ -8,66 +8,152 @@ import (
 	"github.com/stampede-bench/stampede/internal/run"
 )
 
-// Output is a live output of a run, as in k6: Start before the first
-// second, Observe once for every finished second of every scenario (on the
-// aggregator's goroutine: return quickly, keep nothing of the point), Stop
-// once after the last. Optional abilities are separate interfaces:
-// OutputAnnotator adds notes to the snapshot after Stop. See
-// docs/outputs.md.
+// Output is a live output of a run, as in k6 (what --out NAME=ARG names
+// besides a result directory). A run calls, in this order:
+//
+//	Description() string
+//		One console line once the output has started, e.g. "tally:
+//		counting requests into t.txt"; "" announces nothing.
+//	Start() error
+//		Once, before the first second is measured: open files and
+//		connections, start goroutines here (never in the factory's New).
+//		An error stops the run before it measures; the output is then
+//		not stopped.
+//	Observe(p *Point)
+//		Once for every finished second of every scenario, in time
+//		order, on the aggregator's goroutine: return quickly (buffer and
+//		send from a goroutine of your own), keep nothing of p after
+//		returning (p.Hist and p.Trends are reused).
+//	Stop() error
+//		Once, after the last Observe (also when the run failed or was
+//		interrupted): flush, close, report what could not be written.
+//
+// Optional abilities, found by type assertion: OutputRequestLogger
+// receives every request record; OutputAnnotator adds notes to the
+// snapshot after Stop. See docs/extending.md and docs/outputs.md.
 type Output = output.Output
 
-// OutputAnnotator is an Output that adds what it learned to the snapshot
-// after Stop (AddNote avoids duplicates).
+// OutputAnnotator is an Output that adds what it learned to the summary:
+//
+//	Annotate(snap *Snapshot)
+//
+// is called once after Stop, before the summaries are written; append to
+// snap.Scenarios[i].Notes with AddNote (which avoids duplicates).
 type OutputAnnotator = output.Annotator
 
 // OutputRequestLogger is an Output that also receives every request
 // record of the run, through one RequestWriter per VU (no lock per
-// request): its Writer(scenario) is called once for each VU as the VU is
-// made, concurrently for several VUs, so it must be safe for concurrent
-// use; the writer's Write is called on the VU's goroutine right after each
-// request is recorded — the recording path: it must not block and must
-// not keep r.Op or r.HTTP after it returns; the writer's Close is called
-// once when the VU ends, before the output's Stop. When no output of a run
-// is an OutputRequestLogger (and the run writes no request CSV), the
-// engine gets no request log and the recording path costs what it costs
-// without outputs.
+// request):
+//
+//	Writer(scenario string) RequestWriter
+//
+// is called once for each VU as the VU is made, concurrently for several
+// VUs (make it safe for concurrent use), after Start. The writer's Write
+// is called on the VU's goroutine right after each request is recorded —
+// the recording path: it must not block and must not keep r.HTTP after it
+// returns; one writer is never called concurrently. The writer's Close is
+// called once when the VU ends, before the output's Stop. When no output
+// of a run is an OutputRequestLogger (and the run writes no request CSV),
+// the engine gets no request log and the recording path costs what it
+// costs without outputs.
 type OutputRequestLogger = output.RequestLogger
 
 // RequestRecord is one request as an OutputRequestLogger receives it (a
-// line of the per-request CSV): Time the response arrived (wall clock),
-// Query the label given to RecordRequest (or the statement as sent),
-// ResponseTime measured by stampede, Latency reported by the server
-// (negative when unknown), OK, Rows, Err (the error message, "" when OK),
-// and for HTTP requests HTTP (k6's timings; valid only during Write).
+// line of the per-request CSV). Fields:
+//
+//	Time         time.Time     // when the response arrived (wall clock)
+//	Query        string        // the label given to Iteration.RecordRequest (built-in families: the statement as sent)
+//	ResponseTime time.Duration // measured by stampede, from the intended start under arrival-rate executors
+//	Latency      time.Duration // reported by the server; negative when unknown
+//	OK           bool          // false when the request failed
+//	Rows         int64         // Outcome.Rows
+//	Err          string        // the error message; "" when OK
+//
+// Op, Answer, HasAnswer and HTTP (k6's timings of an HTTP request, valid
+// only during Write) are filled by the built-in families.
 type RequestRecord = reqlog.Record
 
-// RequestWriter receives the request records of one VU: Write for each
-// request on the VU's goroutine, Close once when the VU ends.
+// RequestWriter receives the request records of one VU (see
+// OutputRequestLogger):
+//
+//	Write(r RequestRecord) // for each request, on the VU's goroutine; must not block
+//	Close() error          // once, when the VU ends
 type RequestWriter = reqlog.Writer
 
-// OutputFactory makes one kind of output: Name is what --out NAME=ARG
-// names, Check validates ARG without side effects, New makes the output
-// without starting it.
+// OutputFactory makes one kind of output; Catalog.AddOutput makes it
+// available to --out, OutputRegistry.Add to Deps.Outputs. Fields:
+//
+//	Name    string                             // what --out NAME=ARG names: lower-case letters, digits, dashes
+//	Aliases []string                           // other names for it (optional)
+//	Usage   string                             // the form shown when --out names an unknown output, e.g. "tally=FILE"
+//	Check   func(arg string) error             // validates ARG before anything runs, without side effects; nil accepts any
+//	New     func(p OutputParams) (Output, error) // makes one output per run; must not start anything (Start does)
+//
+// A Check error is reported as "--out NAME: ERROR", exit code 2.
 type OutputFactory = output.Factory
 
-// OutputParams are what an output is made from: ARG, the run's metrics
-// registry, scenarios and tags.
+// OutputParams are what OutputFactory.New gets. Fields:
+//
+//	Arg        string              // the text after NAME= in --out NAME=ARG
+//	Scenarios  []string            // the run's scenario names, in run order
+//	Tags       map[string]string   // the run's tags (--tag, testid); TagsWithSegment() adds "segment"
+//	Segment    string              // "i/N" when the run is a segment of a distributed run, else ""
+//	Origin     string              // the target, without credentials
+//	Thresholds map[string][]string // threshold expressions by metric name
+//	Getenv     func(string) string // the environment (tokens come from here; may be nil: use Env)
+//	Warn, Info io.Writer           // warnings, and remarks --quiet silences (may be nil: use WarnTo, InfoTo)
+//	Start      time.Time           // when the run started (zero: now)
+//
+// Registry (the run's metrics registry) and Generator serve the built-in
+// outputs.
 type OutputParams = output.Params
 
-// OutputRegistry maps output names to factories; set Deps.Outputs to use
-// one of your own.
+// OutputRegistry maps output names to factories: Add(OutputFactory)
+// error, Lookup(name), Usages(). Outputs() and Catalog.Outputs() make
+// one; set Deps.Outputs to it when you run a Plan with Execute.
 type OutputRegistry = output.Registry
 
-// OutputSpec names one output of a Plan: Kind is the registry name, Arg
-// what --out KIND=ARG would give.
+// OutputSpec names one output of a Plan, as --out KIND=ARG would:
+//
+//	Kind string // the registry name, e.g. "influxdb" or your factory's Name
+//	Arg  string // ARG
 type OutputSpec = run.OutputSpec
 
-// Point is one second of one scenario, as outputs observe it (counts,
-// VUs, responseTime statistics in µs).
+// Point is one second of one scenario, as Output.Observe gets it. Fields:
+//
+//	Scenario string           // the scenario's name
+//	Sec      int64            // seconds since the run started
+//	Time     time.Time        // the second's wall-clock time
+//	Counts   map[string]int64 // counters that moved in the second ("iterations", "requests", "errors", ...); rates as NAME and NAME_fail
+//	Errors   map[string]int64 // failures by message
+//	VUs      int64            // active VUs
+//	RT       struct{ N int64; Mean float64; P50, P90, P95, P99, Max int64 } // responseTime of the second in µs; N is the requests that finished in it
+//
+// Hist (the second's responseTime HDR histogram, µs) and Trends are valid
+// only during Observe.
 type Point = metrics.Point
 
-// Snapshot holds every scenario's merged measurements of a run.
+// Snapshot holds every scenario's merged measurements of a run. Fields:
+//
+//	Start, End  time.Time
+//	Interrupted bool                // the run was stopped early
+//	Scenarios   []*ScenarioSnapshot // in run order
+//
+// Scenario(name) finds one scenario.
 type Snapshot = metrics.Snapshot
+
+// ScenarioSnapshot is the measurements of one scenario. Fields:
+//
+//	Name, Executor string
+//	Start, End     time.Time     // Duration() is End-Start; MeasuredDuration() leaves out Warmup
+//	Warmup         time.Duration // excluded from every statistic
+//	Counters       map[string]int64  // "iterations", "requests", "errors", "dropped_iterations", ...
+//	Trends         map[string]*Trend // "responseTime", "service_time", "latency", "iteration_duration", "rows": HDR histograms (Hist), µs for times
+//	Rates          map[string]*Rate  // "checks", "requests_failed": Passes, Fails, Value()
+//	Gauges         map[string]*Gauge // "vus", "vus_max": Value, Min, Max
+//	Errors         map[string]int64  // failures by message
+//	Notes          []string          // remarks shown in the summaries
+type ScenarioSnapshot = metrics.ScenarioSnapshot
 
 // Outputs returns a registry of stampede's own outputs (influxdb,
 // prometheus-rw, json, csv), to which a program may Add its own.

@@ -5,26 +5,93 @@ import (
 	"io"
 
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/segment"
+	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
-// Plan is one run: its scenarios with their executors, the result
-// directory (Out) and the options of the outputs and thresholds. It is a
-// value; WithSegment and ForRun return changed copies. See the fields'
-// documentation for units and defaults.
+// Plan is one run, as a value: Execute runs it without changing it;
+// WithSegment(seg) and ForRun(n) return changed copies. The zero value is
+// not runnable: a Plan needs Scenarios and Out. Fields (zero means the
+// default given):
+//
+//	Scenarios  []PlanScenario // in run order: name, family, executor (required)
+//	Concurrent bool           // run the scenarios at the same time instead of one after another
+//	Out        string         // the result directory (required); it must not hold a run yet
+//
+//	Target    string            // the target URL (--target); "" means each family's embedded default
+//	DataDir   string            // generated data and embedded databases (--data-dir)
+//	Seed      int64             // makes parameter choices reproducible (--seed)
+//	Timeout   time.Duration     // bounds each operation (--timeout; 0: none)
+//	Vars      map[string]string // -e KEY=VALUE pairs for {{__ENV.KEY}}
+//	UserAgent string            // HTTP User-Agent ("" : "stampede")
+//	InsecureSkipTLSVerify bool  // accept any TLS certificate
+//	Backoff   struct{ Min, Max time.Duration } // per-VU wait after connection failures, closed model (0: 50ms to 1s; Min < 0: none)
+//
+//	CSV           string            // the per-request CSV ("" : Out/requests.csv)
+//	NoCSV         bool              // write no per-request CSV
+//	NoReport      bool              // write no report.html
+//	SummaryExport string            // also write summary.json here (k6's --summary-export)
+//	Outputs       []OutputSpec      // live outputs, as --out KIND=ARG (Deps.Outputs makes them)
+//	Prometheus    string            // host:port to serve live /metrics on ("" : none)
+//	Tags          map[string]string // put on every output; testid defaults to the name of Out
+//	TrendStats    []string          // the summary's trend columns (nil: avg, min, med, max, p(90), p(95), p(99))
+//
+//	Thresholds   Thresholds // pass/fail criteria (ParseThresholds)
+//	NoThresholds bool       // record the thresholds without judging them
+//
+//	Segment Segment   // this instance's part of a distributed run; set it with WithSegment, which scales the executors
+//	StartAt time.Time // when the run's clock starts: Execute waits for it (instances of a distributed run share it)
+//	Run, Repeat int   // run n of Repeat repeated runs (set by ForRun)
+//
+// Monitors, NICSpeed and Profilers (target-side sampling, --monitor and
+// --profile) and CommandLine, WorkloadOptions, Sweep (recorded in
+// options.json) are filled by the command line. MaxVUs() is the most VUs
+// any scenario will use; Names() the scenario names in run order.
 type Plan = run.Plan
 
-// PlanScenario is one scenario of a Plan: its name, the family that opens
-// it and its executor.
+// PlanScenario is one scenario of a Plan. Fields:
+//
+//	Name   string // in family.Scenario form, e.g. "echo.RoundTrip"; once per plan
+//	Family Family // the family that opens it (from your Catalog or a …Family function)
+//	Config Config // its executor; call Config.Defaults() on what you build
 type PlanScenario = run.Scenario
 
-// Config is a scenario's executor, as in k6: Executor names one of the
-// executors below; VUs, Duration, Iterations, Rate (per TimeUnit), Stages
-// and the rest configure it. Call Defaults to fill in what is left zero.
+// Segment is one part of a distributed run, i/N (Index from 1, Count
+// N): Plan.WithSegment gives the segment's plan, whose executors run that
+// share of the whole (VUs, iterations, rates), and `stampede merge`
+// combines the segments' result directories exactly. See docs/scale.md.
+type Segment = segment.Segment
+
+// ParseSegment reads a segment in "i/N" form, e.g. "2/4".
+func ParseSegment(s string) (Segment, error) { return segment.Parse(s) }
+
+// Config is a scenario's executor, with k6's option names and defaults.
+// Executor names one of the executor constants below; the other fields
+// configure it (zero: the default, after Defaults):
+//
+//	VUs             int64         // constant-vus, per-vu-iterations, shared-iterations (default 1)
+//	Iterations      int64         // per VU (per-vu-iterations) or in all (shared-iterations); default 1
+//	Duration        time.Duration // constant-vus, constant-arrival-rate
+//	MaxDuration     time.Duration // bounds the iteration-based executors (default 10m)
+//	StartVUs        int64         // ramping-vus: VUs at the start
+//	StartRate       int64         // ramping-arrival-rate: rate at the start, per TimeUnit
+//	Stages          []Stage       // ramping-vus, ramping-arrival-rate
+//	Rate            int64         // constant-arrival-rate: iterations per TimeUnit
+//	TimeUnit        time.Duration // of Rate and StartRate (default 1s)
+//	PreAllocatedVUs int64         // arrival-rate executors: VUs made before the start
+//	MaxVUs          int64         // arrival-rate executors: most VUs (iterations that find none are dropped_iterations)
+//	GracefulStop    time.Duration // how long iterations still running at the end may take (default 30s)
+//	Warmup          time.Duration // the start, excluded from every statistic (default 0)
+//
+// Defaults() returns c with what is left zero filled in; Validate()
+// reports every problem of a Config with its defaults.
 type Config = engine.Config
 
-// Stage is one stage of a ramping executor: ramp to Target over Duration.
+// Stage is one stage of a ramping executor: ramp linearly to Target (VUs,
+// or iterations per TimeUnit) over Duration.
 type Stage = engine.Stage
 
 // The executors of Config.Executor.
@@ -37,20 +104,63 @@ const (
 	RampingArrivalRate  = engine.RampingArrivalRate
 )
 
-// Thresholds are a plan's pass/fail criteria, parsed once.
+// Thresholds are a plan's pass/fail criteria, parsed once by
+// ParseThresholds (the zero value has none): Specs() returns them as
+// given, Len() counts them.
 type Thresholds = run.Thresholds
 
 // ParseThresholds parses k6 threshold expressions such as
 // "responseTime: p(95)<200" (trend values in milliseconds).
 func ParseThresholds(specs ...string) (Thresholds, error) { return run.ParseThresholds(specs) }
 
-// Result is what Execute measured and wrote: the result directory, the
-// merged snapshot of every scenario, the threshold verdicts and the
-// summaries.
+// Result is what Execute measured and wrote. Fields:
+//
+//	Dir              string            // the result directory
+//	Snapshot         *Snapshot         // every scenario's merged measurements
+//	Interrupted      bool              // ctx stopped the run early: the results cover it until the stop
+//	Thresholds       []ThresholdResult // the evaluated thresholds, in the order given
+//	ThresholdsFailed bool              // a threshold failed (the command line exits 99)
+//	SummaryJSON      []byte            // summary.json as written (k6's --summary-export shape)
+//	SummaryText      []byte            // summary.txt as written (the console summary without colour)
+//	Tags             map[string]string // the run's tags, testid included
+//
+// Show(w, mode, color) prints the summary the way `stampede run` does:
+// mode ShowSummary (the console summary, in ANSI colour when color is set,
+// else exactly summary.txt), ShowJSON (summary.json) or ShowNothing.
 type Result = run.Result
 
-// Deps are what Execute uses from the process: the target drivers, the
-// environment and where messages go (nil writers discard).
+// ThresholdResult is one evaluated threshold. Fields:
+//
+//	Metric string  // k6's key of the (sub)metric, e.g. "responseTime{scenario:echo.RoundTrip}"
+//	Expr   string  // the expression as written, e.g. "p(95)<200"
+//	Value  float64 // the observed statistic: ms for times, a fraction for rates, per second for a counter's rate
+//	Pass   bool    // the expression held (false when Err is set)
+//	Err    error   // why it could not be judged (no samples, unknown scenario): the threshold fails
+type ThresholdResult = threshold.Result
+
+// SummaryMode is what Result.Show prints.
+type SummaryMode = finish.Print
+
+// The modes of Result.Show.
+const (
+	ShowSummary = finish.PrintText // the console summary
+	ShowJSON    = finish.PrintJSON // summary.json
+	ShowNothing = finish.PrintNone // nothing
+)
+
+// Deps are what Execute uses from the process; DefaultDeps fills them.
+// Fields:
+//
+//	Drivers      *…                  // the target drivers (required: take DefaultDeps's)
+//	Outputs      *OutputRegistry     // makes Plan.Outputs (nil: stampede's own; Catalog.Outputs adds the program's)
+//	Getenv       func(string) string // the environment: credentials, tokens (nil: none)
+//	Log          io.Writer           // the families' preparation messages (nil: quiet)
+//	Info         io.Writer           // the run's informational lines: outputs started, the result directory (nil: none)
+//	Warn         io.Writer           // warnings (nil: none)
+//	ProgressBars io.Writer           // the families' progress bars, for a terminal (nil: none)
+//	StdoutTTY    bool                // stdout is a terminal (summary.json records it)
+//
+// Display (a live progress line) serves the command line.
 type Deps = run.Deps
 
 // DefaultDeps returns the built-in target drivers and the process

@@ -30,6 +30,12 @@ type Result struct {
 	fin *finish.Result // what finish.Dir wrote
 }
 
+// WriteConsole writes the console summary (Show with finish.PrintText):
+// in colour when color is set, else exactly summary.txt.
+func (r *Result) WriteConsole(w io.Writer, color bool) error {
+	return r.Show(w, finish.PrintText, color)
+}
+
 // Show prints the summary on w the one way run and merge do
 // (finish.Result.Show): nothing (finish.PrintNone), summary.json
 // (finish.PrintJSON) or the console summary (finish.PrintText), in colour
