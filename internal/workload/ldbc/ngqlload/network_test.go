@@ -368,6 +368,37 @@ func TestGeneratedNetworkIntoStandIn(t *testing.T) {
 					}
 				}
 				basic["counts"] = st.Counts
+				// Spot checks: the first post's properties, the first
+				// reply's and like's direction.
+				s := session(t, target)
+				post := firstRow(t, dir, ldbcfile.PostPath)
+				id, _ := strconv.ParseInt(post[0], 10, 64)
+				got := rows(t, s, "FETCH PROP ON Post "+itoa(VID(KindPost, id))+" YIELD Post.imageFile, Post.locationIP, Post.browserUsed, Post.language, Post.content, Post.length")
+				if len(got) != 1 || strings.Join(got[0], "|") != strings.Join(append(append([]string{post[1]}, post[3:6]...), post[6], post[7]), "|") {
+					t.Errorf("post %v: %q", post, got)
+				}
+				for _, e := range []struct {
+					path, edge string
+					src, dst   Kind
+				}{
+					{ldbcfile.CommentReplyOfPostPath, ReplyOfEdge, KindComment, KindPost},
+					{ldbcfile.CommentReplyOfCommentPath, ReplyOfEdge, KindComment, KindComment},
+					{ldbcfile.PersonLikesPostPath, LikesEdge, KindPerson, KindPost},
+					{ldbcfile.ForumContainerOfPostPath, ContainerOfEdge, KindForum, KindPost},
+					{ldbcfile.ForumHasMemberPersonPath, HasMemberEdge, KindForum, KindPerson},
+				} {
+					r := firstRow(t, dir, e.path)
+					a, _ := strconv.ParseInt(r[0], 10, 64)
+					b, _ := strconv.ParseInt(r[1], 10, 64)
+					got := rows(t, s, "GO FROM "+itoa(VID(e.src, a))+" OVER "+e.edge+" YIELD dst(edge)")
+					found := false
+					for _, g := range got {
+						found = found || g[0] == itoa(VID(e.dst, b))
+					}
+					if !found {
+						t.Errorf("%s %v: GO FROM %d OVER %s gives %q", e.path, r, VID(e.src, a), e.edge, got)
+					}
+				}
 				return
 			}
 			// The same network in the merge-foreign layout.
@@ -407,4 +438,56 @@ func countsOfFiles(files map[string]int64) map[string]int64 {
 		}
 	}
 	return out
+}
+
+// In the composite layout the person file's language and email columns
+// fill speaks and email; the side files do not exist.
+func TestNetworkCompositePersons(t *testing.T) {
+	data := writeNetwork(t, nil)
+	for _, p := range []string{ldbcfile.PersonEmailEmailaddressPath, ldbcfile.PersonSpeaksLanguagePath} {
+		os.Remove(filepath.Join(data, p))
+	}
+	body := ldbcfile.PersonCompositeHeader + "\n"
+	for i, r := range ldbctest.Tiny[ldbcfile.PersonPath] {
+		body += r + map[int]string{0: "|en;fr|First1@gmx.com;First1@yahoo.com", 2: "||First3@hotmail.com"}[i]
+		if i != 0 && i != 2 {
+			body += "||"
+		}
+		body += "\n"
+	}
+	if err := os.WriteFile(filepath.Join(data, ldbcfile.PersonPath), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := nebulatest.StartCluster(1, nebulatest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	target := "nebula://root:nebula@" + c.Addrs()[0] + "/net"
+	st, err := Load(t.Context(), Config{Target: target, Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Layout != "CsvComposite" || st.Failed != 0 || st.Counts[PersonTag] != 8 {
+		t.Fatalf("%+v", st)
+	}
+	s := session(t, target)
+	got := rows(t, s, "FETCH PROP ON Person 1, 3 YIELD Person.email, Person.speaks")
+	if len(got) != 2 || strings.Join(got[0], "|") != "First1@gmx.com;First1@yahoo.com|en;fr" || strings.Join(got[1], "|") != "First3@hotmail.com|" {
+		t.Fatalf("%q", got)
+	}
+}
+
+// firstRow is the first data row of a data set's file.
+func firstRow(t *testing.T, dir, rel string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitN(string(b), "\n", 3)
+	if len(lines) < 3 {
+		t.Fatalf("%s has no rows", rel)
+	}
+	return strings.Split(lines[1], "|")
 }
