@@ -190,6 +190,9 @@ func (s *Store) createSpace(p *parser) (*graphsvc.DataSet, *stmtError) {
 func (s *Store) createSchema(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stmtError) {
 	ifNot := p.kw("IF", "NOT", "EXISTS")
 	name, err := p.ident()
+	if err == nil {
+		err = p.notReserved()
+	}
 	if err != nil {
 		return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 	}
@@ -199,6 +202,9 @@ func (s *Store) createSchema(sp *space, p *parser, edge bool) (*graphsvc.DataSet
 	}
 	for !p.punct(")") {
 		prop, err := p.ident()
+		if err == nil {
+			err = p.notReserved()
+		}
 		if err != nil {
 			return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 		}
@@ -351,6 +357,9 @@ func (s *Store) insert(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stm
 	}
 	for !p.punct(")") {
 		c, err := p.ident()
+		if err == nil {
+			err = p.notReserved()
+		}
 		if err != nil {
 			return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 		}
