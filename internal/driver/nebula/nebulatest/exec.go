@@ -190,19 +190,26 @@ func (s *Store) createSpace(p *parser) (*graphsvc.DataSet, *stmtError) {
 func (s *Store) createSchema(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stmtError) {
 	ifNot := p.kw("IF", "NOT", "EXISTS")
 	name, err := p.ident()
+	if err == nil {
+		err = p.notReserved()
+	}
 	if err != nil {
 		return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 	}
-	var props []string
+	var props, types []string
 	if err := p.expectPunct("("); err != nil {
 		return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 	}
 	for !p.punct(")") {
 		prop, err := p.ident()
+		if err == nil {
+			err = p.notReserved()
+		}
 		if err != nil {
 			return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 		}
 		props = append(props, prop)
+		types = append(types, lower(p.peek().text))
 		// Skip the type and any arguments: "string", "fixed_string(20)".
 		depth := 0
 		for {
@@ -232,7 +239,7 @@ func (s *Store) createSchema(sp *space, p *parser, edge bool) (*graphsvc.DataSet
 		}
 		return nil, errf(graphsvc.ErrorCode_E_EXISTED, "Existed!")
 	}
-	m[name] = &schema{props: props, at: nowFunc()}
+	m[name] = &schema{props: props, types: types, at: nowFunc()}
 	return nil, nil
 }
 
@@ -350,6 +357,9 @@ func (s *Store) insert(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stm
 	}
 	for !p.punct(")") {
 		c, err := p.ident()
+		if err == nil {
+			err = p.notReserved()
+		}
 		if err != nil {
 			return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 		}
@@ -362,6 +372,7 @@ func (s *Store) insert(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stm
 	type item struct {
 		a, b  int64
 		props []*graphsvc.Value
+		lits  []string // literalKind of each value
 	}
 	var items []item
 	for {
@@ -384,6 +395,7 @@ func (s *Store) insert(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stm
 			return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "SyntaxError: expected :(")
 		}
 		for !p.punct(")") {
+			it.lits = append(it.lits, literalKind(p.peek()))
 			v, err := value(p)
 			if err != nil {
 				return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
@@ -422,6 +434,13 @@ func (s *Store) insert(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stm
 		}
 		if idx[i] < 0 {
 			return nil, errf(graphsvc.ErrorCode_E_SEMANTIC_ERROR, "SemanticError: `%s' not found", c)
+		}
+	}
+	for _, it := range items {
+		for i, lit := range it.lits {
+			if serr := checkType(sc, idx[i], lit); serr != nil {
+				return nil, serr
+			}
 		}
 	}
 	for _, it := range items {
