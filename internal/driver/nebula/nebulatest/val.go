@@ -49,7 +49,7 @@ type edgeRef struct {
 
 var nullVal = val{}
 
-func intVal(i int64) val { return val{k: kInt, i: i} }
+func intVal(i int64) val  { return val{k: kInt, i: i} }
 func strVal(s string) val { return val{k: kStr, s: s} }
 func boolVal(b bool) val {
 	if b {
