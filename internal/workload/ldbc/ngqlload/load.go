@@ -278,7 +278,7 @@ func (l *load) readBackSpace(ctx context.Context, st *Stats) error {
 // the schema, as inserts fail on a graphd that has not seen it yet.
 func (l *load) waitSchema(ctx context.Context) error {
 	if l.cfg.DryRun != nil {
-		fmt.Fprintf(l.cfg.DryRun, "-- wait until SHOW TAGS / SHOW EDGES on every graphd list %s, %s, %s\n", PersonTag, MetaTag, KnowsEdge)
+		fmt.Fprintf(l.cfg.DryRun, "-- wait until SHOW TAGS / SHOW EDGES on every graphd list the %d tags and edge types above\n", len(Types())+1)
 		return nil
 	}
 	deadline := time.Now().Add(l.cfg.SchemaWait)
@@ -314,7 +314,10 @@ func (l *load) schemaVisible(ctx context.Context, addr string) (bool, error) {
 		return false, err
 	}
 	defer s.Close()
-	want := map[string]bool{PersonTag: true, MetaTag: true, KnowsEdge: true}
+	want := map[string]bool{MetaTag: true}
+	for _, t := range Types() {
+		want[t.Name] = true
+	}
 	for _, q := range []string{"SHOW TAGS", "SHOW EDGES"} {
 		r, err := s.Execute(ctx, q)
 		if err != nil {

@@ -34,11 +34,42 @@ const (
 	DefaultSchemaWait = 60 * time.Second
 )
 
-// Schema names.
+// Tag names (vertex types) of the LDBC network: nebula-bench's Person and
+// LDBC's entity names. Tag is a reserved word of nGQL: write it
+// backquoted (`Tag`) in statements, as every statement here does.
 const (
-	PersonTag = "Person"
-	KnowsEdge = "KNOWS"
-	MetaTag   = "stampede_meta"
+	PersonTag       = "Person"
+	PlaceTag        = "Place"
+	OrganisationTag = "Organisation"
+	TagClassTag     = "TagClass"
+	TagTag          = "Tag"
+	ForumTag        = "Forum"
+	PostTag         = "Post"
+	CommentTag      = "Comment"
+)
+
+// Edge type names, each in LDBC's direction (source -> destination).
+const (
+	KnowsEdge        = "KNOWS"          // Person -> Person, one edge per friendship (creationDate)
+	HasCreatorEdge   = "HAS_CREATOR"    // Post|Comment -> Person
+	HasTagEdge       = "HAS_TAG"        // Post|Comment|Forum -> Tag
+	HasMemberEdge    = "HAS_MEMBER"     // Forum -> Person (joinDate)
+	HasModeratorEdge = "HAS_MODERATOR"  // Forum -> Person
+	ContainerOfEdge  = "CONTAINER_OF"   // Forum -> Post
+	ReplyOfEdge      = "REPLY_OF"       // Comment -> Post|Comment
+	IsLocatedInEdge  = "IS_LOCATED_IN"  // Person|Post|Comment|Organisation -> Place
+	IsPartOfEdge     = "IS_PART_OF"     // Place -> Place
+	StudyAtEdge      = "STUDY_AT"       // Person -> Organisation (classYear)
+	WorkAtEdge       = "WORK_AT"        // Person -> Organisation (workFrom)
+	HasInterestEdge  = "HAS_INTEREST"   // Person -> Tag
+	HasTypeEdge      = "HAS_TYPE"       // Tag -> TagClass
+	IsSubclassOfEdge = "IS_SUBCLASS_OF" // TagClass -> TagClass
+	LikesEdge        = "LIKES"          // Person -> Post|Comment (creationDate)
+)
+
+// Schema names of the load record.
+const (
+	MetaTag = "stampede_meta"
 	// MetaVID is the vertex holding the load record: a negative id no LDBC
 	// person has.
 	MetaVID int64 = -4242424242
@@ -51,16 +82,93 @@ const PersonNameIndex = "person_first_name"
 const CreateIndex = "CREATE TAG INDEX IF NOT EXISTS " + PersonNameIndex + " ON " + PersonTag + "(firstName(32))"
 
 // PersonProps are the Person properties in ldbcfile.Person order after
-// the id, as nebula-bench names them.
+// the id, as nebula-bench names them. The full load adds email and speaks
+// (see Types); statements that name only PersonProps leave them NULL.
 const PersonProps = "firstName, lastName, gender, birthday, creationDate, locationIP, browserUsed"
 
-// SchemaStatements create the tags and edge types (inside USE space).
-func SchemaStatements() []string {
-	return []string{
-		"CREATE TAG IF NOT EXISTS `" + PersonTag + "`(firstName string, lastName string, gender string, birthday string, creationDate datetime, locationIP string, browserUsed string)",
-		"CREATE EDGE IF NOT EXISTS `" + KnowsEdge + "`(creationDate datetime)",
-		"CREATE TAG IF NOT EXISTS `" + MetaTag + "`(format string, fingerprint string, persons int, knows int, failed int, loaded_at string, data string)",
+// Prop is one property of a tag or edge type.
+type Prop struct {
+	Name string
+	// Type is the nGQL type: "string", "int" or "datetime".
+	Type string
+}
+
+// Type is a tag (vertex type) or an edge type of the schema.
+type Type struct {
+	Name  string
+	Edge  bool
+	Props []Prop
+}
+
+// Types returns the schema of the LDBC network, tags first, in the order
+// Load creates and fills them. Person's email and speaks hold a person's
+// e-mail addresses and languages joined with ";" (the layout of LDBC's
+// CsvComposite person file), in file order. Datetimes are UTC with
+// milliseconds; Person.birthday is a "yyyy-MM-dd" string as nebula-bench
+// has it. The slice is new on each call.
+func Types() []Type {
+	s := func(n string) Prop { return Prop{n, "string"} }
+	i := func(n string) Prop { return Prop{n, "int"} }
+	dt := func(n string) Prop { return Prop{n, "datetime"} }
+	return []Type{
+		{Name: PersonTag, Props: []Prop{s("firstName"), s("lastName"), s("gender"), s("birthday"), dt("creationDate"), s("locationIP"), s("browserUsed"), s("email"), s("speaks")}},
+		{Name: PlaceTag, Props: []Prop{s("name"), s("url"), s("type")}},
+		{Name: OrganisationTag, Props: []Prop{s("type"), s("name"), s("url")}},
+		{Name: TagClassTag, Props: []Prop{s("name"), s("url")}},
+		{Name: TagTag, Props: []Prop{s("name"), s("url")}},
+		{Name: ForumTag, Props: []Prop{s("title"), dt("creationDate")}},
+		{Name: PostTag, Props: []Prop{s("imageFile"), dt("creationDate"), s("locationIP"), s("browserUsed"), s("language"), s("content"), i("length")}},
+		{Name: CommentTag, Props: []Prop{dt("creationDate"), s("locationIP"), s("browserUsed"), s("content"), i("length")}},
+		{Name: KnowsEdge, Edge: true, Props: []Prop{dt("creationDate")}},
+		{Name: IsLocatedInEdge, Edge: true},
+		{Name: HasInterestEdge, Edge: true},
+		{Name: StudyAtEdge, Edge: true, Props: []Prop{i("classYear")}},
+		{Name: WorkAtEdge, Edge: true, Props: []Prop{i("workFrom")}},
+		{Name: IsPartOfEdge, Edge: true},
+		{Name: HasTypeEdge, Edge: true},
+		{Name: IsSubclassOfEdge, Edge: true},
+		{Name: HasModeratorEdge, Edge: true},
+		{Name: HasMemberEdge, Edge: true, Props: []Prop{dt("joinDate")}},
+		{Name: HasTagEdge, Edge: true},
+		{Name: ContainerOfEdge, Edge: true},
+		{Name: HasCreatorEdge, Edge: true},
+		{Name: ReplyOfEdge, Edge: true},
+		{Name: LikesEdge, Edge: true, Props: []Prop{dt("creationDate")}},
 	}
+}
+
+// metaProps are the properties of MetaTag: the load record.
+var metaProps = []Prop{{"format", "string"}, {"fingerprint", "string"}, {"persons", "int"}, {"knows", "int"}, {"failed", "int"},
+	{"loaded_at", "string"}, {"data", "string"}, {"counts", "string"}, {"max_person_id", "int"}}
+
+// createStatement is the CREATE TAG/EDGE statement of t.
+func createStatement(t Type) string {
+	var b strings.Builder
+	b.WriteString("CREATE TAG IF NOT EXISTS ")
+	if t.Edge {
+		b.Reset()
+		b.WriteString("CREATE EDGE IF NOT EXISTS ")
+	}
+	b.WriteString(nebula.QuoteName(t.Name))
+	b.WriteByte('(')
+	for i, p := range t.Props {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p.Name + " " + p.Type)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// SchemaStatements create the tags and edge types of Types and the load
+// record's tag (inside USE space).
+func SchemaStatements() []string {
+	var out []string
+	for _, t := range Types() {
+		out = append(out, createStatement(t))
+	}
+	return append(out, createStatement(Type{Name: MetaTag, Props: metaProps}))
 }
 
 // CreateSpace is the statement creating space.
