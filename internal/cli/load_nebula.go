@@ -75,14 +75,22 @@ func runLoadNebula(ctx context.Context, env *Env, o loadOptions) error {
 		}
 		return fmt.Errorf("load: %w", err)
 	}
+	var rows int64
+	for _, c := range st.Counts {
+		rows += c
+	}
 	if n.dryRun {
-		fmt.Fprintf(env.Stderr, "dry run: %d persons and %d knows would be inserted; nothing was sent\n", st.Persons, st.Knows)
+		fmt.Fprintf(env.Stderr, "dry run: %d persons, %d knows and %d rows in all would be inserted; nothing was sent\n", st.Persons, st.Knows, rows)
 		return nil
 	}
 	w := env.Stdout
 	fmt.Fprintf(w, "space: partition_num %d, replica_factor %d, vid_type %s (read back from the target)\n", st.Partitions, st.Replicas, st.VidType)
-	fmt.Fprintf(w, "loaded %d Person vertices and %d KNOWS edges in %s (%.0f rows/s); counts verified with SHOW STATS\n",
-		st.Persons, st.Knows, st.Elapsed.Round(time.Millisecond), float64(st.Persons+st.Knows)/max(st.Elapsed.Seconds(), 1e-9))
+	fmt.Fprintf(w, "loaded %d Person vertices and %d KNOWS edges (%d rows in all, %s layout) in %s (%.0f rows/s); counts verified with SHOW STATS\n",
+		st.Persons, st.Knows, rows, st.Layout, st.Elapsed.Round(time.Millisecond), float64(rows)/max(st.Elapsed.Seconds(), 1e-9))
+	fmt.Fprintln(w, ngqlload.FormatCounts(st.Counts))
+	if !st.Activity {
+		fmt.Fprintln(w, "the data set has no forums or messages (a person-graph data set): Forum, Post, Comment and their edges are empty")
+	}
 	if st.FailedFile != "" {
 		fmt.Fprintf(w, "%d rows failed: see %s\n", st.Failed, st.FailedFile)
 	}

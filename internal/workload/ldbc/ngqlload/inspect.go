@@ -18,6 +18,24 @@ import (
 // not exist, and an error wrapping loader.ErrIncomplete when it exists
 // without a completed load. An unreachable target is a usage error.
 func Inspect(ctx context.Context, target string, getenv func(string) string) (*loader.Meta, error) {
+	r, err := InspectRecord(ctx, target, getenv)
+	if r == nil {
+		return nil, err
+	}
+	return &r.Meta, err
+}
+
+// Record is a space's load record.
+type Record struct {
+	Meta loader.Meta
+	// Counts are the rows written by tag and edge type (names of Types);
+	// nil in a record of a stampede that loaded persons and friendships
+	// only.
+	Counts map[string]int64
+}
+
+// InspectRecord is Inspect returning the whole load record.
+func InspectRecord(ctx context.Context, target string, getenv func(string) string) (*Record, error) {
 	u, err := url.Parse(target)
 	if err != nil {
 		return nil, usage.Errorf("bad target URL")
@@ -49,8 +67,10 @@ func Inspect(ctx context.Context, target string, getenv func(string) string) (*l
 	if len(v) < 6 {
 		return nil, loader.ErrIncomplete
 	}
-	m := &loader.Meta{Fingerprint: string(v[0].SVal), Data: string(v[5].SVal)}
-	for i, dst := range []*int64{&m.Persons, &m.Knows, &m.Failed} {
+	rec := &Record{Meta: loader.Meta{Fingerprint: string(v[0].SVal), Data: string(v[5].SVal)}}
+	m := &rec.Meta
+	ints := []*int64{&m.Persons, &m.Knows, &m.Failed}
+	for i, dst := range ints {
 		if x := v[1+i]; x.IVal != nil {
 			*dst = *x.IVal
 		} else if x.SVal != nil {
@@ -58,5 +78,15 @@ func Inspect(ctx context.Context, target string, getenv func(string) string) (*l
 		}
 	}
 	m.LoadedAt, _ = time.Parse(time.RFC3339, string(v[4].SVal))
-	return m, nil
+	if len(v) >= 9 {
+		if v[6].SVal != nil {
+			rec.Counts = parseCounts(string(v[6].SVal))
+			m.Activity = rec.Counts[ForumTag]+rec.Counts[PostTag]+rec.Counts[CommentTag] > 0
+		}
+		if v[7].IVal != nil {
+			m.MaxPersonID = *v[7].IVal
+		}
+		m.Layout = string(v[8].SVal)
+	}
+	return rec, nil
 }

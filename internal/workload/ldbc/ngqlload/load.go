@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -47,11 +46,22 @@ type Config struct {
 	Progress io.Writer
 	// DryRun, when set, receives every statement instead of a server.
 	DryRun io.Writer
+	// Dates is the format of the data set's date columns (default
+	// ldbcfile.DatesAuto).
+	Dates ldbcfile.DateFormat
 }
 
 // Stats is the outcome of Load.
 type Stats struct {
+	// Persons and Knows are Counts[PersonTag] and Counts[KnowsEdge].
 	Persons, Knows, Failed int64
+	// Counts are the rows written (a dry run: that would be written) by
+	// tag and edge type, every name of Types; SHOW STATS agreed with them.
+	Counts map[string]int64
+	// Layout is the data set's CSV layout ("CsvBasic", ...); Activity is
+	// set when it has forums and messages (not a person-graph data set).
+	Layout   string
+	Activity bool
 	// Space settings read back from the target (DESCRIBE SPACE).
 	Partitions, Replicas int64
 	VidType              string
@@ -66,9 +76,6 @@ type Stats struct {
 // gives usage errors (package usage).
 func Load(ctx context.Context, cfg Config) (Stats, error) {
 	t0 := time.Now()
-	if _, err := os.Stat(filepath.Join(cfg.Data, ldbcfile.PersonPath)); err != nil {
-		return Stats{}, usage.Errorf("no LDBC data in %s: generate it with stampede gen ldbc --out %s", cfg.Data, cfg.Data)
-	}
 	u, err := url.Parse(cfg.Target)
 	if err != nil {
 		return Stats{}, usage.Errorf("bad target URL")
@@ -90,11 +97,15 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	if cfg.FailedFile == "" {
 		cfg.FailedFile = filepath.Join(cfg.Data, "failed_batches.csv")
 	}
+	p, err := planLoad(cfg.Data)
+	if err != nil {
+		return Stats{}, err
+	}
 	fp, err := loader.Fingerprint(cfg.Data)
 	if err != nil {
 		return Stats{}, usage.Errorf("data set %s: %v", cfg.Data, err)
 	}
-	l := &load{cfg: cfg, ncfg: ncfg, failed: &failedFile{path: cfg.FailedFile}}
+	l := &load{cfg: cfg, ncfg: ncfg, plan: p, failed: &failedFile{path: cfg.FailedFile}}
 	if cfg.DryRun == nil {
 		if err := l.connect(ctx); err != nil {
 			return Stats{}, err
@@ -109,8 +120,9 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 		return Stats{}, err
 	}
 	abs, _ := filepath.Abs(cfg.Data)
-	st.Meta = loader.Meta{Fingerprint: fp, Persons: st.Persons, Knows: st.Knows, Failed: st.Failed, LoadedAt: time.Now(), Data: abs}
-	if err := l.exec(ctx, metaStatement(fp, st.Persons, st.Knows, st.Failed, st.Meta.LoadedAt, abs)); err != nil {
+	st.Meta = loader.Meta{Fingerprint: fp, Persons: st.Persons, Knows: st.Knows, Failed: st.Failed, LoadedAt: time.Now(), Data: abs,
+		MaxPersonID: l.maxPerson, Layout: p.layout, Activity: p.activity}
+	if err := l.exec(ctx, metaStatement(st.Meta, st.Counts)); err != nil {
 		return Stats{}, fmt.Errorf("record load: %w", err)
 	}
 	if l.failed.n.Load() > 0 {
@@ -132,8 +144,11 @@ type load struct {
 	cfg    Config
 	ncfg   *nebula.Config
 	admin  *nebula.Session // without a space until it exists
+	plan   *plan
 	failed *failedFile
 	rows   atomic.Int64
+	// maxPerson is the largest person id read.
+	maxPerson int64
 }
 
 // connect opens the admin session (no space yet).
@@ -210,14 +225,19 @@ func (l *load) run(ctx context.Context) (Stats, error) {
 		return st, err
 	}
 	stop := l.progress()
-	persons, err := l.loadPersons(ctx, &st)
-	if err == nil {
-		err = l.loadKnows(ctx, persons, &st)
-	}
-	stop()
+	in, err := l.newInserter(ctx)
 	if err != nil {
+		stop()
 		return st, err
 	}
+	err = l.stream(ctx, l.plan, in)
+	counts, ierr := in.finish()
+	stop()
+	if err = errors.Join(err, ierr); err != nil {
+		return st, err
+	}
+	st.Counts, st.Layout, st.Activity = counts, l.plan.layout, l.plan.activity
+	st.Persons, st.Knows = counts[PersonTag], counts[KnowsEdge]
 	st.Failed = l.failed.n.Load()
 	// Rows written before the index reached every storaged may be
 	// missing from it: rebuild it once the data is in.

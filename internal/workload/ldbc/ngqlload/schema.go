@@ -20,6 +20,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
 )
 
 // nebula-bench's defaults for the space.
@@ -139,7 +140,7 @@ func Types() []Type {
 
 // metaProps are the properties of MetaTag: the load record.
 var metaProps = []Prop{{"format", "string"}, {"fingerprint", "string"}, {"persons", "int"}, {"knows", "int"}, {"failed", "int"},
-	{"loaded_at", "string"}, {"data", "string"}, {"counts", "string"}, {"max_person_id", "int"}}
+	{"loaded_at", "string"}, {"data", "string"}, {"counts", "string"}, {"max_person_id", "int"}, {"layout", "string"}}
 
 // createStatement is the CREATE TAG/EDGE statement of t.
 func createStatement(t Type) string {
@@ -238,20 +239,62 @@ func InsertKnows(dst []byte, ks []Knows) []byte {
 	return dst
 }
 
-// metaStatement records a completed load.
-func metaStatement(fingerprint string, persons, knows, failed int64, at time.Time, data string) string {
+// metaStatement records a completed load: m and the rows written by
+// type (counts, as "Person=8,KNOWS=6,...", in Types order).
+func metaStatement(m loader.Meta, counts map[string]int64) string {
 	var b []byte
-	b = append(b, "INSERT VERTEX "+MetaTag+"(format, fingerprint, persons, knows, failed, loaded_at, data) VALUES "...)
+	b = append(b, "INSERT VERTEX "+MetaTag+"(format, fingerprint, persons, knows, failed, loaded_at, data, counts, max_person_id, layout) VALUES "...)
 	b = strconv.AppendInt(b, MetaVID, 10)
 	b = append(b, `:("ldbc-snb-csvbasic/1", `...)
-	b = nebula.AppendString(b, fingerprint)
-	b = fmt.Appendf(b, ", %d, %d, %d, ", persons, knows, failed)
-	b = nebula.AppendString(b, at.UTC().Format(time.RFC3339))
+	b = nebula.AppendString(b, m.Fingerprint)
+	b = fmt.Appendf(b, ", %d, %d, %d, ", m.Persons, m.Knows, m.Failed)
+	b = nebula.AppendString(b, m.LoadedAt.UTC().Format(time.RFC3339))
 	b = append(b, ", "...)
-	b = nebula.AppendString(b, data)
+	b = nebula.AppendString(b, m.Data)
+	b = append(b, ", "...)
+	b = nebula.AppendString(b, formatCounts(counts))
+	b = fmt.Appendf(b, ", %d, ", m.MaxPersonID)
+	b = nebula.AppendString(b, m.Layout)
 	return string(append(b, ')'))
+}
+
+// formatCounts writes counts as "Person=8,KNOWS=6,..." in Types order.
+func formatCounts(counts map[string]int64) string {
+	var parts []string
+	for _, t := range Types() {
+		parts = append(parts, t.Name+"="+strconv.FormatInt(counts[t.Name], 10))
+	}
+	return strings.Join(parts, ",")
+}
+
+// parseCounts reads formatCounts' text.
+func parseCounts(s string) map[string]int64 {
+	out := map[string]int64{}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if n, err := strconv.ParseInt(v, 10, 64); ok && err == nil {
+			out[k] = n
+		}
+	}
+	return out
 }
 
 // fetchMeta reads the load record back.
 var fetchMeta = "FETCH PROP ON " + MetaTag + " " + strconv.FormatInt(MetaVID, 10) +
-	" YIELD " + strings.Join([]string{MetaTag + ".fingerprint", MetaTag + ".persons", MetaTag + ".knows", MetaTag + ".failed", MetaTag + ".loaded_at", MetaTag + ".data"}, ", ")
+	" YIELD " + strings.Join([]string{MetaTag + ".fingerprint", MetaTag + ".persons", MetaTag + ".knows", MetaTag + ".failed", MetaTag + ".loaded_at", MetaTag + ".data",
+	MetaTag + ".counts", MetaTag + ".max_person_id", MetaTag + ".layout"}, ", ")
+
+// FormatCounts writes rows by type for people, in Types order:
+// "vertices: Person 8, Place 0, ...; edges: KNOWS 6, ...".
+func FormatCounts(counts map[string]int64) string {
+	var vs, es []string
+	for _, t := range Types() {
+		x := t.Name + " " + strconv.FormatInt(counts[t.Name], 10)
+		if t.Edge {
+			es = append(es, x)
+		} else {
+			vs = append(vs, x)
+		}
+	}
+	return "vertices: " + strings.Join(vs, ", ") + "; edges: " + strings.Join(es, ", ")
+}
