@@ -358,6 +358,13 @@ func (ev *evaluator) eval(e *expr, row binding, group []binding) (val, error) {
 		}
 		return v, nil
 	case "prop":
+		if a := e.args[0]; a.op == "call" && a.name == "properties" && len(a.args) == 1 {
+			// properties(v).p: one lookup instead of the whole map.
+			x, err := ev.eval(a.args[0], row, group)
+			if err == nil && x.k == kVertex {
+				return ev.sp.vertexAnyProp(x.i, e.name), nil
+			}
+		}
 		x, err := arg(0)
 		if err != nil {
 			return nullVal, err

@@ -434,7 +434,12 @@ func (ev *evaluator) matchPattern(pt pattern, row binding, where *expr) ([]bindi
 	if start < 0 {
 		for i, n := range pt.nodes {
 			if ids, ok := ev.startVids(n.v, where, row); ok {
-				start, starts = i, ids
+				start = i
+				for _, id := range ids {
+					if ev.sp.hasVertex(id) { // as graphd, no row for a vid without a vertex
+						starts = append(starts, id)
+					}
+				}
 				break
 			}
 		}
@@ -732,20 +737,40 @@ func (sp *space) vertexProp(tag string, vid int64, prop string) val {
 	return fromGS(sp.prop(sp.tags, tag, prop, vals))
 }
 
-// vertexProps is properties(v): every tag's properties in one map.
+// vertexProps is properties(v): every tag's properties in one map (a
+// property of several of the vertex's tags: the first tag's by name).
 func (sp *space) vertexProps(vid int64) val {
 	m := val{k: kMap, m: map[string]val{}}
-	for _, tag := range sortedKeys(sp.verts) {
+	from := map[string]string{}
+	for tag, sc := range sp.tags {
 		vals, ok := sp.verts[tag][vid]
-		sc := sp.tags[tag]
-		if !ok || sc == nil {
+		if !ok {
 			continue
 		}
 		for i, p := range sc.props {
-			m.m[p] = fromGS(vals[i])
+			if t, seen := from[p]; !seen || tag < t {
+				m.m[p], from[p] = fromGS(vals[i]), tag
+			}
 		}
 	}
 	return m
+}
+
+// vertexAnyProp is properties(v).prop without building the map.
+func (sp *space) vertexAnyProp(vid int64, prop string) val {
+	best, out := "", nullVal
+	for tag, sc := range sp.tags {
+		vals, ok := sp.verts[tag][vid]
+		if !ok || (best != "" && tag > best) {
+			continue
+		}
+		for i, p := range sc.props {
+			if p == prop {
+				best, out = tag, fromGS(vals[i])
+			}
+		}
+	}
+	return out
 }
 
 func (sp *space) edgeProp(e *edgeRef, prop string) val {

@@ -80,6 +80,8 @@ func TestMatch(t *testing.T) {
 		{`MATCH (n:Person) WHERE id(n) == 1 RETURN n.Person.firstName, n.Person.birthday`, "Ann,1990-01-02 00:00:00"},
 		{`MATCH (n:Person) WHERE id(n) IN [1, 3, 99] RETURN id(n) AS i ORDER BY i DESC`, "3;1"},
 		{`MATCH (n:Post) WHERE id(n) == 1 RETURN id(n)`, ""},
+		{`MATCH (n) WHERE id(n) == 99 RETURN id(n), n.Person.firstName`, ""},
+		{`MATCH (n) WHERE id(n) == "x" RETURN id(n)`, ""},
 		// KNOWS either way, ordered by the edge's date.
 		{`MATCH (n:Person)-[k:KNOWS]-(f:Person) WHERE id(n) == 3 RETURN id(f) AS f, k.creationDate AS d ORDER BY d DESC, f`,
 			"4,2011-01-03 00:00:00;2,2011-01-02 00:00:00"},
