@@ -22,6 +22,8 @@ type interactiveState struct {
 	// the data set has no interactive_person.csv.
 	ic1 []interactiveRow
 	net *refNet
+	// ngqlNoted is set once the nGQL note was made.
+	ngqlNoted bool
 }
 
 // buildInteractive makes Interactive scenario name. ref is nil when
@@ -79,6 +81,10 @@ func (f *Family) buildInteractive(name string, st *interactiveState, base func(s
 	c := base(name, len(rows))
 	c.labels = interactiveLabels(name, spec.kind, rows)
 	if ngql {
+		if !st.ngqlNoted {
+			st.ngqlNoted = true
+			notes = append(notes, "interactive.* on NebulaGraph send openCypher MATCH statements (FIND SHORTEST PATH for IC13), checked only against the stand-in graphd's own MATCH interpreter, never a real NebulaGraph server (docs/graph.md lists the semantics to confirm)")
+		}
 		q := ngqlInteractiveQueries()[name]
 		stmts, err := renderInteractive(d, q.query, spec.kind, rows)
 		if err != nil {
