@@ -294,6 +294,24 @@ func (s *Store) match(sp *space, p *parser) (*graphsvc.DataSet, *stmtError) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	for _, c := range clauses {
+		for _, pt := range c.patterns {
+			for _, n := range pt.nodes {
+				for _, l := range n.labels {
+					if s.visible(sp.tags, l) == nil {
+						return nil, errf(graphsvc.ErrorCode_E_SEMANTIC_ERROR, "SemanticError: `%s': Unknown tag", l)
+					}
+				}
+			}
+			for _, r := range pt.rels {
+				for _, t := range r.types {
+					if s.visible(sp.edges, t) == nil {
+						return nil, errf(graphsvc.ErrorCode_E_SEMANTIC_ERROR, "SemanticError: `%s': Unknown edge type", t)
+					}
+				}
+			}
+		}
+	}
 	ev := &evaluator{sp: sp}
 	rows := []binding{{}}
 	for _, c := range clauses {

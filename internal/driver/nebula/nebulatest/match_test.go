@@ -12,7 +12,7 @@ import (
 // matchStore is a small forum: persons 1-4 (1-2, 2-3, 3-4 friends), a
 // post 10 by 1 with comments 11 (by 2, replying to 10) and 12 (by 3,
 // replying to 11), likes of 10 by 3 and 4.
-func matchStore(t *testing.T) (*Store, *string) {
+func matchStore(t testing.TB) (*Store, *string) {
 	t.Helper()
 	s := NewStore()
 	space := ""
@@ -132,18 +132,20 @@ func TestMatch(t *testing.T) {
 func TestMatchErrors(t *testing.T) {
 	s, space := matchStore(t)
 	for q, want := range map[string]string{
-		`MATCH (n:Person) RETURN n`:                                "Can't solve the start vids",
-		`MATCH (n) WHERE id(n) == 1 RETURN m`:                      "`m' is not defined",
-		`MATCH (n) WHERE id(n) == 1 RETURN nosuch(n)`:              "no function nosuch",
-		`MATCH (n) WHERE id(n) == 1`:                               "ends with RETURN",
-		`MATCH p = (n)-[:KNOWS]-(m) WHERE id(n) == 1 RETURN p`:     "path variables",
-		`MATCH (n) WHERE id(n) == 1 RETURN id(n) RETURN id(n)`:     "RETURN must be the last",
-		`MATCH (n)<-[:KNOWS]->(m) WHERE id(n) == 1 RETURN id(m)`:   "both ways",
-		`MATCH (n) WHERE id(n) == 1 RETURN 1 / 0`:                  "Division by zero",
-		`MATCH (n) WHERE id(n) == 1 RETURN count(n) + id(n) AS x`:  "",
-		`MATCH (n) WHERE id(n) == 1 UNWIND [1] AS x RETURN x`:      "does not know this clause",
-		`MATCH (n {name: "x"}) WHERE id(n) == 1 RETURN id(n)`:      "property maps",
-		`MATCH (n) WHERE id(n) == 1 RETURN id(n) ORDER BY nope(1)`: "no function nope",
+		`MATCH (n:Person) RETURN n`:                                 "Can't solve the start vids",
+		`MATCH (n:Forum) WHERE id(n) == 1 RETURN n`:                 "`Forum': Unknown tag",
+		`MATCH (n)-[:LIKES|HAS_TAG]->(m) WHERE id(n) == 1 RETURN n`: "`HAS_TAG': Unknown edge type",
+		`MATCH (n) WHERE id(n) == 1 RETURN m`:                       "`m' is not defined",
+		`MATCH (n) WHERE id(n) == 1 RETURN nosuch(n)`:               "no function nosuch",
+		`MATCH (n) WHERE id(n) == 1`:                                "ends with RETURN",
+		`MATCH p = (n)-[:KNOWS]-(m) WHERE id(n) == 1 RETURN p`:      "path variables",
+		`MATCH (n) WHERE id(n) == 1 RETURN id(n) RETURN id(n)`:      "RETURN must be the last",
+		`MATCH (n)<-[:KNOWS]->(m) WHERE id(n) == 1 RETURN id(m)`:    "both ways",
+		`MATCH (n) WHERE id(n) == 1 RETURN 1 / 0`:                   "Division by zero",
+		`MATCH (n) WHERE id(n) == 1 RETURN count(n) + id(n) AS x`:   "",
+		`MATCH (n) WHERE id(n) == 1 UNWIND [1] AS x RETURN x`:       "does not know this clause",
+		`MATCH (n {name: "x"}) WHERE id(n) == 1 RETURN id(n)`:       "property maps",
+		`MATCH (n) WHERE id(n) == 1 RETURN id(n) ORDER BY nope(1)`:  "no function nope",
 	} {
 		_, err := s.exec(space, q)
 		switch {
@@ -153,4 +155,23 @@ func TestMatchErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", q, err, want)
 		}
 	}
+}
+
+// FuzzMatch: no statement makes the stand-in panic or hang.
+func FuzzMatch(f *testing.F) {
+	for _, q := range []string{
+		`MATCH (p:Person)-[e:KNOWS*1..3]-(f:Person) WHERE id(p) == 1 WITH f, min(size(e)) AS d RETURN id(f), d ORDER BY d`,
+		`MATCH (m)-[:REPLY_OF*0..10]->(o:Post)-[:HAS_CREATOR]->(a) WHERE id(m) IN [10, 11, 12] RETURN id(m) AS m ORDER BY m`,
+		`MATCH (m) WHERE id(m) == 12 RETURN CASE WHEN properties(m).imageFile <> "" THEN 1 ELSE {a: [1, 2][0]} END`,
+		`MATCH (a) WHERE id(a) == 4 OPTIONAL MATCH (a)<-[:HAS_CREATOR]-(m) WITH a, collect(m) AS c RETURN head(c), count(*) SKIP 1 LIMIT 2`,
+	} {
+		f.Add(q)
+	}
+	s, space := matchStore(f)
+	f.Fuzz(func(t *testing.T, q string) {
+		if strings.Count(q, "*") > 2 {
+			return // unbounded walks over many patterns take long, not forever
+		}
+		s.exec(space, q)
+	})
 }
