@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ngqlload"
 )
 
@@ -63,6 +64,7 @@ func runLoadNebula(ctx context.Context, env *Env, o loadOptions) error {
 		Partitions: n.partitions, Replicas: n.replicas, SchemaWait: n.schemaWait,
 		FailedFile: o.failedRows, Getenv: env.Getenv,
 	}
+	cfg.Dates, _ = ldbcfile.ParseDateFormat(o.dateFormat) // runLoad checked it
 	if n.dryRun {
 		cfg.DryRun = env.Stdout
 	} else if !o.quiet && isTerminal(env.Stderr) {

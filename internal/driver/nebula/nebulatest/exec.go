@@ -195,7 +195,7 @@ func (s *Store) createSchema(sp *space, p *parser, edge bool) (*graphsvc.DataSet
 	if err != nil {
 		return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 	}
-	var props []string
+	var props, types []string
 	if err := p.expectPunct("("); err != nil {
 		return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 	}
@@ -205,6 +205,7 @@ func (s *Store) createSchema(sp *space, p *parser, edge bool) (*graphsvc.DataSet
 			return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 		}
 		props = append(props, prop)
+		types = append(types, lower(p.peek().text))
 		// Skip the type and any arguments: "string", "fixed_string(20)".
 		depth := 0
 		for {
@@ -234,7 +235,7 @@ func (s *Store) createSchema(sp *space, p *parser, edge bool) (*graphsvc.DataSet
 		}
 		return nil, errf(graphsvc.ErrorCode_E_EXISTED, "Existed!")
 	}
-	m[name] = &schema{props: props, at: nowFunc()}
+	m[name] = &schema{props: props, types: types, at: nowFunc()}
 	return nil, nil
 }
 
@@ -372,6 +373,7 @@ func (s *Store) insert(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stm
 	type item struct {
 		a, b  int64
 		props []*graphsvc.Value
+		lits  []string // literalKind of each value
 	}
 	var items []item
 	for {
@@ -394,6 +396,7 @@ func (s *Store) insert(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stm
 			return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "SyntaxError: expected :(")
 		}
 		for !p.punct(")") {
+			it.lits = append(it.lits, literalKind(p.peek()))
 			v, err := value(p)
 			if err != nil {
 				return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
@@ -432,6 +435,13 @@ func (s *Store) insert(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stm
 		}
 		if idx[i] < 0 {
 			return nil, errf(graphsvc.ErrorCode_E_SEMANTIC_ERROR, "SemanticError: `%s' not found", c)
+		}
+	}
+	for _, it := range items {
+		for i, lit := range it.lits {
+			if serr := checkType(sc, idx[i], lit); serr != nil {
+				return nil, serr
+			}
 		}
 	}
 	for _, it := range items {

@@ -27,6 +27,7 @@ func NewStore() *Store { return &Store{spaces: map[string]*space{}} }
 
 type schema struct {
 	props []string
+	types []string  // lower-case type names of props ("string", "int", "datetime", "fixed_string", ...)
 	at    time.Time // created
 }
 

@@ -1,11 +1,12 @@
 // Package ngqlload loads an LDBC SNB data set (package ldbcfile's
-// CsvBasic layout) into a NebulaGraph space: it creates the space (INT64
-// vids, partitions and replica factor as nebula-bench's defaults), the
-// Person tag and the KNOWS edge type, waits until every graphd sees the
-// schema, inserts persons and friendships in batched concurrent INSERT
-// VERTEX / INSERT EDGE statements, verifies the counts with SUBMIT JOB
-// STATS / SHOW STATS, and records the load (counts and the data's
-// fingerprint) in a stampede_meta vertex, which marks it complete.
+// layouts) into a NebulaGraph space: it creates the space (INT64 vids,
+// partitions and replica factor as nebula-bench's defaults), a tag for
+// every LDBC entity and an edge type for every relation (Types), waits
+// until every graphd sees the schema, streams every file of the data set
+// into batched concurrent INSERT VERTEX / INSERT EDGE statements (vids
+// from VID), verifies every type's count with SUBMIT JOB STATS / SHOW
+// STATS, and records the load (counts by type and the data's fingerprint)
+// in a stampede_meta vertex, which marks it complete.
 //
 // The statements are what NebulaGraph 3.x accepts; they were verified
 // here only against stampede's in-test stand-in graphd (package
