@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,8 +29,9 @@ func TestNebulaInteractiveEndToEnd(t *testing.T) {
 	if code, stdout, stderr := runMain(t, t.Context(), "load", "--target", target, "--data", data, "-q"); code != ExitOK {
 		t.Fatalf("load: exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	out := filepath.Join(t.TempDir(), "out")
 	code, stdout, stderr := runMain(t, t.Context(), "run", "interactive.IS2", "interactive.IS7", "interactive.IC7", "interactive.IC13",
-		"--target", target, "-u", "2", "-i", "20", "--check-sample", "1", "--out", filepath.Join(t.TempDir(), "out"), "--no-color")
+		"--target", target, "-u", "2", "-i", "20", "--check-sample", "1", "--out", out, "--no-color")
 	if code != ExitOK {
 		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -40,5 +42,16 @@ func TestNebulaInteractiveEndToEnd(t *testing.T) {
 	}
 	if strings.Contains(stdout, "wrong result") || failedChecks.MatchString(stdout) {
 		t.Errorf("run output:\n%s", stdout)
+	}
+	// The per-request log holds each statement as sent and its label.
+	var csv []byte
+	filepath.Walk(out, func(p string, info os.FileInfo, err error) error {
+		if b, _ := os.ReadFile(p); err == nil && strings.HasSuffix(p, ".csv") && strings.Contains(string(b), "interactive.IS2 person=") {
+			csv = b
+		}
+		return nil
+	})
+	if !strings.Contains(string(csv), "MATCH (n:Person)<-[:HAS_CREATOR]-(m) WHERE id(n) == ") {
+		t.Errorf("per-request CSV lacks IS2's statement:\n%.800s", csv)
 	}
 }

@@ -214,7 +214,13 @@ func (v *interactiveVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	} else {
 		res = v.conn.Do(ctx, &v.op)
 	}
-	it.Request(v.s.label(i), start, res)
+	if v.s.stmts != nil {
+		// nGQL: the per-request log's query column holds the statement
+		// as sent, the label column the scenario and its parameters.
+		it.RequestAudit(engine.Audit{Label: v.s.label(i), Op: &v.op}, start, res)
+	} else {
+		it.Request(v.s.label(i), start, res)
+	}
 	if res.Err != nil || !check {
 		return nil
 	}
