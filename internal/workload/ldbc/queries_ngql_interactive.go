@@ -54,7 +54,7 @@ func ngqlInteractiveQueries() map[string]ngqlInteractive {
 			" n.Person.locationIP AS locationIP, n.Person.browserUsed AS browserUsed, id(c) AS cityId, n.Person.gender AS gender," +
 			" n.Person.creationDate AS creationDate", vids: []int{5}},
 		IS2: {query: "MATCH (n:Person)<-[:HAS_CREATOR]-(m) WHERE id(n) == $1" +
-			" WITH m, properties(m).creationDate AS created ORDER BY created DESC, id(m) DESC LIMIT 10" +
+			" WITH m, properties(m).creationDate AS created, id(m) AS mid ORDER BY created DESC, mid DESC LIMIT 10" +
 			" MATCH (m)-[:REPLY_OF*0.." + ngqlReplyDepth + "]->(o:Post)-[:HAS_CREATOR]->(a:Person)" +
 			" RETURN id(m) AS messageId, " + ngqlMsgText + " AS messageContent, created AS messageCreationDate, id(o) AS originalPostId, " +
 			"id(a) AS originalPostAuthorId, a.Person.firstName AS originalPostAuthorFirstName, a.Person.lastName AS originalPostAuthorLastName" +
@@ -70,7 +70,7 @@ func ngqlInteractiveQueries() map[string]ngqlInteractive {
 			" RETURN id(c) AS commentId, c.Comment.content AS commentContent, c.Comment.creationDate AS commentCreationDate, " + person("p") +
 			", k IS NOT NULL AS replyAuthorKnowsOriginalMessageAuthor ORDER BY commentCreationDate DESC, personId ASC, commentId ASC", vids: []int{0}},
 		IC1: {query: "MATCH (n:Person)-[e:KNOWS*1..3]-(f:Person) WHERE id(n) == $1 AND f.Person.firstName == $2 AND id(f) <> $1" +
-			" WITH f, min(size(e)) AS distance ORDER BY distance, f.Person.lastName, id(f) LIMIT 20" +
+			" WITH f, f.Person.lastName AS lastName, id(f) AS fid, min(size(e)) AS distance ORDER BY distance, lastName, fid LIMIT 20" +
 			" OPTIONAL MATCH (f)-[:IS_LOCATED_IN]->(city:Place) " +
 			"OPTIONAL MATCH (f)-[s:STUDY_AT]->(u:Organisation)-[:IS_LOCATED_IN]->(uc:Place)" +
 			` WITH f, distance, city, collect(u.Organisation.name + "|" + toString(s.classYear) + "|" + uc.Place.name) AS universities` +
@@ -84,7 +84,7 @@ func ngqlInteractiveQueries() map[string]ngqlInteractive {
 		IC2: {query: "MATCH (n:Person)-[:KNOWS]-(f:Person)<-[:HAS_CREATOR]-(m) WHERE id(n) == $1 AND properties(m).creationDate < $2" + recent,
 			vids: []int{3}},
 		IC7: {query: "MATCH (n:Person)<-[:HAS_CREATOR]-(m)<-[l:LIKES]-(f:Person) WHERE id(n) == $1" +
-			" WITH n, f, m, l.creationDate AS likeTime ORDER BY likeTime DESC, id(m) ASC" +
+			" WITH n, f, m, l.creationDate AS likeTime, id(m) AS mid ORDER BY likeTime DESC, mid ASC" +
 			" WITH n, f, head(collect(m)) AS m, head(collect(likeTime)) AS likeTime" +
 			" OPTIONAL MATCH (f)-[k:KNOWS]-(n)" +
 			" RETURN " + person("f") + ", likeTime AS likeCreationDate, id(m) AS messageId, " + ngqlMsgText + " AS messageContent," +

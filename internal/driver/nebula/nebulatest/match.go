@@ -28,7 +28,8 @@ import (
 // items). Every pattern starts from a vertex bound by an earlier clause
 // or fixed by `id(v) == ...` / `id(v) IN [...]` in the WHERE, as graphd
 // needs (a tag index scan is not modelled): otherwise the statement fails
-// as graphd's does, "Can't solve the start vids".
+// as graphd's does, "Can't solve the start vids". ORDER BY takes only a
+// column of the projection (its name, or an expression it projects).
 //
 // Not modelled: path variables, shortestPath() in MATCH, UNWIND,
 // property maps in patterns, multiple labels' semantics beyond "has
@@ -153,6 +154,9 @@ func parseProjection(p *parser, c *clause) error {
 			if err != nil {
 				return err
 			}
+			if !sortable(e, c.items) {
+				return fmt.Errorf("SemanticError: Order by with invalid expression `%s' (sort by a column of the projection)", e.text)
+			}
 			o := orderItem{e: e}
 			if p.kw("DESC") || p.kw("DESCENDING") {
 				o.desc = true
@@ -182,6 +186,19 @@ func parseProjection(p *parser, c *clause) error {
 		}
 	}
 	return nil
+}
+
+// sortable reports whether ORDER BY may sort by e: a column's name, or
+// an expression the projection has as a column. graphd refuses other sort
+// items; the stand-in does too, so that statements passing here keep to
+// what graphd accepts.
+func sortable(e *expr, items []item) bool {
+	for _, it := range items {
+		if (e.op == "var" && e.name == it.alias) || e.text == it.e.text {
+			return true
+		}
+	}
+	return false
 }
 
 func parsePattern(p *parser, anon *int) (pattern, error) {

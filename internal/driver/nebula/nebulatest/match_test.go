@@ -105,12 +105,13 @@ func TestMatch(t *testing.T) {
 		{`MATCH (a:Person) WHERE id(a) == 4 OPTIONAL MATCH (a)<-[:HAS_CREATOR]-(m) RETURN id(a), count(m), collect(id(m))`, "4,0,[]"},
 		// Aggregates, ordered collect, head, arithmetic on timestamps.
 		{`MATCH (p:Person)<-[:HAS_CREATOR]-(m)<-[l:LIKES]-(x:Person) WHERE id(p) == 1
-		  WITH x, m, l ORDER BY l.creationDate DESC, id(m)
-		  WITH x, head(collect(m)) AS m, head(collect(l.creationDate)) AS at
+		  WITH x, m, l, l.creationDate AS likeTime, id(m) AS mid ORDER BY likeTime DESC, mid
+		  WITH x, head(collect(m)) AS m, head(collect(likeTime)) AS at
 		  RETURN id(x) AS x, id(m), (timestamp(at) - timestamp(m.Post.creationDate)) / 60 AS minutes ORDER BY x`,
 			"3,10,840;4,10,2280"},
 		{`MATCH (p:Person)-[:KNOWS]-(f) WHERE id(p) == 3 RETURN count(*), collect(f.Person.firstName + "|" + toString(id(f)))`, "2,[Bob|2 Ann|4]"},
-		{`MATCH (p:Person)-[:KNOWS]-(f) WHERE id(p) == 3 WITH f ORDER BY id(f) LIMIT 1 RETURN id(f)`, "2"},
+		{`MATCH (p:Person)-[:KNOWS]-(f) WHERE id(p) == 3 WITH f, id(f) AS i ORDER BY i LIMIT 1 RETURN id(f)`, "2"},
+		{`MATCH (p:Person)-[:KNOWS]-(f) WHERE id(p) == 3 RETURN id(f) ORDER BY id(f) DESC`, "4;2"},
 		{`MATCH (p:Person)-[:KNOWS]-(f) WHERE id(p) == 3 WITH f SKIP 1 RETURN id(f)`, "4"},
 		{`MATCH (p:Person)-[:KNOWS]-(f) WHERE id(p) == 3 WITH f WHERE f.Person.firstName == "Ann" RETURN id(f)`, "4"},
 		{`MATCH (m:Comment) WHERE id(m) == 12 AND m.Comment.creationDate < datetime("2012-01-01T12:31:00.000") RETURN id(m)`, "12"},
@@ -145,7 +146,8 @@ func TestMatchErrors(t *testing.T) {
 		`MATCH (n) WHERE id(n) == 1 RETURN count(n) + id(n) AS x`:   "",
 		`MATCH (n) WHERE id(n) == 1 UNWIND [1] AS x RETURN x`:       "does not know this clause",
 		`MATCH (n {name: "x"}) WHERE id(n) == 1 RETURN id(n)`:       "property maps",
-		`MATCH (n) WHERE id(n) == 1 RETURN id(n) ORDER BY nope(1)`:  "no function nope",
+		`MATCH (n) WHERE id(n) == 1 RETURN id(n) ORDER BY nope(1)`:  "Order by with invalid expression `nope(1)'",
+		`MATCH (n) WHERE id(n) == 1 WITH n ORDER BY id(n) RETURN n`: "Order by with invalid expression `id(n)'",
 	} {
 		_, err := s.exec(space, q)
 		switch {
