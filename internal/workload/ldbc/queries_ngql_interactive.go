@@ -23,7 +23,9 @@ import (
 // kind<<56 | id).
 
 // ngqlMsgText is a message's text: a photo post's imageFile, else content.
-const ngqlMsgText = `CASE WHEN properties(m).imageFile <> "" THEN properties(m).imageFile ELSE properties(m).content END`
+// (A comment has no imageFile: NULL, made "" so that the condition is a
+// boolean either way.)
+const ngqlMsgText = `CASE WHEN coalesce(properties(m).imageFile, "") <> "" THEN properties(m).imageFile ELSE properties(m).content END`
 
 // ngqlReplyDepth bounds the walk from a comment up its reply chain to the
 // post (the generator's threads are far shallower).
