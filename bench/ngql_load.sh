@@ -6,7 +6,7 @@
 # statements to io.Discard (reading, checking and formatting only: the
 # client's floor). Prints rows/s, the client's CPU per row (getrusage of
 # the loading process), the stand-in's CPU per row (its process) and the
-# client's peak RSS.
+# client's peak RSS and the stand-in's.
 #
 # Usage: bench/ngql_load.sh [ROUNDS] [SF]
 #   ROUNDS  default 3
@@ -24,5 +24,5 @@ echo "commit $(git rev-parse --short HEAD)  $(nproc) cores  SF $SF"
 cd internal/workload/ldbc/ngqlload
 for r in $(seq "$ROUNDS"); do
 	echo "round $r: load average $(cut -d' ' -f1-3 /proc/loadavg)"
-	STAMPEDE_NGQLLOAD_SPEED_DATA="$tmp/data" "$tmp/ngqlload.test" -test.run '^TestLoadSpeed$' | grep -E 'rows/s|FAIL'
+	STAMPEDE_NGQLLOAD_SPEED_DATA="$tmp/data" "$tmp/ngqlload.test" -test.run '^TestLoadSpeed$' | grep -E 'rows/s|RSS|FAIL'
 done

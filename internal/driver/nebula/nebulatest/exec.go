@@ -192,6 +192,9 @@ func (s *Store) createSpace(p *parser) (*graphsvc.DataSet, *stmtError) {
 func (s *Store) createSchema(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stmtError) {
 	ifNot := p.kw("IF", "NOT", "EXISTS")
 	name, err := p.ident()
+	if err == nil {
+		err = p.notReserved()
+	}
 	if err != nil {
 		return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 	}
@@ -201,6 +204,9 @@ func (s *Store) createSchema(sp *space, p *parser, edge bool) (*graphsvc.DataSet
 	}
 	for !p.punct(")") {
 		prop, err := p.ident()
+		if err == nil {
+			err = p.notReserved()
+		}
 		if err != nil {
 			return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 		}
@@ -361,6 +367,9 @@ func (s *Store) insert(sp *space, p *parser, edge bool) (*graphsvc.DataSet, *stm
 	}
 	for !p.punct(")") {
 		c, err := p.ident()
+		if err == nil {
+			err = p.notReserved()
+		}
 		if err != nil {
 			return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "%v", err)
 		}

@@ -17,9 +17,10 @@ const (
 )
 
 type token struct {
-	kind int
-	text string // identifier (backquotes removed), punctuation, number text
-	str  string // string literal value
+	kind   int
+	text   string // identifier (backquotes removed), punctuation, number text
+	str    string // string literal value
+	quoted bool   // a backquoted identifier
 }
 
 // lex splits a statement into tokens.
@@ -60,7 +61,7 @@ func lex(s string) ([]token, error) {
 			if j < 0 {
 				return nil, fmt.Errorf("unterminated name")
 			}
-			out = append(out, token{kind: tIdent, text: s[i+1 : i+1+j]})
+			out = append(out, token{kind: tIdent, text: s[i+1 : i+1+j], quoted: true})
 			i += j + 2
 		case c >= '0' && c <= '9' || (c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' && !prevIsValue(out)):
 			j := i + 1

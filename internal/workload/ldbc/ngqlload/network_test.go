@@ -2,6 +2,7 @@ package ngqlload
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net/url"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
@@ -490,4 +492,31 @@ func firstRow(t *testing.T, dir, rel string) []string {
 		t.Fatalf("%s has no rows", rel)
 	}
 	return strings.Split(lines[1], "|")
+}
+
+// Cancelling a load (Ctrl+C) stops it within about two seconds, with no
+// load record.
+func TestNetworkCancel(t *testing.T) {
+	c, err := nebulatest.StartCluster(1, nebulatest.Options{Delay: func(q string) time.Duration {
+		if strings.HasPrefix(q, "INSERT") {
+			return 100 * time.Millisecond
+		}
+		return 0
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	data := writeNetwork(t, nil)
+	target := "nebula://root:nebula@" + c.Addrs()[0] + "/net"
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	t0 := time.Now()
+	_, err = Load(ctx, Config{Target: target, Data: data, Batch: 1, Workers: 2})
+	if !errors.Is(err, context.Canceled) || time.Since(t0) > 2500*time.Millisecond {
+		t.Fatalf("after %v: %v", time.Since(t0), err)
+	}
+	if m, err := Inspect(t.Context(), target, nil); m != nil || !errors.Is(err, loader.ErrIncomplete) {
+		t.Fatalf("inspect: %+v %v", m, err)
+	}
 }

@@ -157,7 +157,7 @@ func createStatement(t Type) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(p.Name + " " + p.Type)
+		b.WriteString(name(p.Name) + " " + p.Type)
 	}
 	b.WriteByte(')')
 	return b.String()
@@ -244,7 +244,7 @@ func InsertKnows(dst []byte, ks []Knows) []byte {
 // type (counts, as "Person=8,KNOWS=6,...", in Types order).
 func metaStatement(m loader.Meta, counts map[string]int64) string {
 	var b []byte
-	b = append(b, "INSERT VERTEX "+MetaTag+"(format, fingerprint, persons, knows, failed, loaded_at, data, counts, max_person_id, layout) VALUES "...)
+	b = append(b, "INSERT VERTEX "+MetaTag+"(`format`, fingerprint, persons, knows, failed, loaded_at, data, counts, max_person_id, layout) VALUES "...)
 	b = strconv.AppendInt(b, MetaVID, 10)
 	b = append(b, `:("ldbc-snb-csvbasic/1", `...)
 	b = nebula.AppendString(b, m.Fingerprint)

@@ -94,6 +94,7 @@ func TestLoadSpeed(t *testing.T) {
 	server := time.Duration(0)
 	if ru, ok := srv.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		server = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		defer fmt.Printf("stand-in peak RSS %d MB\n", ru.Maxrss/1024)
 	}
 	report("stand-in", rows, wall, client, server)
 	if st.Failed != 0 {

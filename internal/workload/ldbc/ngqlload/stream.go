@@ -24,13 +24,21 @@ type reject struct{ reason string }
 func (r *reject) Error() string        { return r.reason }
 func (r *reject) Is(target error) bool { return target == ldbcfile.ErrMalformed }
 
-// reserved are the schema names that are reserved words of nGQL: they
-// are written backquoted.
-var reserved = map[string]bool{TagTag: true}
+// reservedWords are NebulaGraph 3.x's reserved keywords (its "Keywords"
+// page), lower case. A name that is one (Tag, the load record's format)
+// must be written backquoted; keywords are case-insensitive.
+var reservedWords = strings.Fields(`across add alter and as asc ascending balance bool by case change
+compact create date datetime delete desc descending describe distinct double download drop edge
+edges exists explain fetch find fixed_string float flush format from get go grant if
+ignore_existed_index in index indexes ingest insert int int16 int32 int64 int8 intersect is limit
+list lookup map match minus no not not_in null of offset on or order over overwrite profile prop
+rebuild recover remove restart return reversely revoke set show step steps stop string submit tag
+tags time timestamp to union update upsert upto use vertex vertices when where with xor yield`)
 
-// name writes a tag or edge type name as a statement needs it.
+// name writes a tag, edge type or property name as a statement needs it:
+// backquoted when it is a reserved word.
 func name(n string) string {
-	if reserved[n] {
+	if slices.Contains(reservedWords, strings.ToLower(n)) {
 		return "`" + n + "`"
 	}
 	return n
@@ -50,7 +58,7 @@ func insertHead(t Type) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(p.Name)
+		b.WriteString(name(p.Name))
 	}
 	b.WriteString(") VALUES ")
 	return b.String()
