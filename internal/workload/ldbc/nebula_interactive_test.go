@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/golden"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
 )
@@ -189,4 +190,23 @@ func interactiveThroughEngine(t *testing.T, data, target, only string, fails int
 			t.Errorf("%s: %d errors, want %d", n, errs, fails)
 		}
 	}
+}
+
+// The nGQL of every Interactive scenario, rendered for one parameter row
+// each, is testdata/interactive.ngql: a change to a statement shows in
+// review (go test -update rewrites it).
+func TestNGQLInteractiveStatements(t *testing.T) {
+	var b strings.Builder
+	queries := ngqlInteractiveQueries()
+	row := interactiveRow{id: 933, name: "Jan", maxMs: 1_300_000_000_000}
+	for _, s := range interactiveSpecs() {
+		stmts, err := renderInteractive(ngqlDialect{}, queries[s.name].query, s.kind, []interactiveRow{row})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("-- " + s.name + ": " + s.desc + "\n" + stmts[0] + ";\n\n")
+	}
+	ic13, _ := ngqlDialect{}.render(ngqlDialect{}.ShortestPath(6), int64(933), int64(4139))
+	b.WriteString("-- " + IC13 + "\n" + ic13 + ";\n")
+	golden.Check(t, "interactive.ngql", []byte(b.String()))
 }
