@@ -520,3 +520,80 @@ func TestNetworkCancel(t *testing.T) {
 		t.Fatalf("inspect: %+v %v", m, err)
 	}
 }
+
+// Part files (NAME_<thread>_<part>.csv, as the Hadoop datagen writes with
+// several threads) are all read.
+func TestNetworkPartFiles(t *testing.T) {
+	data := writeNetwork(t, nil)
+	for _, rel := range []string{ldbcfile.CommentPath, ldbcfile.PersonEmailEmailaddressPath} {
+		path := filepath.Join(data, rel)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		// Header and first row stay; the rest goes to part _1_0.
+		second := strings.Replace(path, "_0_0.csv", "_1_0.csv", 1)
+		if err := os.WriteFile(path, []byte(strings.Join(lines[:2], "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(second, []byte(lines[0]+"\n"+strings.Join(lines[2:], "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	st, err := Load(t.Context(), Config{Target: "nebula://root:nebula@127.0.0.1:1/net", Data: data, DryRun: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Counts[CommentTag] != 2 || st.Failed != 0 {
+		t.Fatalf("%+v", st)
+	}
+	if !strings.Contains(out.String(), `"First1@gmx.com;First1@yahoo.com"`) {
+		t.Fatal("the e-mail parts were not joined")
+	}
+}
+
+// A string value comes back from its nGQL literal unchanged.
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", `Say "hi"\now`, "tab\there\r\n", "ünïcödé", `\\"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lit := appendString(nil, []byte(s))
+		if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
+			t.Fatalf("%q", lit)
+		}
+		var back []byte
+		body := lit[1 : len(lit)-1]
+		for i := 0; i < len(body); i++ {
+			c := body[i]
+			switch {
+			case c == '"' || c == '\n' || c == '\r' || c == '\t':
+				t.Fatalf("%q holds a raw %q", lit, c)
+			case c == '\\':
+				i++
+				if i == len(body) {
+					t.Fatalf("%q ends in a lone backslash", lit)
+				}
+				switch e := body[i]; e {
+				case 'n':
+					back = append(back, '\n')
+				case 'r':
+					back = append(back, '\r')
+				case 't':
+					back = append(back, '\t')
+				case '"', '\\':
+					back = append(back, e)
+				default:
+					t.Fatalf("%q: unknown escape \\%c", lit, e)
+				}
+			default:
+				back = append(back, c)
+			}
+		}
+		if string(back) != s {
+			t.Fatalf("%q -> %q -> %q", s, lit, back)
+		}
+	})
+}
