@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"time"
 )
 
 // stampede's own Thrift compact-protocol code for the hot call: encoding
@@ -109,6 +110,12 @@ type reply struct {
 
 	wantFirst bool    // decode the first row's values into first
 	first     []value // the first row's values (when wantFirst)
+
+	// wantAll decodes every row: all holds their values one row after
+	// the other, widths each row's number of values.
+	wantAll bool
+	all     []value
+	widths  []int
 }
 
 // value is one Value of a row: which union field was set and, for the
@@ -119,16 +126,20 @@ type value struct {
 	f     float64 // fVal
 	s     []byte  // sVal, into the frame buffer
 	steps int     // pVal: number of steps
+	list  []value // lVal's values
 }
 
 // Value union field ids (common.thrift).
 const (
-	valNull   = 1
-	valBool   = 2
-	valInt    = 3
-	valFloat  = 4
-	valString = 5
-	valPath   = 11
+	valNull     = 1
+	valBool     = 2
+	valInt      = 3
+	valFloat    = 4
+	valString   = 5
+	valDate     = 6
+	valDateTime = 8
+	valPath     = 11
+	valList     = 12
 )
 
 // decodeExecuteReply decodes the compact message msg, the answer to the
@@ -136,9 +147,9 @@ const (
 // keeps its capacity).
 func decodeExecuteReply(msg []byte, seq int32, out *reply) error {
 	d := decoder{b: msg}
-	want := out.wantFirst
-	first := out.first[:0]
-	*out = reply{wantFirst: want, first: first}
+	want, wantAll := out.wantFirst, out.wantAll
+	first, all, widths := out.first[:0], out.all[:0], out.widths[:0]
+	*out = reply{wantFirst: want, first: first, wantAll: wantAll, all: all, widths: widths}
 	if len(msg) < 2 || msg[0] != compactProtocolID || msg[1]&0x1f != compactVersion {
 		return errNotCompact
 	}
@@ -177,7 +188,7 @@ func decodeExecuteReply(msg []byte, seq int32, out *reply) error {
 			break
 		}
 		if id == 0 && t == ctStruct {
-			*out = reply{wantFirst: want, first: first}
+			*out = reply{wantFirst: want, first: first, wantAll: wantAll, all: all, widths: widths}
 			if err := d.response(out); err != nil {
 				return err
 			}
@@ -479,9 +490,14 @@ func (d *decoder) dataSet(out *reply) error {
 		}
 		out.rows, out.first = n, out.first[:0]
 		for i := 0; i < n; i++ {
-			if et == ctStruct && i == 0 && out.wantFirst {
+			switch {
+			case et == ctStruct && out.wantAll:
+				n0 := len(out.all)
+				out.all, err = d.rowValues(out.all)
+				out.widths = append(out.widths, len(out.all)-n0)
+			case et == ctStruct && i == 0 && out.wantFirst:
 				err = d.row(out)
-			} else {
+			default:
 				err = d.skip(et, 4)
 			}
 			if err != nil {
@@ -492,46 +508,56 @@ func (d *decoder) dataSet(out *reply) error {
 }
 
 // row decodes Row: 1 values (list<Value>) into out.first.
-func (d *decoder) row(out *reply) error {
+func (d *decoder) row(out *reply) (err error) {
+	out.first, err = d.rowValues(out.first[:0])
+	return err
+}
+
+// rowValues decodes Row: 1 values (list<Value>), appended to vals.
+func (d *decoder) rowValues(vals []value) ([]value, error) {
 	var last int16
 	for {
 		t, id, err := d.field(&last)
 		if err != nil {
-			return err
+			return vals, err
 		}
 		if t == ctStop {
-			return nil
+			return vals, nil
 		}
 		if id != 1 || t != ctList {
 			if err := d.skipField(t, 5); err != nil {
-				return err
+				return vals, err
 			}
 			continue
 		}
 		et, n, err := d.list()
 		if err != nil {
-			return err
+			return vals, err
 		}
-		out.first = out.first[:0]
 		for ; n > 0; n-- {
 			if et != ctStruct {
 				if err := d.skip(et, 5); err != nil {
-					return err
+					return vals, err
 				}
 				continue
 			}
-			out.first = append(out.first, value{})
-			if err := d.value(&out.first[len(out.first)-1]); err != nil {
-				return err
+			vals = append(vals, value{})
+			if err := d.value(&vals[len(vals)-1], 6); err != nil {
+				return vals, err
 			}
 		}
 	}
 }
 
 // value decodes the union Value: the scalars (1 nVal, 2 bVal, 3 iVal,
-// 4 fVal, 5 sVal) and a path's (11 pVal) step count; other fields are
-// noted by id and skipped.
-func (d *decoder) value(v *value) error {
+// 4 fVal, 5 sVal), dates and datetimes (6 dVal, 8 dtVal, as Unix
+// microseconds in i), lists (12 lVal, into list), and a path's (11 pVal)
+// step count; other fields are noted by id and skipped. depth is the
+// nesting so far.
+func (d *decoder) value(v *value, depth int) error {
+	if depth > maxDepth {
+		return errDepth
+	}
 	var last int16
 	for {
 		t, id, err := d.field(&last)
@@ -562,14 +588,102 @@ func (d *decoder) value(v *value) error {
 		case id == valPath && t == ctStruct:
 			*v = value{field: valPath}
 			v.steps, err = d.pathSteps()
+		case (id == valDate || id == valDateTime) && t == ctStruct:
+			*v = value{field: id}
+			v.i, err = d.instant(depth + 1)
+		case id == valList && t == ctStruct:
+			*v = value{field: valList}
+			v.list, err = d.nlist(depth + 1)
 		case id >= 6 && id <= 17 && id != 16 && id != valPath && t == ctStruct:
 			*v = value{field: id}
-			err = d.skip(t, 6)
+			err = d.skip(t, depth)
 		default:
-			err = d.skipField(t, 6)
+			err = d.skipField(t, depth)
 		}
 		if err != nil {
 			return err
+		}
+	}
+}
+
+// instant decodes Date (1 year, 2 month, 3 day) or DateTime (the same,
+// 4 hour, 5 minute, 6 sec, 7 microsec) as Unix microseconds, UTC.
+func (d *decoder) instant(depth int) (int64, error) {
+	var f [7]int64
+	f[1], f[2] = 1, 1
+	var last int16
+	for {
+		t, id, err := d.field(&last)
+		if err != nil {
+			return 0, err
+		}
+		if t == ctStop {
+			break
+		}
+		switch {
+		case id >= 1 && id <= 6 && (t == ctI8 || t == ctI16):
+			if t == ctI8 {
+				var c byte
+				c, err = d.byte()
+				f[id-1] = int64(int8(c))
+			} else {
+				var x int32
+				x, err = d.i32()
+				f[id-1] = int64(x)
+			}
+		case id == 7 && t == ctI32:
+			var x int32
+			x, err = d.i32()
+			f[6] = int64(x)
+		default:
+			err = d.skipField(t, depth)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	return instantMicros(f), nil
+}
+
+// instantMicros is a date or datetime (year, month, day, hour, minute,
+// second, microsecond) as Unix microseconds, UTC.
+func instantMicros(f [7]int64) int64 {
+	return time.Date(int(f[0]), time.Month(f[1]), int(f[2]), int(f[3]), int(f[4]), int(f[5]), int(f[6])*1000, time.UTC).UnixMicro()
+}
+
+// nlist decodes NList (1 values: list<Value>).
+func (d *decoder) nlist(depth int) ([]value, error) {
+	var out []value
+	var last int16
+	for {
+		t, id, err := d.field(&last)
+		if err != nil {
+			return nil, err
+		}
+		if t == ctStop {
+			return out, nil
+		}
+		if id != 1 || t != ctList {
+			if err := d.skipField(t, depth); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		et, n, err := d.list()
+		if err != nil {
+			return nil, err
+		}
+		for ; n > 0; n-- {
+			if et != ctStruct {
+				if err := d.skip(et, depth); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			out = append(out, value{})
+			if err := d.value(&out[len(out)-1], depth+1); err != nil {
+				return nil, err
+			}
 		}
 	}
 }

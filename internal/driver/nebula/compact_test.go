@@ -392,7 +392,14 @@ func view(r *graphsvc.ExecutionResponse, wantFirst bool) reply {
 	if !wantFirst || len(r.Data.Rows) == 0 {
 		return out
 	}
-	for _, v := range r.Data.Rows[0].Values {
+	out.first = viewValues(r.Data.Rows[0].Values)
+	return out
+}
+
+// viewValues is what the driver reads of values decoded by Apache's code.
+func viewValues(vals []*graphsvc.Value) []value {
+	var out []value
+	for _, v := range vals {
 		var x value
 		switch {
 		case v.NVal != nil:
@@ -409,11 +416,12 @@ func view(r *graphsvc.ExecutionResponse, wantFirst bool) reply {
 		case v.SVal != nil:
 			x = value{field: valString, s: v.SVal}
 		case v.DVal != nil:
-			x.field = 6
+			x = value{field: 6, i: instantMicros([7]int64{int64(v.DVal.Year), int64(v.DVal.Month), int64(v.DVal.Day)})}
 		case v.TVal != nil:
 			x.field = 7
 		case v.DtVal != nil:
-			x.field = 8
+			d := v.DtVal
+			x = value{field: 8, i: instantMicros([7]int64{int64(d.Year), int64(d.Month), int64(d.Day), int64(d.Hour), int64(d.Minute), int64(d.Sec), int64(d.Microsec)})}
 		case v.VVal != nil:
 			x.field = 9
 		case v.EVal != nil:
@@ -421,7 +429,7 @@ func view(r *graphsvc.ExecutionResponse, wantFirst bool) reply {
 		case v.PVal != nil:
 			x = value{field: valPath, steps: len(v.PVal.Steps)}
 		case v.LVal != nil:
-			x.field = 12
+			x = value{field: 12, list: viewValues(v.LVal.Values)}
 		case v.MVal != nil:
 			x.field = 13
 		case v.UVal != nil:
@@ -431,7 +439,7 @@ func view(r *graphsvc.ExecutionResponse, wantFirst bool) reply {
 		case v.DuVal != nil:
 			x.field = 17
 		}
-		out.first = append(out.first, x)
+		out = append(out, x)
 	}
 	return out
 }
@@ -444,9 +452,20 @@ func sameReply(a, b *reply) error {
 			a.hasMsg, a.msg, b.hasMsg, b.msg, len(a.first), len(b.first))
 	}
 	for i := range a.first {
-		x, y := a.first[i], b.first[i]
-		if x.field != y.field || x.i != y.i || math.Float64bits(x.f) != math.Float64bits(y.f) || !bytes.Equal(x.s, y.s) || x.steps != y.steps {
-			return fmt.Errorf("first row value %d: %+v / %+v", i, x, y)
+		if err := sameValue(&a.first[i], &b.first[i]); err != nil {
+			return fmt.Errorf("first row value %d: %v", i, err)
+		}
+	}
+	return nil
+}
+
+func sameValue(x, y *value) error {
+	if x.field != y.field || x.i != y.i || math.Float64bits(x.f) != math.Float64bits(y.f) || !bytes.Equal(x.s, y.s) || x.steps != y.steps || len(x.list) != len(y.list) {
+		return fmt.Errorf("%+v / %+v", *x, *y)
+	}
+	for i := range x.list {
+		if err := sameValue(&x.list[i], &y.list[i]); err != nil {
+			return fmt.Errorf("list item %d: %v", i, err)
 		}
 	}
 	return nil
@@ -482,6 +501,28 @@ func TestDecodeMatchesApache(t *testing.T) {
 				t.Fatalf("case %d (generated %v, first %v): own/Apache: %v", i, generated, wantFirst, err)
 			}
 		}
+		// Every row's values (DoRows).
+		out.wantFirst, out.wantAll = false, true
+		if err := decodeExecuteReply(msg, seq, &out); err != nil {
+			t.Fatalf("case %d (generated %v, all rows): %v", i, generated, err)
+		}
+		var want []value
+		var widths []int
+		if ar.Data != nil {
+			for _, row := range ar.Data.Rows {
+				vs := viewValues(row.Values)
+				want, widths = append(want, vs...), append(widths, len(vs))
+			}
+		}
+		if len(out.all) != len(want) || fmt.Sprint(out.widths) != fmt.Sprint(widths) {
+			t.Fatalf("case %d: all rows: %d values %v, Apache %d %v", i, len(out.all), out.widths, len(want), widths)
+		}
+		for k := range want {
+			if err := sameValue(&out.all[k], &want[k]); err != nil {
+				t.Fatalf("case %d: all rows, value %d: %v", i, k, err)
+			}
+		}
+		out.wantAll = false
 	}
 }
 

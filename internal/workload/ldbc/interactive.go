@@ -151,6 +151,10 @@ type interactiveQuery struct {
 	postgres bool
 	rows     []interactiveRow
 	net      *refNet
+	// stmts are the statements of the parameter rows for dialects that
+	// render parameters into the text (nGQL); ngql reads their answers.
+	stmts []string
+	ngql  *ngqlInteractive
 }
 
 func (s *interactiveQuery) NewVU(ctx context.Context, id int) (engine.VU, error) {
@@ -177,10 +181,13 @@ func (v *interactiveVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	i := v.feed.pick()
 	row := v.s.rows[i]
 	v.op.Args = append(v.op.Args[:0], row.id)
-	if v.s.spec.kind == onPersonName {
+	if v.s.stmts != nil {
+		v.op.Query, v.op.Args = v.s.stmts[i], v.op.Args[:0]
+	}
+	if v.s.spec.kind == onPersonName && v.s.stmts == nil {
 		v.op.Args = append(v.op.Args, row.name)
 	}
-	if v.s.spec.kind == onPersonDate {
+	if v.s.spec.kind == onPersonDate && v.s.stmts == nil {
 		if v.s.postgres {
 			v.op.Args = append(v.op.Args, time.UnixMilli(row.maxMs).UTC())
 		} else {
@@ -195,7 +202,11 @@ func (v *interactiveVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		res = v.rd.DoRows(ctx, &v.op, func(vals []any) error {
 			cells := make([]string, len(vals))
 			for k, x := range vals {
-				cells[k] = canonCell(x)
+				if v.s.ngql != nil {
+					cells[k] = v.s.ngql.cell(k, x)
+				} else {
+					cells[k] = canonCell(x)
+				}
 			}
 			v.got = append(v.got, cells)
 			return nil
@@ -203,7 +214,13 @@ func (v *interactiveVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	} else {
 		res = v.conn.Do(ctx, &v.op)
 	}
-	it.Request(v.s.label(i), start, res)
+	if v.s.stmts != nil {
+		// nGQL: the per-request log's query column holds the statement
+		// as sent, the label column the scenario and its parameters.
+		it.RequestAudit(engine.Audit{Label: v.s.label(i), Op: &v.op}, start, res)
+	} else {
+		it.Request(v.s.label(i), start, res)
+	}
 	if res.Err != nil || !check {
 		return nil
 	}

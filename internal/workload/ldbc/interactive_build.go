@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -21,19 +22,22 @@ type interactiveState struct {
 	// the data set has no interactive_person.csv.
 	ic1 []interactiveRow
 	net *refNet
+	// ngqlNoted is set once the nGQL note was made.
+	ngqlNoted bool
 }
 
 // buildInteractive makes Interactive scenario name. ref is nil when
 // answer checks are off.
 func (f *Family) buildInteractive(name string, st *interactiveState, base func(string, int) common, d dialect, dir string, ref *refGraph, pairs [][2]int64) (engine.Scenario, []string, error) {
 	sd, ok := d.(sqlDialect)
-	if !ok {
-		return nil, nil, usage.Errorf("%s runs on SQL targets (sqlite://, postgres://)", name)
+	_, ngql := d.(ngqlDialect)
+	if !ok && !ngql {
+		return nil, nil, usage.Errorf("%s runs on SQL targets (sqlite://, postgres://) and NebulaGraph (nebula://)", name)
 	}
 	if name == IC13 {
 		c := base(name, len(pairs))
 		c.labels = pairLabels(name, pairs)
-		return &shortestPath{common: c, maxDepth: f.opts.MaxDepth, pairs: pairs}, nil, nil
+		return newShortestPath(c, f.opts.MaxDepth, pairs), nil, nil
 	}
 	if !st.loaded {
 		st.persons, st.messages, st.paramsErr = loadInteractiveParams(dir)
@@ -76,7 +80,35 @@ func (f *Family) buildInteractive(name string, st *interactiveState, base func(s
 	}
 	c := base(name, len(rows))
 	c.labels = interactiveLabels(name, spec.kind, rows)
+	if ngql {
+		if !st.ngqlNoted {
+			st.ngqlNoted = true
+			notes = append(notes, "interactive.* on NebulaGraph send openCypher MATCH statements (FIND SHORTEST PATH for IC13), checked only against the stand-in graphd's own MATCH interpreter, never a real NebulaGraph server (docs/graph.md lists the semantics to confirm)")
+		}
+		q := ngqlInteractiveQueries()[name]
+		stmts, err := renderInteractive(d, q.query, spec.kind, rows)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &interactiveQuery{common: c, spec: spec, query: q.query, rows: rows, net: st.net, stmts: stmts, ngql: &q}, notes, nil
+	}
 	return &interactiveQuery{common: c, spec: spec, query: spec.sql(sd.postgres), postgres: sd.postgres, rows: rows, net: st.net}, notes, nil
+}
+
+// renderInteractive renders the nGQL statement of every parameter row:
+// the vid of its person or message, and its first name or date.
+func renderInteractive(d dialect, query string, kind interactiveKind, rows []interactiveRow) ([]string, error) {
+	args := make([][]any, len(rows))
+	for i, r := range rows {
+		args[i] = []any{ngqlParam(kind, r.id)}
+		switch kind {
+		case onPersonName:
+			args[i] = append(args[i], r.name)
+		case onPersonDate:
+			args[i] = append(args[i], time.UnixMilli(r.maxMs).UTC())
+		}
+	}
+	return renderAll(d, query, args)
 }
 
 // ic1ParamHeader is the header of LDBC's interactive_1_param.txt.

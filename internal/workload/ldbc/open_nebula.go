@@ -28,7 +28,7 @@ func nebulaNotes(scheme, version string) []string {
 	}
 	notes := []string{"NebulaGraph driver: verified only against stampede's in-test stand-in graphd, never against a real NebulaGraph server; go.* ask GO ... BIDIRECT YIELD DISTINCT dst(edge), INSERT reports no row count (writes unchecked)"}
 	if version == nebula.StandInVersion {
-		notes = append(notes, "target is stampede's in-test stand-in graphd, NOT NebulaGraph: no storaged/metad, partitions, replication or query planner; latency is the stand-in's own handling time")
+		notes = append(notes, "target is stampede's in-test stand-in graphd, NOT NebulaGraph: no storaged/metad, partitions, replication or query planner (MATCH is interpreted row by row, for the subset stampede sends); latency is the stand-in's own handling time")
 	}
 	return notes
 }

@@ -133,6 +133,8 @@ func (s *Store) exec(spaceName *string, stmt string) (*graphsvc.DataSet, *stmtEr
 		return s.fetch(sp, p)
 	case p.kw("LOOKUP", "ON"):
 		return s.lookup(sp, p)
+	case p.peek().kind == tIdent && (lower(p.peek().text) == "match" || lower(p.peek().text) == "optional"):
+		return s.match(sp, p)
 	}
 	return nil, errf(graphsvc.ErrorCode_E_SYNTAX_ERROR, "SyntaxError: the stand-in does not know this statement near `%s'", firstWords(stmt))
 }
@@ -312,7 +314,8 @@ func (s *Store) showStats(sp *space) *graphsvc.DataSet {
 }
 
 // value parses one literal of a VALUES list: a number, a string, NULL,
-// a boolean, or datetime("...")/date("...")/time("...") (kept as text).
+// a boolean, datetime("...") or date("...") (stored typed, as graphd
+// answers them), or time("...")/timestamp("...") (kept as text).
 func value(p *parser) (*graphsvc.Value, error) {
 	t := p.next()
 	switch t.kind {
@@ -338,6 +341,13 @@ func value(p *parser) (*graphsvc.Value, error) {
 			arg := p.next()
 			if arg.kind != tString || p.expectPunct(")") != nil {
 				return nil, p.errorf("bad %s()", t.text)
+			}
+			if fn := lower(t.text); fn == "datetime" || fn == "date" {
+				v, err := parseInstant(fn, arg.str)
+				if err != nil {
+					return nil, p.errorf("%v", err)
+				}
+				return instantGS(v), nil
 			}
 			return str(arg.str), nil
 		}

@@ -66,7 +66,7 @@ func lex(s string) ([]token, error) {
 		case c >= '0' && c <= '9' || (c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' && !prevIsValue(out)):
 			j := i + 1
 			isFloat := false
-			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' && !strings.HasPrefix(s[j:], "..")) {
 				if s[j] == '.' {
 					isFloat = true
 				}
@@ -86,7 +86,7 @@ func lex(s string) ([]token, error) {
 			out = append(out, token{kind: tIdent, text: s[i:j]})
 			i = j
 		default:
-			for _, p := range []string{"->", "==", "$$", "$-", "$^"} {
+			for _, p := range []string{"->", "==", "!=", "<>", "<=", ">=", "..", "$$", "$-", "$^"} {
 				if strings.HasPrefix(s[i:], p) {
 					out = append(out, token{kind: tPunct, text: p})
 					i += len(p)

@@ -3,11 +3,13 @@
 // driver (package graphsvc), speaking THeader over real loopback sockets,
 // that answers the nGQL shapes stampede sends (schema statements, INSERT
 // VERTEX/EDGE, GO, FIND SHORTEST PATH, FETCH PROP, LOOKUP, SUBMIT JOB
-// STATS / SHOW STATS) from an in-memory graph (Store).
+// STATS / SHOW STATS, and the openCypher MATCH subset of the LDBC
+// Interactive reads, see match.go) from an in-memory graph (Store).
 //
 // It is NOT NebulaGraph: no storage or meta service, no partitions or
-// replication, no query planner, one shortest path instead of all of
-// them, and latency_in_us is the stand-in's own handling time. It exists
+// replication, no query planner (MATCH is interpreted row by row), one
+// shortest path instead of all of them, and latency_in_us is the
+// stand-in's own handling time. It exists
 // so that the driver, the nGQL statements, the loader, error codes,
 // handshake and authentication failures, timeouts, broken connections
 // and address balancing are exercised where no NebulaGraph server can run.
