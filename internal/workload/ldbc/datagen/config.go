@@ -53,10 +53,22 @@ type Config struct {
 	// comment.place, comment.replyOfPost, comment.replyOfComment), as the
 	// Hadoop datagen does, and writes no file for them.
 	Layout string
+	// UpdateStreams splits the network at LDBC's cut-over, 90% into the
+	// simulated period: what was created after it is left out of the bulk
+	// files (and of the substitution parameters) and written as insert
+	// operations to the update streams updateStream_0_0_person.csv (IU1,
+	// IU8) and updateStream_0_0_forum.csv (IU2..IU7) in social_network/,
+	// as ldbc_snb_datagen_hadoop does. Off: every entity is in the bulk
+	// files and no stream is written.
+	UpdateStreams bool
 	// Progress, when set, is called with the total number of data rows
 	// written so far (headers excluded), from one goroutine at a time,
 	// after every written chunk (at most a few hundred calls per file).
 	Progress func(rowsWritten int64)
+
+	// sortBudget overrides the bytes an update stream sorter holds before
+	// writing a run (tests force runs with a small one).
+	sortBudget int
 }
 
 // The layouts Generate writes (see Config.Layout).

@@ -1,0 +1,223 @@
+package datagen
+
+import (
+	"bufio"
+	"cmp"
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// defaultSortBudget is the memory, in bytes of line text, an update stream
+// sorter holds before it writes a sorted run to disk.
+const defaultSortBudget = 64 << 20
+
+// sorter sorts the lines of one update stream by (scheduled time,
+// generation sequence) with bounded memory: lines are collected in an
+// arena; a full arena is sorted and written to a run file (in a temporary
+// directory under the output directory); drain merges the runs. Being a
+// total order on unique keys, the result does not depend on where the runs
+// were cut. Used from one goroutine.
+type sorter struct {
+	tmpRoot string // where the run directory is made
+	dir     string // run directory ("" until the first run)
+	budget  int
+	arena   []byte
+	recs    []sortRec
+	seq     uint64
+	runs    []string
+}
+
+// sortRec is one line in the arena.
+type sortRec struct {
+	t        int64
+	seq      uint64
+	off, end int
+}
+
+func newSorter(tmpRoot string, budget int) *sorter {
+	if budget <= 0 {
+		budget = defaultSortBudget
+	}
+	return &sorter{tmpRoot: tmpRoot, budget: budget}
+}
+
+// add takes the operations of one chunk, in generation order.
+func (s *sorter) add(e *evBuf) error {
+	if len(s.arena) > 0 && len(s.arena)+len(e.b) > s.budget {
+		if err := s.flush(); err != nil {
+			return err
+		}
+	}
+	if s.arena == nil {
+		s.arena = make([]byte, 0, s.budget)
+		s.recs = make([]sortRec, 0, s.budget/64)
+	}
+	base, start := len(s.arena), 0
+	s.arena = append(s.arena, e.b...)
+	for _, k := range e.keys {
+		s.recs = append(s.recs, sortRec{t: k.t, seq: s.seq, off: base + start, end: base + k.end})
+		start = k.end
+		s.seq++
+	}
+	return nil
+}
+
+func (s *sorter) sortRecs() {
+	slices.SortFunc(s.recs, func(a, b sortRec) int {
+		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.seq, b.seq))
+	})
+}
+
+// flush writes the arena as one sorted run: per line, t and seq (8 bytes
+// each), the length (4 bytes) and the bytes.
+func (s *sorter) flush() error {
+	if len(s.recs) == 0 {
+		return nil
+	}
+	if s.dir == "" {
+		d, err := os.MkdirTemp(s.tmpRoot, ".stampede-sort-")
+		if err != nil {
+			return err
+		}
+		s.dir = d
+	}
+	s.sortRecs()
+	name := filepath.Join(s.dir, fmt.Sprintf("run-%d", len(s.runs)))
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	s.runs = append(s.runs, name)
+	w := bufio.NewWriterSize(f, 1<<20)
+	var hdr [20]byte
+	for _, r := range s.recs {
+		binary.LittleEndian.PutUint64(hdr[0:], uint64(r.t))
+		binary.LittleEndian.PutUint64(hdr[8:], r.seq)
+		binary.LittleEndian.PutUint32(hdr[16:], uint32(r.end-r.off))
+		w.Write(hdr[:])
+		w.Write(s.arena[r.off:r.end])
+	}
+	err = w.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	s.arena = s.arena[:0]
+	s.recs = s.recs[:0]
+	return err
+}
+
+// drain calls emit with every line in order, then frees what it held.
+func (s *sorter) drain(ctx context.Context, emit func(line []byte) error) error {
+	defer s.close()
+	if len(s.runs) == 0 {
+		s.sortRecs()
+		for i, r := range s.recs {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err := emit(s.arena[r.off:r.end]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := s.flush(); err != nil {
+		return err
+	}
+	s.arena, s.recs = nil, nil
+	h := make(runHeap, 0, len(s.runs))
+	for _, name := range s.runs {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		rr := &runReader{r: bufio.NewReaderSize(f, max(64<<10, min(1<<20, 64<<20/len(s.runs))))}
+		ok, err := rr.next()
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if ok {
+			h = append(h, rr)
+		}
+	}
+	heap.Init(&h)
+	for n := 0; len(h) > 0; n++ {
+		if n%4096 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rr := h[0]
+		if err := emit(rr.line); err != nil {
+			return err
+		}
+		ok, err := rr.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Fix(&h, 0)
+		} else {
+			heap.Pop(&h)
+		}
+	}
+	return nil
+}
+
+// close removes the run files.
+func (s *sorter) close() {
+	if s.dir != "" {
+		os.RemoveAll(s.dir)
+		s.dir = ""
+	}
+	s.runs = nil
+}
+
+// runReader reads one run file.
+type runReader struct {
+	r    *bufio.Reader
+	t    int64
+	seq  uint64
+	line []byte
+}
+
+// next reads the next line; false at the end of the run.
+func (rr *runReader) next() (bool, error) {
+	var hdr [20]byte
+	if _, err := io.ReadFull(rr.r, hdr[:]); err != nil {
+		if err == io.EOF {
+			return false, nil
+		}
+		return false, err
+	}
+	rr.t = int64(binary.LittleEndian.Uint64(hdr[0:]))
+	rr.seq = binary.LittleEndian.Uint64(hdr[8:])
+	n := int(binary.LittleEndian.Uint32(hdr[16:]))
+	if cap(rr.line) < n {
+		rr.line = make([]byte, n)
+	}
+	rr.line = rr.line[:n]
+	_, err := io.ReadFull(rr.r, rr.line)
+	return true, err
+}
+
+// runHeap orders run readers by their current line's key.
+type runHeap []*runReader
+
+func (h runHeap) Len() int { return len(h) }
+func (h runHeap) Less(i, j int) bool {
+	return h[i].t < h[j].t || h[i].t == h[j].t && h[i].seq < h[j].seq
+}
+func (h runHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)   { *h = append(*h, x.(*runReader)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
