@@ -80,7 +80,8 @@ const (
 // Stats tells what Generate wrote.
 type Stats struct {
 	// Persons is the number of persons in the data set (insert persons
-	// excluded); Knows the number of friendships, each counted once.
+	// excluded); Knows the number of friendships, each counted once. With
+	// update streams, those in the bulk files.
 	Persons, Knows int64
 	// Files maps the path of every written file, relative to Out (see
 	// package ldbcfile), to its number of data rows (header excluded).

@@ -100,12 +100,16 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 	if err := o.manifest.finish(cfg.Out); err != nil {
 		return Stats{}, fmt.Errorf("manifest: %w", err)
 	}
-	return Stats{
+	st := Stats{
 		Persons: int64(n),
 		Knows:   g.graph.edges(),
 		Files:   o.rowCounts(),
 		Elapsed: time.Since(t0),
-	}, nil
+	}
+	if g.updates {
+		st.Persons, st.Knows = st.Files[ldbcfile.PersonPath], st.Files[ldbcfile.PersonKnowsPersonPath]
+	}
+	return st, nil
 }
 
 // buildGraph runs the in-memory stages only (persons and knows) for n
