@@ -112,8 +112,9 @@ func (s *sorter) flush() error {
 	return err
 }
 
-// drain calls emit with every line in order, then frees what it held.
-func (s *sorter) drain(ctx context.Context, emit func(line []byte) error) error {
+// drain calls emit with every line (and its time) in order, then frees
+// what it held.
+func (s *sorter) drain(ctx context.Context, emit func(t int64, line []byte) error) error {
 	defer s.close()
 	if len(s.runs) == 0 {
 		s.sortRecs()
@@ -121,7 +122,7 @@ func (s *sorter) drain(ctx context.Context, emit func(line []byte) error) error 
 			if i%4096 == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if err := emit(s.arena[r.off:r.end]); err != nil {
+			if err := emit(r.t, s.arena[r.off:r.end]); err != nil {
 				return err
 			}
 		}
@@ -153,7 +154,7 @@ func (s *sorter) drain(ctx context.Context, emit func(line []byte) error) error 
 			return ctx.Err()
 		}
 		rr := h[0]
-		if err := emit(rr.line); err != nil {
+		if err := emit(rr.t, rr.line); err != nil {
 			return err
 		}
 		ok, err := rr.next()

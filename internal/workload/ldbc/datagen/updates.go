@@ -188,20 +188,21 @@ func (g *generator) startUpdates(tmpRoot string) {
 }
 
 // writeUpdateStreams writes each stream's operations sorted by scheduled
-// time (ties in generation order), headerless, as the Hadoop datagen does.
+// time (ties in generation order), headerless, as the Hadoop datagen does,
+// then updateStream.properties for the LDBC driver.
 func (g *generator) writeUpdateStreams(ctx context.Context, o *outputs) error {
+	var sum streamSummary
 	for i, path := range ldbcfile.UpdateStreamFiles() {
 		s := g.sorters[i]
 		f, err := o.create(path, "")
 		if err != nil {
 			return err
 		}
-		n := 0
-		err = s.drain(ctx, func(line []byte) error {
+		err = s.drain(ctx, func(t int64, line []byte) error {
 			if err := o.write(f, line, 1); err != nil {
 				return err
 			}
-			if n++; n%65536 == 0 {
+			if sum.add(t); sum.n%65536 == 0 {
 				o.report()
 			}
 			return nil
@@ -211,7 +212,57 @@ func (g *generator) writeUpdateStreams(ctx context.Context, o *outputs) error {
 		}
 		o.report()
 	}
-	return nil
+	f, err := o.create(ldbcfile.UpdateStreamPropertiesPath, "")
+	if err != nil {
+		return err
+	}
+	return o.write(f, sum.properties(), 0)
+}
+
+// streamSummary is what updateStream.properties says about the streams.
+type streamSummary struct {
+	n, min, max int64
+}
+
+func (s *streamSummary) add(t int64) {
+	if s.n == 0 || t < s.min {
+		s.min = t
+	}
+	s.max = max(s.max, t)
+	s.n++
+}
+
+// gctDeltaMs is the Hadoop datagen's default delta time (its
+// ldbc.snb.datagen.generator.deltaTime), which it reports as the
+// driver's gct_delta_duration.
+const gctDeltaMs = 10_000
+
+// properties formats the driver properties as the Hadoop datagen writes
+// them: "key:value" lines; update_interleave is the mean time between two
+// operations (ms).
+func (s *streamSummary) properties() []byte {
+	interleave := int64(0)
+	if s.n > 0 {
+		interleave = (s.max - s.min) / s.n
+	}
+	var b []byte
+	for _, kv := range []struct {
+		k string
+		v int64
+	}{
+		{"gct_delta_duration", gctDeltaMs},
+		{"min_write_event_start_time", s.min},
+		{"max_write_event_start_time", s.max},
+		{"update_interleave", interleave},
+		{"num_events", s.n},
+	} {
+		b = append(b, "ldbc.snb.interactive."...)
+		b = append(b, kv.k...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, kv.v, 10)
+		b = append(b, '\n')
+	}
+	return b
 }
 
 // closeUpdates removes the sorters' temporary files.

@@ -375,6 +375,17 @@ func TestUpdateStreamsCausality(t *testing.T) {
 			t.Errorf("no IU%d operation", typ)
 		}
 	}
+
+	// updateStream.properties describes both streams for the LDBC driver.
+	first := min(streams[0][0].sched, streams[1][0].sched)
+	last := max(streams[0][len(streams[0])-1].sched, streams[1][len(streams[1])-1].sched)
+	n := int64(len(streams[0]) + len(streams[1]))
+	want := fmt.Sprintf("ldbc.snb.interactive.gct_delta_duration:10000\n"+
+		"ldbc.snb.interactive.min_write_event_start_time:%d\nldbc.snb.interactive.max_write_event_start_time:%d\n"+
+		"ldbc.snb.interactive.update_interleave:%d\nldbc.snb.interactive.num_events:%d\n", first, last, (last-first)/n, n)
+	if b, err := os.ReadFile(filepath.Join(dir, ldbcfile.UpdateStreamPropertiesPath)); err != nil || string(b) != want {
+		t.Errorf("updateStream.properties = %q, %v; want %q", b, err, want)
+	}
 }
 
 // The streams are the same bytes whatever the workers and wherever the
@@ -434,7 +445,7 @@ func TestSorter(t *testing.T) {
 			}
 			slices.SortStableFunc(want, func(a, b rec) int { return int(a.t - b.t) })
 			var got []string
-			err := s.drain(context.Background(), func(line []byte) error {
+			err := s.drain(context.Background(), func(_ int64, line []byte) error {
 				got = append(got, string(line))
 				return nil
 			})

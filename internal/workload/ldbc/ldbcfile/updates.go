@@ -19,6 +19,11 @@ package ldbcfile
 const (
 	UpdateStreamPersonPath = DirSocialNetwork + "/updateStream_0_0_person.csv"
 	UpdateStreamForumPath  = DirSocialNetwork + "/updateStream_0_0_forum.csv"
+	// UpdateStreamPropertiesPath holds what the LDBC driver reads about
+	// the streams, "ldbc.snb.interactive.KEY:VALUE" lines:
+	// gct_delta_duration, min_write_event_start_time,
+	// max_write_event_start_time, update_interleave, num_events.
+	UpdateStreamPropertiesPath = DirSocialNetwork + "/updateStream.properties"
 )
 
 // UpdateStreamFiles returns the paths of the update streams, person stream
