@@ -26,25 +26,35 @@ const defaultSortBudget = 64 << 20
 type sorter struct {
 	tmpRoot string // where the run directory is made
 	dir     string // run directory ("" until the first run)
+	base    int64  // no time is before it
 	budget  int
 	arena   []byte
 	recs    []sortRec
-	seq     uint64
+	seq     uint64 // sequence number of recs[0]
 	runs    []string
 }
 
-// sortRec is one line in the arena.
+// sortRec is one line in the arena. key packs the time (minus the
+// sorter's base) above sortIdxBits and the line's index in the arena
+// below, so one integer comparison orders by (time, generation order).
 type sortRec struct {
-	t        int64
-	seq      uint64
-	off, end int
+	key      uint64
+	off, end uint32
 }
 
-func newSorter(tmpRoot string, budget int) *sorter {
+const (
+	sortIdxBits = 27                      // lines per arena: at most 2^27
+	sortMaxSpan = 1<<(64-sortIdxBits) - 1 // ms after base a time may be
+	maxBudget   = 1 << 31                 // arena offsets are uint32
+)
+
+// newSorter makes a sorter for times from base (Unix ms) on that holds
+// about budget bytes of lines in memory (0: defaultSortBudget).
+func newSorter(tmpRoot string, base int64, budget int) *sorter {
 	if budget <= 0 {
 		budget = defaultSortBudget
 	}
-	return &sorter{tmpRoot: tmpRoot, budget: budget}
+	return &sorter{tmpRoot: tmpRoot, base: base, budget: min(budget, maxBudget)}
 }
 
 // add takes the operations of one chunk, in generation order.
@@ -58,20 +68,30 @@ func (s *sorter) add(e *evBuf) error {
 		s.arena = make([]byte, 0, s.budget)
 		s.recs = make([]sortRec, 0, s.budget/64)
 	}
-	base, start := len(s.arena), 0
+	if len(s.recs)+len(e.keys) >= 1<<sortIdxBits || len(s.arena)+len(e.b) > maxBudget {
+		if err := s.flush(); err != nil {
+			return err
+		}
+	}
+	at, start := len(s.arena), 0
 	s.arena = append(s.arena, e.b...)
 	for _, k := range e.keys {
-		s.recs = append(s.recs, sortRec{t: k.t, seq: s.seq, off: base + start, end: base + k.end})
+		dt := k.t - s.base
+		if dt < 0 || dt > sortMaxSpan {
+			return fmt.Errorf("update stream: time %d out of the sorter's range", k.t)
+		}
+		s.recs = append(s.recs, sortRec{key: uint64(dt)<<sortIdxBits | uint64(len(s.recs)), off: uint32(at + start), end: uint32(at + k.end)})
 		start = k.end
-		s.seq++
 	}
 	return nil
 }
 
+// time and seq unpack a record's key.
+func (s *sorter) time(r sortRec) int64   { return s.base + int64(r.key>>sortIdxBits) }
+func (s *sorter) seqOf(r sortRec) uint64 { return s.seq + r.key&(1<<sortIdxBits-1) }
+
 func (s *sorter) sortRecs() {
-	slices.SortFunc(s.recs, func(a, b sortRec) int {
-		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.seq, b.seq))
-	})
+	slices.SortFunc(s.recs, func(a, b sortRec) int { return cmp.Compare(a.key, b.key) })
 }
 
 // flush writes the arena as one sorted run: per line, t and seq (8 bytes
@@ -97,8 +117,8 @@ func (s *sorter) flush() error {
 	w := bufio.NewWriterSize(f, 1<<20)
 	var hdr [20]byte
 	for _, r := range s.recs {
-		binary.LittleEndian.PutUint64(hdr[0:], uint64(r.t))
-		binary.LittleEndian.PutUint64(hdr[8:], r.seq)
+		binary.LittleEndian.PutUint64(hdr[0:], uint64(s.time(r)))
+		binary.LittleEndian.PutUint64(hdr[8:], s.seqOf(r))
 		binary.LittleEndian.PutUint32(hdr[16:], uint32(r.end-r.off))
 		w.Write(hdr[:])
 		w.Write(s.arena[r.off:r.end])
@@ -107,6 +127,7 @@ func (s *sorter) flush() error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	s.seq += uint64(len(s.recs))
 	s.arena = s.arena[:0]
 	s.recs = s.recs[:0]
 	return err
@@ -122,7 +143,7 @@ func (s *sorter) drain(ctx context.Context, emit func(t int64, line []byte) erro
 			if i%4096 == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if err := emit(r.t, s.arena[r.off:r.end]); err != nil {
+			if err := emit(s.time(r), s.arena[r.off:r.end]); err != nil {
 				return err
 			}
 		}

@@ -183,7 +183,7 @@ func (g *generator) startUpdates(tmpRoot string) {
 		return
 	}
 	for i := range g.sorters {
-		g.sorters[i] = newSorter(tmpRoot, g.sortBudget)
+		g.sorters[i] = newSorter(tmpRoot, updateCutMs, g.sortBudget)
 	}
 }
 

@@ -422,7 +422,7 @@ func TestUpdateStreamsDeterministic(t *testing.T) {
 func TestSorter(t *testing.T) {
 	for _, budget := range []int{1 << 30, 100, 1} {
 		t.Run(fmt.Sprint(budget), func(t *testing.T) {
-			s := newSorter(t.TempDir(), budget)
+			s := newSorter(t.TempDir(), 0, budget)
 			r := rand.New(rand.NewPCG(1, 2))
 			type rec struct {
 				t   int64
