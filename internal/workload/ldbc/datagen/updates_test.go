@@ -3,6 +3,7 @@ package datagen
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -464,5 +465,31 @@ func TestSorter(t *testing.T) {
 				t.Error("run directory not removed")
 			}
 		})
+	}
+}
+
+// An interrupted run with update streams removes its sort runs.
+func TestUpdateStreamsCancelRemovesRuns(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var calls int
+	_, err := Generate(ctx, Config{SF: 0.05, Out: dir, Workers: 2, UpdateStreams: true, sortBudget: 1 << 12,
+		Progress: func(rows int64) {
+			if calls++; rows > 300_000 {
+				cancel()
+			}
+		}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".stampede-sort-") {
+			t.Errorf("sort directory %s left behind", e.Name())
+		}
 	}
 }
