@@ -31,7 +31,14 @@ type sorter struct {
 	arena   []byte
 	recs    []sortRec
 	seq     uint64 // sequence number of recs[0]
-	runs    []string
+	runs    []runFile
+	made    int // run files made so far (names them)
+}
+
+// runFile is one sorted run on disk.
+type runFile struct {
+	name string
+	size int64 // bytes
 }
 
 // sortRec is one line in the arena. key packs the time (minus the
@@ -107,13 +114,18 @@ func (s *sorter) flush() error {
 		}
 		s.dir = d
 	}
+	if len(s.runs) >= maxRuns {
+		if err := s.compact(context.Background()); err != nil {
+			return err
+		}
+	}
 	s.sortRecs()
-	name := filepath.Join(s.dir, fmt.Sprintf("run-%d", len(s.runs)))
+	name := s.newRunName()
 	f, err := os.Create(name)
 	if err != nil {
 		return err
 	}
-	s.runs = append(s.runs, name)
+	var size int64
 	w := bufio.NewWriterSize(f, 1<<20)
 	var hdr [20]byte
 	for _, r := range s.recs {
@@ -122,15 +134,29 @@ func (s *sorter) flush() error {
 		binary.LittleEndian.PutUint32(hdr[16:], uint32(r.end-r.off))
 		w.Write(hdr[:])
 		w.Write(s.arena[r.off:r.end])
+		size += int64(len(hdr) + int(r.end-r.off))
 	}
 	err = w.Flush()
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	s.runs = append(s.runs, runFile{name, size})
 	s.seq += uint64(len(s.recs))
 	s.arena = s.arena[:0]
 	s.recs = s.recs[:0]
 	return err
+}
+
+// maxRuns is the most run files kept: when a flush would make more, the
+// smaller half of the runs is first merged into one, so the files open at
+// a time stay far below the usual limit of 1,024 (even at SF100) and each
+// line is merged only a few times.
+const maxRuns = 64
+
+// newRunName names the next run file.
+func (s *sorter) newRunName() string {
+	s.made++
+	return filepath.Join(s.dir, fmt.Sprintf("run-%d", s.made))
 }
 
 // drain calls emit with every line (and its time) in order, then frees
@@ -153,14 +179,54 @@ func (s *sorter) drain(ctx context.Context, emit func(t int64, line []byte) erro
 		return err
 	}
 	s.arena, s.recs = nil, nil
-	h := make(runHeap, 0, len(s.runs))
-	for _, name := range s.runs {
+	return mergeRuns(ctx, s.runs, func(rr *runReader) error { return emit(rr.t, rr.line) })
+}
+
+// compact merges the smaller half of the runs into one new run.
+func (s *sorter) compact(ctx context.Context) error {
+	slices.SortStableFunc(s.runs, func(a, b runFile) int { return cmp.Compare(a.size, b.size) })
+	merge := s.runs[:len(s.runs)/2]
+	name := s.newRunName()
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var hdr [20]byte
+	var size int64
+	err = mergeRuns(ctx, merge, func(rr *runReader) error {
+		binary.LittleEndian.PutUint64(hdr[0:], uint64(rr.t))
+		binary.LittleEndian.PutUint64(hdr[8:], rr.seq)
+		binary.LittleEndian.PutUint32(hdr[16:], uint32(len(rr.line)))
+		w.Write(hdr[:])
+		_, err := w.Write(rr.line)
+		size += int64(len(hdr) + len(rr.line))
+		return err
+	})
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	for _, r := range merge {
+		os.Remove(r.name)
+	}
+	s.runs = append(slices.Clone(s.runs[len(merge):]), runFile{name, size})
+	return err
+}
+
+// mergeRuns calls emit with the lines of the run files in key order.
+func mergeRuns(ctx context.Context, runs []runFile, emit func(rr *runReader) error) error {
+	h := make(runHeap, 0, len(runs))
+	for _, run := range runs {
+		name := run.name
 		f, err := os.Open(name)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		rr := &runReader{r: bufio.NewReaderSize(f, max(64<<10, min(1<<20, 64<<20/len(s.runs))))}
+		rr := &runReader{r: bufio.NewReaderSize(f, max(64<<10, min(1<<20, 64<<20/len(runs))))}
 		ok, err := rr.next()
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -175,7 +241,7 @@ func (s *sorter) drain(ctx context.Context, emit func(t int64, line []byte) erro
 			return ctx.Err()
 		}
 		rr := h[0]
-		if err := emit(rr.t, rr.line); err != nil {
+		if err := emit(rr); err != nil {
 			return err
 		}
 		ok, err := rr.next()

@@ -393,7 +393,7 @@ func TestUpdateStreamsCausality(t *testing.T) {
 // sorter cuts its runs.
 func TestUpdateStreamsDeterministic(t *testing.T) {
 	var ref map[string]string
-	for _, c := range []struct{ workers, budget int }{{1, 0}, {3, 1 << 12}, {2, 1 << 20}} {
+	for _, c := range []struct{ workers, budget int }{{1, 0}, {3, 1 << 16}, {2, 1 << 20}} {
 		dir := t.TempDir()
 		generate(t, Config{SF: 0.05, Out: dir, Seed: 42, Workers: c.workers, UpdateStreams: true, sortBudget: c.budget})
 		sums := hashTree(t, dir)
@@ -421,7 +421,7 @@ func TestUpdateStreamsDeterministic(t *testing.T) {
 // The sorter returns every line once, by (time, insertion order), with
 // and without runs on disk.
 func TestSorter(t *testing.T) {
-	for _, budget := range []int{1 << 30, 100, 1} {
+	for _, budget := range []int{1 << 30, 100, 1} { // 1: a run per chunk, compactions
 		t.Run(fmt.Sprint(budget), func(t *testing.T) {
 			s := newSorter(t.TempDir(), 0, budget)
 			r := rand.New(rand.NewPCG(1, 2))
@@ -431,7 +431,7 @@ func TestSorter(t *testing.T) {
 			}
 			var want []rec
 			var e evBuf
-			for chunk := range 50 {
+			for chunk := range 300 {
 				e.reset()
 				for range r.IntN(20) {
 					tm := r.Int64N(30)
@@ -443,6 +443,9 @@ func TestSorter(t *testing.T) {
 				if err := s.add(&e); err != nil {
 					t.Fatal(chunk, err)
 				}
+			}
+			if len(s.runs) > maxRuns || budget == 1 && s.made <= maxRuns {
+				t.Fatalf("%d runs kept, %d made: want at most %d kept, and compactions with budget 1", len(s.runs), s.made, maxRuns)
 			}
 			slices.SortStableFunc(want, func(a, b rec) int { return int(a.t - b.t) })
 			var got []string
