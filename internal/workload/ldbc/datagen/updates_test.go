@@ -496,3 +496,22 @@ func TestUpdateStreamsCancelRemovesRuns(t *testing.T) {
 		}
 	}
 }
+
+// The streams do not depend on the layout of the bulk files.
+func TestUpdateStreamsSameInBothLayouts(t *testing.T) {
+	basic, merged := t.TempDir(), t.TempDir()
+	generate(t, Config{SF: 0.01, Out: basic, Seed: 42, Workers: 2, UpdateStreams: true})
+	st := generate(t, Config{SF: 0.01, Out: merged, Seed: 42, Workers: 2, UpdateStreams: true, Layout: LayoutCsvMergeForeign})
+	a, b := hashTree(t, basic), hashTree(t, merged)
+	for _, p := range append(ldbcfile.UpdateStreamFiles(), ldbcfile.UpdateStreamPropertiesPath) {
+		if a[p] == "" || a[p] != b[p] {
+			t.Errorf("%s differs between CsvBasic and CsvMergeForeign", p)
+		}
+	}
+	// The merged entity files hold the bulk rows only.
+	for _, p := range []string{ldbcfile.PersonPath, ldbcfile.ForumPath, ldbcfile.PostPath, ldbcfile.CommentPath} {
+		if got := int64(len(dataRows(t, merged, p))); got != st.Files[p] || got != int64(len(dataRows(t, basic, p))) {
+			t.Errorf("%s: %d rows in CsvMergeForeign, %d in CsvBasic", p, got, len(dataRows(t, basic, p)))
+		}
+	}
+}
