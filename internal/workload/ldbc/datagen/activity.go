@@ -275,7 +275,8 @@ func (g *generator) drawGroupMembers(r *rng, c *actChunk, s uint32, created int6
 	}
 }
 
-// appendForum writes the forum row, its moderator and its tags.
+// appendForum writes the forum row, its moderator and its tags, or an IU4
+// when the forum is created after the update cut-over (Config.UpdateStreams).
 func (g *generator) appendForum(r *rng, c *actChunk, kind forumKind, id int64, p *person, created int64, ni int) {
 	divert := g.streamed(created)
 	var b []byte
@@ -351,7 +352,7 @@ func (g *generator) appendForum(r *rng, c *actChunk, kind forumKind, id int64, p
 }
 
 // appendMembers writes the memberships in c.members of forum fid, created
-// at fcreated.
+// at fcreated; a membership after the update cut-over becomes an IU5.
 func (g *generator) appendMembers(c *actChunk, fid, fcreated int64) {
 	b := c.buf[aMember]
 	rows := int64(len(c.members))
@@ -373,7 +374,9 @@ func (g *generator) appendMembers(c *actChunk, fid, fcreated int64) {
 }
 
 // post writes one post (a photo when photo is set) in forum fid with its
-// likes and, for text posts, its comment tree.
+// likes and, for text posts, its comment tree. After the update cut-over
+// the post is an IU6 instead of rows (drawn the same way, so the data set
+// is the same with and without streams).
 func (g *generator) post(r *rng, c *actChunk, fid int64, newMsg func() int64, author uint32, created int64, photo bool) {
 	d := g.dicts
 	pl := g.act
@@ -498,7 +501,9 @@ func (g *generator) post(r *rng, c *actChunk, fid int64, newMsg func() int64, au
 	}
 }
 
-// comment writes one comment replying to parent and its likes.
+// comment writes one comment replying to parent (created at
+// parentCreated) and its likes; after the update cut-over the comment is
+// an IU7 instead of rows.
 func (g *generator) comment(r *rng, c *actChunk, cm message, parent, parentCreated int64, toPost bool) {
 	d := g.dicts
 	pl := g.act
@@ -603,7 +608,7 @@ func (g *generator) comment(r *rng, c *actChunk, cm message, parent, parentCreat
 }
 
 // likes writes Poisson(mean) likes of m by distinct forum members other
-// than its author.
+// than its author; a like after the update cut-over is an IU2 or IU3.
 func (g *generator) likes(r *rng, c *actChunk, file int, m message, mean float64) {
 	k := min(poisson(r, mean), len(c.members))
 	if k == 0 {

@@ -126,7 +126,9 @@ func (g *generator) knowsDate(a, b uint32) int64 {
 }
 
 // appendPersonRows formats every row of person s into c. r is reseeded for
-// the person's attribute stream. It sorts s's friend list in place.
+// the person's attribute stream. It sorts s's friend list in place. With
+// update streams, a person who joined after the cut-over becomes an IU1
+// and a friendship made after it an IU8 (in c.ev) instead of rows.
 func (g *generator) appendPersonRows(r *rng, c *rowChunk, s uint32) {
 	d := g.dicts
 	p := &g.persons[s]
