@@ -55,9 +55,14 @@ social_network/dynamic), plus substitution parameters for the graph scenarios
 bytes, whatever --workers is. --layout CsvMergeForeign writes the one-to-one
 relations (person, static and activity: forum moderator, post/comment
 creator, container, place, reply-of) as columns of their entity files
-instead, as the Hadoop datagen does. See docs/datagen.md.`,
+instead, as the Hadoop datagen does. --update-streams also writes LDBC's
+Interactive update streams (social_network/updateStream_0_0_person.csv and
+updateStream_0_0_forum.csv: IU1-IU8 inserts of what was created after the
+cut-over at 90% of the period, which the bulk files then leave out). See
+docs/datagen.md.`,
 		Example: `  stampede gen ldbc --sf 1 --out data/sf1
-  stampede gen ldbc --sf 10 --out data/sf10 --seed 7 --workers 4 --force`,
+  stampede gen ldbc --sf 10 --out data/sf10 --seed 7 --workers 4 --force
+  stampede gen ldbc --sf 1 --out data/sf1u --update-streams`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runGenLDBC(cmd.Context(), env, o)

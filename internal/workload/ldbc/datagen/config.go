@@ -2,7 +2,8 @@
 // attributes and the knows graph, plus the static places, organisations,
 // tags and tag classes) natively and deterministically, in the CsvBasic
 // layout of ldbc_snb_datagen_hadoop, together with curated substitution
-// parameters for stampede's graph scenarios. See docs/datagen.md.
+// parameters for stampede's graph scenarios, and optionally LDBC's
+// Interactive update streams (Config.UpdateStreams). See docs/datagen.md.
 //
 // The output depends only on Config.SF and Config.Seed: the same pair gives
 // byte-identical files whatever Config.Workers is.
