@@ -38,6 +38,7 @@ type genLDBCOptions struct {
 	force   bool
 	quiet   bool
 	layout  string
+	updates bool
 	nebula  genNebulaOptions
 }
 
@@ -54,9 +55,14 @@ social_network/dynamic), plus substitution parameters for the graph scenarios
 bytes, whatever --workers is. --layout CsvMergeForeign writes the one-to-one
 relations (person, static and activity: forum moderator, post/comment
 creator, container, place, reply-of) as columns of their entity files
-instead, as the Hadoop datagen does. See docs/datagen.md.`,
+instead, as the Hadoop datagen does. --update-streams also writes LDBC's
+Interactive update streams (social_network/updateStream_0_0_person.csv and
+updateStream_0_0_forum.csv: IU1-IU8 inserts of what was created after the
+cut-over at 90% of the period, which the bulk files then leave out). See
+docs/datagen.md.`,
 		Example: `  stampede gen ldbc --sf 1 --out data/sf1
-  stampede gen ldbc --sf 10 --out data/sf10 --seed 7 --workers 4 --force`,
+  stampede gen ldbc --sf 10 --out data/sf10 --seed 7 --workers 4 --force
+  stampede gen ldbc --sf 1 --out data/sf1u --update-streams`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runGenLDBC(cmd.Context(), env, o)
@@ -70,6 +76,7 @@ instead, as the Hadoop datagen does. See docs/datagen.md.`,
 	f.BoolVar(&o.force, "force", false, "replace a data set stampede wrote into --out before (only the files its stampede-manifest.txt lists; any other file makes it refuse)")
 	f.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	f.StringVar(&o.layout, "layout", datagen.LayoutCsvBasic, "CSV layout: CsvBasic, or CsvMergeForeign (one-to-one relations as entity columns: person.place, place.isPartOf, organisation.place, tag.hasType, tagclass.isSubclassOf, forum.moderator, post.creator/Forum.id/place, comment.creator/place/replyOfPost/replyOfComment; their relation files not written)")
+	f.BoolVar(&o.updates, "update-streams", false, "split at LDBC's cut-over (90% of the period): what was created after it goes to social_network/updateStream_0_0_{person,forum}.csv (IU1-IU8 inserts, sorted by time) instead of the bulk files")
 	addGenNebulaFlags(f, &o.nebula)
 	return cmd
 }
@@ -87,7 +94,7 @@ func runGenLDBC(ctx context.Context, env *Env, o genLDBCOptions) error {
 	if err := o.nebula.check(); err != nil {
 		return err
 	}
-	cfg := datagen.Config{SF: o.sf, Out: o.out, Seed: o.seed, Workers: o.workers, Force: o.force, Layout: o.layout}
+	cfg := datagen.Config{SF: o.sf, Out: o.out, Seed: o.seed, Workers: o.workers, Force: o.force, Layout: o.layout, UpdateStreams: o.updates}
 	var bar *progressbar.ProgressBar
 	if !o.quiet && isTerminal(env.Stderr) {
 		bar = progressbar.NewOptions64(-1,
@@ -133,6 +140,11 @@ func writeGenSummary(w io.Writer, o genLDBCOptions, st datagen.Stats) error {
 	for _, f := range append(files, ldbcfile.InteractiveParamFiles()...) {
 		if n, ok := st.Files[f.Path]; ok {
 			fmt.Fprintf(tw, "%s\t%d\n", f.Path, n)
+		}
+	}
+	for _, p := range ldbcfile.UpdateStreamFiles() {
+		if n, ok := st.Files[p]; ok {
+			fmt.Fprintf(tw, "%s\t%d\n", p, n)
 		}
 	}
 	fmt.Fprintf(tw, "\n")

@@ -83,3 +83,27 @@ func TestGenLDBCWritesSummary(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// --update-streams writes the update streams, lists them in the summary
+// with their operation counts, and --force replaces such a data set.
+func TestGenLDBCUpdateStreams(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	args := []string{"gen", "ldbc", "--sf", "0.005", "--out", dir, "--workers", "2", "--quiet", "--update-streams"}
+	if code := Main(context.Background(), args, &out, &errb); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, f := range []string{"updateStream_0_0_person.csv", "updateStream_0_0_forum.csv"} {
+		b, err := os.ReadFile(filepath.Join(dir, "social_network", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "social_network/" + f + " "
+		if n := bytes.Count(b, []byte("\n")); n == 0 || !strings.Contains(out.String(), want) {
+			t.Errorf("%s: %d operations; summary:\n%s", f, n, out.String())
+		}
+	}
+	if code := Main(context.Background(), append(args, "--force"), &out, &errb); code != ExitOK {
+		t.Fatalf("--force over a data set with streams: exit %d: %s", code, errb.String())
+	}
+}

@@ -78,6 +78,9 @@ type actChunk struct {
 	interests [interestMax]int
 	tags      []int
 	postTags  []int
+	// forumCreated is the creation instant of the forum being filled.
+	forumCreated int64
+	ev           evBuf // IU2..IU7 operations (Config.UpdateStreams)
 }
 
 func (c *actChunk) reset() {
@@ -85,6 +88,7 @@ func (c *actChunk) reset() {
 		c.buf[i] = c.buf[i][:0]
 		c.rows[i] = 0
 	}
+	c.ev.reset()
 }
 
 // next starts a new de-duplication round.
@@ -144,6 +148,9 @@ func (g *generator) generateActivity(ctx context.Context, o *outputs) error {
 				}
 			}
 			o.report()
+			if g.updates {
+				return g.sorters[streamForumUpdates].add(&c.ev)
+			}
 			return nil
 		})
 }
@@ -170,6 +177,7 @@ func (g *generator) ownerActivity(r *rng, c *actChunk, s uint32) {
 	forum := func(kind forumKind, created int64) int64 {
 		id := int64(s)<<forumIDBits | fk
 		fk++
+		c.forumCreated = created
 		g.appendForum(r, c, kind, id, p, created, ni)
 		return id
 	}
@@ -185,7 +193,7 @@ func (g *generator) ownerActivity(r *rng, c *actChunk, s uint32) {
 	for _, f := range g.graph.friends(s) {
 		c.members = append(c.members, member{f, g.knowsDate(s, f)})
 	}
-	g.appendMembers(c, fid)
+	g.appendMembers(c, fid, c.forumCreated)
 	for range noisy(r, pl.wallPosts*w) {
 		created := uniformAfter(r, p.created, endMs)
 		g.post(r, c, fid, newMsg, s, created, false)
@@ -202,7 +210,7 @@ func (g *generator) ownerActivity(r *rng, c *actChunk, s uint32) {
 				c.members = append(c.members, member{f, uniformAfter(r, base, min(endMs, base+albumJoinMs))})
 			}
 		}
-		g.appendMembers(c, fid)
+		g.appendMembers(c, fid, c.forumCreated)
 		for range noisy(r, pl.photos*w) {
 			g.post(r, c, fid, newMsg, s, uniformAfter(r, created, min(endMs, created+photoWindowMs)), true)
 		}
@@ -213,7 +221,7 @@ func (g *generator) ownerActivity(r *rng, c *actChunk, s uint32) {
 		created := uniformAfter(r, p.created, endMs)
 		fid := forum(kindGroup, created)
 		g.drawGroupMembers(r, c, s, created, min(noisy(r, pl.groupMembers*w), len(g.persons)-1))
-		g.appendMembers(c, fid)
+		g.appendMembers(c, fid, c.forumCreated)
 		for range noisy(r, pl.groupPosts*w) {
 			author, base := s, created
 			if len(c.members) > 0 {
@@ -267,9 +275,18 @@ func (g *generator) drawGroupMembers(r *rng, c *actChunk, s uint32, created int6
 	}
 }
 
-// appendForum writes the forum row, its moderator and its tags.
+// appendForum writes the forum row, its moderator and its tags, or an IU4
+// when the forum is created after the update cut-over (Config.UpdateStreams).
 func (g *generator) appendForum(r *rng, c *actChunk, kind forumKind, id int64, p *person, created int64, ni int) {
-	b := strconv.AppendInt(c.buf[aForum], id, 10)
+	divert := g.streamed(created)
+	var b []byte
+	if divert {
+		c.ev.begin(created, p.created, ldbcfile.UpdateAddForum)
+		b = c.ev.b
+	} else {
+		b = c.buf[aForum]
+	}
+	b = strconv.AppendInt(b, id, 10)
 	b = append(b, '|')
 	switch kind {
 	case kindWall:
@@ -283,16 +300,24 @@ func (g *generator) appendForum(r *rng, c *actChunk, kind forumKind, id int64, p
 	b = append(b, ' ')
 	b = append(b, g.lastName(p)...)
 	b = append(b, '|')
-	b = ldbcfile.AppendDateTimeMillis(b, created)
-	if g.mergeForeign {
+	switch {
+	case divert:
+		b = strconv.AppendInt(b, created, 10)
 		b = append(b, '|')
 		b = strconv.AppendInt(b, p.id, 10)
-	} else {
-		c.buf[aModerator] = appendPair(c.buf[aModerator], id, p.id)
-		c.rows[aModerator]++
+		c.ev.b = append(b, '|')
+	default:
+		b = ldbcfile.AppendDateTimeMillis(b, created)
+		if g.mergeForeign {
+			b = append(b, '|')
+			b = strconv.AppendInt(b, p.id, 10)
+		} else {
+			c.buf[aModerator] = appendPair(c.buf[aModerator], id, p.id)
+			c.rows[aModerator]++
+		}
+		c.buf[aForum] = append(b, '\n')
+		c.rows[aForum]++
 	}
-	c.buf[aForum] = append(b, '\n')
-	c.rows[aForum]++
 
 	d := g.dicts
 	k := max(1, stochRound(r, g.act.forumTags))
@@ -315,16 +340,28 @@ func (g *generator) appendForum(r *rng, c *actChunk, kind forumKind, id int64, p
 			c.tags = append(c.tags, t)
 		}
 	}
+	if divert {
+		c.ev.tagList(c.tags)
+		c.ev.end()
+		return
+	}
 	for _, t := range c.tags {
 		c.buf[aForumTag] = appendPair(c.buf[aForumTag], id, int64(t))
 	}
 	c.rows[aForumTag] += int64(len(c.tags))
 }
 
-// appendMembers writes the memberships in c.members.
-func (g *generator) appendMembers(c *actChunk, fid int64) {
+// appendMembers writes the memberships in c.members of forum fid, created
+// at fcreated; a membership after the update cut-over becomes an IU5.
+func (g *generator) appendMembers(c *actChunk, fid, fcreated int64) {
 	b := c.buf[aMember]
+	rows := int64(len(c.members))
 	for _, m := range c.members {
+		if g.streamed(m.join) {
+			c.ev.triple(ldbcfile.UpdateAddForumMembership, max(fcreated, g.persons[m.seq].created), fid, g.persons[m.seq].id, m.join)
+			rows--
+			continue
+		}
 		b = strconv.AppendInt(b, fid, 10)
 		b = append(b, '|')
 		b = strconv.AppendInt(b, g.persons[m.seq].id, 10)
@@ -333,11 +370,13 @@ func (g *generator) appendMembers(c *actChunk, fid int64) {
 		b = append(b, '\n')
 	}
 	c.buf[aMember] = b
-	c.rows[aMember] += int64(len(c.members))
+	c.rows[aMember] += rows
 }
 
 // post writes one post (a photo when photo is set) in forum fid with its
-// likes and, for text posts, its comment tree.
+// likes and, for text posts, its comment tree. After the update cut-over
+// the post is an IU6 instead of rows (drawn the same way, so the data set
+// is the same with and without streams).
 func (g *generator) post(r *rng, c *actChunk, fid int64, newMsg func() int64, author uint32, created int64, photo bool) {
 	d := g.dicts
 	pl := g.act
@@ -355,6 +394,7 @@ func (g *generator) post(r *rng, c *actChunk, fid int64, newMsg func() int64, au
 			c.postTags = append(c.postTags, t)
 		}
 	}
+	start := len(c.buf[aPost])
 	b := strconv.AppendInt(c.buf[aPost], id, 10)
 	b = append(b, '|')
 	if photo {
@@ -364,7 +404,9 @@ func (g *generator) post(r *rng, c *actChunk, fid int64, newMsg func() int64, au
 	} else {
 		b = append(b, '|')
 	}
+	dateAt := len(b)
 	b = ldbcfile.AppendDateTimeMillis(b, created)
+	dateEnd := len(b)
 	b = append(b, '|')
 	b = appendIP(b, a.ip)
 	b = append(b, '|')
@@ -390,28 +432,47 @@ func (g *generator) post(r *rng, c *actChunk, fid int64, newMsg func() int64, au
 		b = append(b, '\n')
 	}
 	place := int64(d.countryID(int(a.country)))
-	if g.mergeForeign {
-		b = b[:len(b)-1]
+	switch {
+	case g.streamed(created):
+		// IU6: the row's fields with the date in milliseconds, then
+		// author, forum, country and tags; the bulk buffer keeps its
+		// length, so the row is dropped from it.
+		e := &c.ev
+		e.begin(created, max(a.created, c.forumCreated), ldbcfile.UpdateAddPost)
+		e.b = append(e.b, b[start:dateAt]...)
+		e.num(created)
+		e.b = append(e.b, b[dateEnd:len(b)-1]...)
 		for _, x := range [...]int64{a.id, fid, place} {
-			b = append(b, '|')
-			b = strconv.AppendInt(b, x, 10)
+			e.sep()
+			e.num(x)
 		}
-		b = append(b, '\n')
-	} else {
-		c.buf[aContainer] = appendPair(c.buf[aContainer], fid, id)
-		c.rows[aContainer]++
-		c.buf[aPostCreator] = appendPair(c.buf[aPostCreator], id, a.id)
-		c.rows[aPostCreator]++
-		c.buf[aPostPlace] = appendPair(c.buf[aPostPlace], id, place)
-		c.rows[aPostPlace]++
+		e.sep()
+		e.tagList(c.postTags)
+		e.end()
+	default:
+		if g.mergeForeign {
+			b = b[:len(b)-1]
+			for _, x := range [...]int64{a.id, fid, place} {
+				b = append(b, '|')
+				b = strconv.AppendInt(b, x, 10)
+			}
+			b = append(b, '\n')
+		} else {
+			c.buf[aContainer] = appendPair(c.buf[aContainer], fid, id)
+			c.rows[aContainer]++
+			c.buf[aPostCreator] = appendPair(c.buf[aPostCreator], id, a.id)
+			c.rows[aPostCreator]++
+			c.buf[aPostPlace] = appendPair(c.buf[aPostPlace], id, place)
+			c.rows[aPostPlace]++
+		}
+		c.buf[aPost] = b
+		c.rows[aPost]++
+		for _, t := range c.postTags {
+			c.buf[aPostTag] = appendPair(c.buf[aPostTag], id, int64(t))
+		}
+		c.rows[aPostTag] += int64(len(c.postTags))
+		g.sampleMessage(c, id)
 	}
-	c.buf[aPost] = b
-	c.rows[aPost]++
-	for _, t := range c.postTags {
-		c.buf[aPostTag] = appendPair(c.buf[aPostTag], id, int64(t))
-	}
-	c.rows[aPostTag] += int64(len(c.postTags))
-	g.sampleMessage(c, id)
 	g.likes(r, c, aLikesPost, message{id, created, author}, pl.likesPerPost)
 	if photo {
 		return
@@ -435,19 +496,25 @@ func (g *generator) post(r *rng, c *actChunk, fid int64, newMsg func() int64, au
 		if cm.created <= parent.created {
 			cm.created = parent.created + 1
 		}
-		g.comment(r, c, cm, parent.id, toPost)
+		g.comment(r, c, cm, parent.id, parent.created, toPost)
 		c.thread = append(c.thread, cm)
 	}
 }
 
-// comment writes one comment replying to parent and its likes.
-func (g *generator) comment(r *rng, c *actChunk, cm message, parent int64, toPost bool) {
+// comment writes one comment replying to parent (created at
+// parentCreated) and its likes; after the update cut-over the comment is
+// an IU7 instead of rows.
+func (g *generator) comment(r *rng, c *actChunk, cm message, parent, parentCreated int64, toPost bool) {
 	d := g.dicts
 	pl := g.act
 	a := &g.persons[cm.author]
+	divert := g.streamed(cm.created)
+	rowAt := len(c.buf[aComment])
 	b := strconv.AppendInt(c.buf[aComment], cm.id, 10)
 	b = append(b, '|')
+	dateAt := len(b)
 	b = ldbcfile.AppendDateTimeMillis(b, cm.created)
+	dateEnd := len(b)
 	b = append(b, '|')
 	b = appendIP(b, a.ip)
 	b = append(b, '|')
@@ -464,6 +531,24 @@ func (g *generator) comment(r *rng, c *actChunk, cm message, parent int64, toPos
 	b = strconv.AppendInt(b, int64(n), 10)
 	place := int64(d.countryID(int(a.country)))
 	switch {
+	case divert:
+		// IU7: the row's fields with the date in milliseconds, author,
+		// country and both reply columns (-1 for the one not used); the
+		// tags follow below. The bulk buffer keeps its length.
+		e := &c.ev
+		e.begin(cm.created, max(a.created, parentCreated), ldbcfile.UpdateAddComment)
+		e.b = append(e.b, b[rowAt:dateAt]...)
+		e.num(cm.created)
+		e.b = append(e.b, b[dateEnd:]...)
+		replyPost, replyComment := parent, int64(-1)
+		if !toPost {
+			replyPost, replyComment = -1, parent
+		}
+		for _, x := range [...]int64{a.id, place, replyPost, replyComment} {
+			e.sep()
+			e.num(x)
+		}
+		e.sep()
 	case g.mergeForeign:
 		// creator|place|replyOfPost|replyOfComment, one reply column empty.
 		for _, x := range [...]int64{a.id, place} {
@@ -491,8 +576,10 @@ func (g *generator) comment(r *rng, c *actChunk, cm message, parent int64, toPos
 			c.rows[aReplyComment]++
 		}
 	}
-	c.buf[aComment] = append(b, '\n')
-	c.rows[aComment]++
+	if !divert {
+		c.buf[aComment] = append(b, '\n')
+		c.rows[aComment]++
+	}
 	// Tags: the post's, or popular ones.
 	k := stochRound(r, pl.commentTags)
 	var tags [8]int
@@ -507,16 +594,21 @@ func (g *generator) comment(r *rng, c *actChunk, cm message, parent int64, toPos
 			nt++
 		}
 	}
-	for _, t := range tags[:nt] {
-		c.buf[aCommentTag] = appendPair(c.buf[aCommentTag], cm.id, int64(t))
+	if divert {
+		c.ev.tagList(tags[:nt])
+		c.ev.end()
+	} else {
+		for _, t := range tags[:nt] {
+			c.buf[aCommentTag] = appendPair(c.buf[aCommentTag], cm.id, int64(t))
+		}
+		c.rows[aCommentTag] += int64(nt)
+		g.sampleMessage(c, cm.id)
 	}
-	c.rows[aCommentTag] += int64(nt)
-	g.sampleMessage(c, cm.id)
 	g.likes(r, c, aLikesComment, cm, pl.likesPerComment)
 }
 
 // likes writes Poisson(mean) likes of m by distinct forum members other
-// than its author.
+// than its author; a like after the update cut-over is an IU2 or IU3.
 func (g *generator) likes(r *rng, c *actChunk, file int, m message, mean float64) {
 	k := min(poisson(r, mean), len(c.members))
 	if k == 0 {
@@ -524,6 +616,7 @@ func (g *generator) likes(r *rng, c *actChunk, file int, m message, mean float64
 	}
 	var seen [16]uint32
 	ns := 0
+	rows := int64(0) // minus the likes sent to the update stream
 	b := c.buf[file]
 	for tries := 0; ns < min(k, len(seen)) && tries < 3*k; tries++ {
 		mb := c.members[r.IntN(len(c.members))]
@@ -533,15 +626,26 @@ func (g *generator) likes(r *rng, c *actChunk, file int, m message, mean float64
 		seen[ns] = mb.seq
 		ns++
 		base := max(m.created, mb.join)
-		b = strconv.AppendInt(b, g.persons[mb.seq].id, 10)
+		liker := &g.persons[mb.seq]
+		date := uniformAfter(r, base, min(endMs, base+likeDelayMs))
+		if g.streamed(date) {
+			typ := ldbcfile.UpdateAddLikeComment
+			if file == aLikesPost {
+				typ = ldbcfile.UpdateAddLikePost
+			}
+			c.ev.triple(typ, max(m.created, liker.created), liker.id, m.id, date)
+			rows--
+			continue
+		}
+		b = strconv.AppendInt(b, liker.id, 10)
 		b = append(b, '|')
 		b = strconv.AppendInt(b, m.id, 10)
 		b = append(b, '|')
-		b = ldbcfile.AppendDateTimeMillis(b, uniformAfter(r, base, min(endMs, base+likeDelayMs)))
+		b = ldbcfile.AppendDateTimeMillis(b, date)
 		b = append(b, '\n')
 	}
 	c.buf[file] = b
-	c.rows[file] += int64(ns)
+	c.rows[file] += int64(ns) + rows
 }
 
 // sampleMessage adds id to the message parameters when its hash falls

@@ -2,7 +2,8 @@
 // attributes and the knows graph, plus the static places, organisations,
 // tags and tag classes) natively and deterministically, in the CsvBasic
 // layout of ldbc_snb_datagen_hadoop, together with curated substitution
-// parameters for stampede's graph scenarios. See docs/datagen.md.
+// parameters for stampede's graph scenarios, and optionally LDBC's
+// Interactive update streams (Config.UpdateStreams). See docs/datagen.md.
 //
 // The output depends only on Config.SF and Config.Seed: the same pair gives
 // byte-identical files whatever Config.Workers is.
@@ -53,10 +54,22 @@ type Config struct {
 	// comment.place, comment.replyOfPost, comment.replyOfComment), as the
 	// Hadoop datagen does, and writes no file for them.
 	Layout string
+	// UpdateStreams splits the network at LDBC's cut-over, 90% into the
+	// simulated period: what was created after it is left out of the bulk
+	// files (and of the substitution parameters) and written as insert
+	// operations to the update streams updateStream_0_0_person.csv (IU1,
+	// IU8) and updateStream_0_0_forum.csv (IU2..IU7) in social_network/,
+	// as ldbc_snb_datagen_hadoop does. Off: every entity is in the bulk
+	// files and no stream is written.
+	UpdateStreams bool
 	// Progress, when set, is called with the total number of data rows
 	// written so far (headers excluded), from one goroutine at a time,
 	// after every written chunk (at most a few hundred calls per file).
 	Progress func(rowsWritten int64)
+
+	// sortBudget overrides the bytes an update stream sorter holds before
+	// writing a run (tests force runs with a small one).
+	sortBudget int
 }
 
 // The layouts Generate writes (see Config.Layout).
@@ -68,7 +81,8 @@ const (
 // Stats tells what Generate wrote.
 type Stats struct {
 	// Persons is the number of persons in the data set (insert persons
-	// excluded); Knows the number of friendships, each counted once.
+	// excluded); Knows the number of friendships, each counted once. With
+	// update streams, those in the bulk files.
 	Persons, Knows int64
 	// Files maps the path of every written file, relative to Out (see
 	// package ldbcfile), to its number of data rows (header excluded).

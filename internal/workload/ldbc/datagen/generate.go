@@ -25,6 +25,11 @@ type generator struct {
 	text    *corpus
 	// mergeForeign writes the CsvMergeForeign layout (Config.Layout).
 	mergeForeign bool
+	// updates splits the network into bulk files and update streams
+	// (Config.UpdateStreams); sorters order each stream's operations.
+	updates    bool
+	sorters    [updateStreamCount]*sorter
+	sortBudget int // bytes per sorted run; 0: defaultSortBudget
 }
 
 // stage is one step of generation. Stages run in order; later ones may use
@@ -65,7 +70,11 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 		degrees: newDegreeModel(n),
 
 		mergeForeign: cfg.Layout == LayoutCsvMergeForeign,
+		updates:      cfg.UpdateStreams,
+		sortBudget:   cfg.sortBudget,
 	}
+	g.startUpdates(cfg.Out)
+	defer g.closeUpdates()
 	o := &outputs{root: cfg.Out, progress: cfg.Progress, manifest: &manifest{path: filepath.Join(cfg.Out, ManifestName)}}
 	stages := []stage{
 		{"static files", g.writeStatic},
@@ -75,6 +84,9 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 		{"activity", g.generateActivity},
 		{"substitution parameters", g.writeParams},
 		{"interactive parameters", g.writeInteractiveParams},
+	}
+	if g.updates {
+		stages = append(stages, stage{"update streams", g.writeUpdateStreams})
 	}
 	for _, st := range stages {
 		if err := st.run(ctx, o); err != nil {
@@ -88,12 +100,16 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 	if err := o.manifest.finish(cfg.Out); err != nil {
 		return Stats{}, fmt.Errorf("manifest: %w", err)
 	}
-	return Stats{
+	st := Stats{
 		Persons: int64(n),
 		Knows:   g.graph.edges(),
 		Files:   o.rowCounts(),
 		Elapsed: time.Since(t0),
-	}, nil
+	}
+	if g.updates {
+		st.Persons, st.Knows = st.Files[ldbcfile.PersonPath], st.Files[ldbcfile.PersonKnowsPersonPath]
+	}
+	return st, nil
 }
 
 // buildGraph runs the in-memory stages only (persons and knows) for n
@@ -231,6 +247,9 @@ func (g *generator) writeDynamic(ctx context.Context, o *outputs) error {
 				}
 			}
 			o.report()
+			if g.updates {
+				return g.sorters[streamPersonUpdates].add(&c.ev)
+			}
 			return nil
 		})
 }

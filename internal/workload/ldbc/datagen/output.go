@@ -31,7 +31,7 @@ type outFile struct {
 const writeBufSize = 1 << 20
 
 // create opens rel (relative to the root, folders created as needed) and
-// writes its header line.
+// writes its header line (none when header is empty).
 func (o *outputs) create(rel, header string) (*outFile, error) {
 	path := filepath.Join(o.root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -48,6 +48,9 @@ func (o *outputs) create(rel, header string) (*outFile, error) {
 	}
 	of := &outFile{rel: rel, f: f, w: bufio.NewWriterSize(f, writeBufSize)}
 	o.files = append(o.files, of)
+	if header == "" {
+		return of, nil // a headerless file (the update streams)
+	}
 	if _, err := of.w.WriteString(header + "\n"); err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}

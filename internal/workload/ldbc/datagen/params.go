@@ -175,7 +175,7 @@ func (g *generator) curatePairs(khop []uint32) [][2]uint32 {
 
 // writeParams writes the three substitution-parameter files.
 func (g *generator) writeParams(ctx context.Context, o *outputs) error {
-	khop := g.curateKHop()
+	khop := g.bulkPersons(g.curateKHop())
 	f, err := o.create(ldbcfile.KHopPersonPath, ldbcfile.KHopPersonHeader)
 	if err != nil {
 		return err
@@ -189,7 +189,7 @@ func (g *generator) writeParams(ctx context.Context, o *outputs) error {
 		return err
 	}
 
-	pairs := g.curatePairs(khop)
+	pairs := g.bulkPairs(g.curatePairs(khop))
 	if f, err = o.create(ldbcfile.ShortestPathPath, ldbcfile.ShortestPathHeader); err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ func (g *generator) writeInteractiveParams(_ context.Context, o *outputs) error 
 	r := newRNG()
 	var b []byte
 	var rows int64
-	for _, s := range g.curateKHop() {
+	for _, s := range g.bulkPersons(g.curateKHop()) {
 		r.reset(g.seed, streamParams, 1<<40|uint64(s))
 		p := &g.persons[s]
 		name := p

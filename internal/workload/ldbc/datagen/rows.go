@@ -40,6 +40,7 @@ func dynamicFileSpecs() [dynamicFiles][2]string {
 type rowChunk struct {
 	buf  [dynamicFiles][]byte
 	rows [dynamicFiles]int64
+	ev   evBuf // IU1 and IU8 operations (Config.UpdateStreams)
 }
 
 func (c *rowChunk) reset() {
@@ -47,6 +48,7 @@ func (c *rowChunk) reset() {
 		c.buf[i] = c.buf[i][:0]
 		c.rows[i] = 0
 	}
+	c.ev.reset()
 }
 
 // Secondary attribute shapes.
@@ -124,10 +126,23 @@ func (g *generator) knowsDate(a, b uint32) int64 {
 }
 
 // appendPersonRows formats every row of person s into c. r is reseeded for
-// the person's attribute stream. It sorts s's friend list in place.
+// the person's attribute stream. It sorts s's friend list in place. With
+// update streams, a person who joined after the cut-over becomes an IU1
+// and a friendship made after it an IU8 (in c.ev) instead of rows.
 func (g *generator) appendPersonRows(r *rng, c *rowChunk, s uint32) {
 	d := g.dicts
 	p := &g.persons[s]
+	// A person created after the update cut-over is formatted as usual
+	// (the same random draws), then moved from the rows into an IU1.
+	divert := g.streamed(p.created)
+	var mark [dynamicFiles]int
+	var markRows [dynamicFiles]int64
+	if divert {
+		for k := range c.buf {
+			mark[k] = len(c.buf[k])
+		}
+		markRows = c.rows
+	}
 	c.buf[filePerson] = g.appendPersonRow(c.buf[filePerson], p)
 	c.rows[filePerson]++
 	if g.mergeForeign {
@@ -143,11 +158,16 @@ func (g *generator) appendPersonRows(r *rng, c *rowChunk, s uint32) {
 	for _, f := range friends {
 		q := &g.persons[f]
 		if p.id < q.id {
+			date := g.knowsDate(s, f)
+			if g.streamed(date) {
+				c.ev.triple(ldbcfile.UpdateAddFriendship, max(p.created, q.created), p.id, q.id, date)
+				continue
+			}
 			kb = strconv.AppendInt(kb, p.id, 10)
 			kb = append(kb, '|')
 			kb = strconv.AppendInt(kb, q.id, 10)
 			kb = append(kb, '|')
-			kb = ldbcfile.AppendDateTimeMillis(kb, g.knowsDate(s, f))
+			kb = ldbcfile.AppendDateTimeMillis(kb, date)
 			kb = append(kb, '\n')
 			c.rows[fileKnows]++
 		}
@@ -161,6 +181,13 @@ func (g *generator) appendPersonRows(r *rng, c *rowChunk, s uint32) {
 
 	r.reset(g.seed, streamAttrs, uint64(s))
 	g.appendSecondary(r, c, p)
+	if divert {
+		g.personEvent(&c.ev, p, c, &mark)
+		for k := range c.buf {
+			c.buf[k] = c.buf[k][:mark[k]]
+		}
+		c.rows = markRows
+	}
 }
 
 // appendSecondary formats interests, study, work, e-mail and language rows.
