@@ -13,7 +13,10 @@ import (
 // Wall posts and photos are the owner's; group posts come from members;
 // comments on posts come from the forum's members and form reply trees;
 // likes come from members. Every count is proportional to the owner's
-// weight, degree+1, so activity follows the knows degree, and the
+// weight, degree+1, so activity follows the knows degree; the forums and
+// wall posts of a person are also proportional to how long the person has
+// been a member (see rate), and a group's posts to its remaining lifetime
+// squared, so activity grows about linearly over the period. The
 // proportionality constants are solved from the LDBC specification's entity
 // table (see spec.go) so that every file's row count lands on the
 // specification's for the scale factor. Dates follow causality: a forum
