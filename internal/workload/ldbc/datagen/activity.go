@@ -194,7 +194,7 @@ func (g *generator) ownerActivity(r *rng, c *actChunk, s uint32) {
 		c.members = append(c.members, member{f, g.knowsDate(s, f)})
 	}
 	g.appendMembers(c, fid, c.forumCreated)
-	for range noisy(r, pl.wallPosts*w) {
+	for range noisy(r, pl.wallPosts*g.rate(s)) {
 		created := uniformAfter(r, p.created, endMs)
 		g.post(r, c, fid, newMsg, s, created, false)
 	}
@@ -217,18 +217,30 @@ func (g *generator) ownerActivity(r *rng, c *actChunk, s uint32) {
 	}
 
 	// Groups: friends, friends of friends and strangers; posts by members.
+	// A group's posts are not a rate but a burst that fades: their number
+	// follows the square of the group's remaining lifetime, scaled by 3
+	// (a group is created uniformly in its owner's membership, so the
+	// mean of the squared share is a third and the expected total is the
+	// solver's). Spread uniformly over the group's lifetime, they add up
+	// to about the same growth over time as the wall posts.
 	for range pl.groups[s] {
 		created := uniformAfter(r, p.created, endMs)
 		fid := forum(kindGroup, created)
 		g.drawGroupMembers(r, c, s, created, min(noisy(r, pl.groupMembers*w), len(g.persons)-1))
 		g.appendMembers(c, fid, c.forumCreated)
-		for range noisy(r, pl.groupPosts*w) {
-			author, base := s, created
+		life := float64(endMs-created) / float64(endMs-p.created)
+		for range noisy(r, pl.groupPosts*w*3*life*life) {
+			author, date := s, uniformAfter(r, created, endMs)
 			if len(c.members) > 0 {
-				m := c.members[r.IntN(len(c.members))]
-				author, base = m.seq, m.join
+				// A member who joined by then, preferably; else
+				// soon after the member joined.
+				m := c.pickMember(r, date)
+				author = m.seq
+				if m.join >= date {
+					date = uniformAfter(r, m.join, min(endMs, m.join+groupJoinMs))
+				}
 			}
-			g.post(r, c, fid, newMsg, author, uniformAfter(r, base, endMs), false)
+			g.post(r, c, fid, newMsg, author, date, false)
 		}
 	}
 }
@@ -489,7 +501,7 @@ func (g *generator) post(r *rng, c *actChunk, fid int64, newMsg func() int64, au
 		}
 		who, base := author, parent.created
 		if len(c.members) > 0 {
-			m := c.members[r.IntN(len(c.members))]
+			m := c.pickMember(r, base)
 			who, base = m.seq, max(base, m.join)
 		}
 		cm := message{newMsg(), uniformAfter(r, base, min(endMs, base+replyDelayMs)), who}
@@ -619,7 +631,7 @@ func (g *generator) likes(r *rng, c *actChunk, file int, m message, mean float64
 	rows := int64(0) // minus the likes sent to the update stream
 	b := c.buf[file]
 	for tries := 0; ns < min(k, len(seen)) && tries < 3*k; tries++ {
-		mb := c.members[r.IntN(len(c.members))]
+		mb := c.pickMember(r, m.created)
 		if mb.seq == m.author || slices.Contains(seen[:ns], mb.seq) {
 			continue
 		}
@@ -646,6 +658,25 @@ func (g *generator) likes(r *rng, c *actChunk, file int, m message, mean float64
 	}
 	c.buf[file] = b
 	c.rows[file] += int64(ns) + rows
+}
+
+// pickMember draws a member of the forum being filled (c.members, not
+// empty) to answer or like something created at t: when the draw joined
+// after t, up to two more draws may replace it by a member who joined
+// earlier. Members who were there already answer most, so a reaction is
+// rarely postponed to a late member's joining, which would pile activity
+// up at the end of the period.
+func (c *actChunk) pickMember(r *rng, t int64) member {
+	m := c.members[r.IntN(len(c.members))]
+	for range 2 {
+		if m.join <= t {
+			break
+		}
+		if x := c.members[r.IntN(len(c.members))]; x.join < m.join {
+			m = x
+		}
+	}
+	return m
 }
 
 // sampleMessage adds id to the message parameters when its hash falls

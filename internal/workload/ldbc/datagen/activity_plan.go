@@ -13,7 +13,10 @@ import (
 // Wall posts and photos are the owner's; group posts come from members;
 // comments on posts come from the forum's members and form reply trees;
 // likes come from members. Every count is proportional to the owner's
-// weight, degree+1, so activity follows the knows degree, and the
+// weight, degree+1, so activity follows the knows degree; the forums and
+// wall posts of a person are also proportional to how long the person has
+// been a member (see rate), and a group's posts to its remaining lifetime
+// squared, so activity grows about linearly over the period. The
 // proportionality constants are solved from the LDBC specification's entity
 // table (see spec.go) so that every file's row count lands on the
 // specification's for the scale factor. Dates follow causality: a forum
@@ -50,8 +53,20 @@ type activityPlan struct {
 	sample                                      uint64 // message parameter threshold on a hash
 }
 
-// weight is person s's activity weight.
+// weight is person s's degree weight, degree+1: the size of what s's
+// forums hold (photos per album, members and posts per group).
 func (g *generator) weight(s uint32) float64 { return float64(g.graph.deg[s]) + 1 }
+
+// rate is person s's activity weight: the degree weight times the share
+// of the simulated period s has been a member, so that, as in LDBC's
+// datagen, activity is a rate (forums and wall posts per month follow
+// the number of friends) and persons who joined earlier have done more.
+// Spread uniformly over each person's membership, the activity of the
+// network then grows about linearly over time instead of piling up at
+// the end of the period.
+func (g *generator) rate(s uint32) float64 {
+	return g.weight(s) * float64(endMs-g.persons[s].created) / float64(endMs-startMs)
+}
 
 // stochRound rounds x up with probability frac(x), so its mean is x.
 func stochRound(r *rng, x float64) int {
@@ -93,7 +108,7 @@ func (g *generator) planActivity(ctx context.Context) error {
 	pl := &activityPlan{t: t, albums: make([]uint16, n), groups: make([]uint16, n)}
 	var W float64
 	for s := range n {
-		W += g.weight(uint32(s))
+		W += g.rate(uint32(s))
 	}
 	extra := max(0, t.forums-float64(n))
 	A, G := albumShare*extra, (1-albumShare)*extra
@@ -101,7 +116,7 @@ func (g *generator) planActivity(ctx context.Context) error {
 	err := g.parallel(ctx, chunks, func(r *rng, _ *[]int32, c int) {
 		for s := c * personChunk; s < min(n, (c+1)*personChunk); s++ {
 			r.reset(g.seed, streamPlan, uint64(s))
-			w := g.weight(uint32(s))
+			w := g.rate(uint32(s))
 			pl.albums[s] = uint16(min(math.MaxUint16/2, stochRound(r, A*w/W)))
 			pl.groups[s] = uint16(min(math.MaxUint16/2, stochRound(r, G*w/W)))
 		}
