@@ -12,9 +12,10 @@ func QuoteName(name string) string {
 	return "`" + strings.ReplaceAll(name, "`", "") + "`"
 }
 
-// AppendString appends s as an nGQL string literal: double quotes, with
-// backslash, double quote and control characters escaped.
-func AppendString(dst []byte, s string) []byte {
+// AppendString appends s (a string or its bytes) as an nGQL string
+// literal: double quotes, with backslash, double quote and control
+// characters escaped.
+func AppendString[S string | []byte](dst []byte, s S) []byte {
 	dst = append(dst, '"')
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; c {

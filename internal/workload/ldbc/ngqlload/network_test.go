@@ -560,7 +560,7 @@ func FuzzAppendString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		lit := appendString(nil, []byte(s))
+		lit := nebula.AppendString(nil, []byte(s))
 		if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
 			t.Fatalf("%q", lit)
 		}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
@@ -403,7 +404,7 @@ func (l *load) item(dst []byte, o out, fields [][]byte, checkPersons bool, perso
 func (l *load) value(dst []byte, c col, fields [][]byte, email, speaks map[int64]*personList) ([]byte, error) {
 	switch c.conv {
 	case cString:
-		return appendString(dst, fields[c.field]), nil
+		return nebula.AppendString(dst, fields[c.field]), nil
 	case cInt:
 		v, err := strconv.ParseInt(string(fields[c.field]), 10, 64)
 		if err != nil {
@@ -435,29 +436,9 @@ func (l *load) value(dst []byte, c col, fields [][]byte, email, speaks map[int64
 		if e := m[mustID(fields[0])]; e != nil {
 			v = e.val
 		}
-		return appendString(dst, v), nil
+		return nebula.AppendString(dst, v), nil
 	}
 	return nil, fmt.Errorf("conv %d", c.conv)
-}
-
-// appendString is nebula.AppendString for bytes.
-func appendString(dst, s []byte) []byte {
-	dst = append(dst, '"')
-	for _, c := range s {
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
 }
 
 // readPart opens one part file of the data set.
