@@ -10,12 +10,26 @@ import (
 )
 
 // procSource reads local processes from /proc: one PID, or every process
-// whose command name (comm) is name, found again when they come and go.
+// whose command name (comm) is name. With a name, the processes are looked
+// up again at every reading, so processes that start during the run (a
+// database's forked backends) are counted from their start, and the CPU of
+// those that exit stays in the total: the CPU counter never goes back.
 type procSource struct {
 	fs   procfs.FS
 	pid  int
 	name string
-	pids []int
+
+	// seen is the last CPU time (s) of each live process of name, keyed
+	// by PID and start time (a reused PID is another process).
+	seen map[procKey]float64
+	// gone is the CPU time (s) of processes of name that have exited.
+	gone float64
+}
+
+// procKey names one process: a PID and its start time in clock ticks.
+type procKey struct {
+	pid   int
+	start uint64
 }
 
 func newProcSource(sp Spec) (*procSource, error) {
@@ -23,7 +37,7 @@ func newProcSource(sp Spec) (*procSource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--monitor %s: %w", sp.ID, err)
 	}
-	return &procSource{fs: fs, pid: sp.PID, name: sp.ProcName}, nil
+	return &procSource{fs: fs, pid: sp.PID, name: sp.ProcName, seen: map[procKey]float64{}}, nil
 }
 
 // Check reports, before the run, whether the source names a process that
@@ -66,47 +80,58 @@ func (p *procSource) find() ([]int, error) {
 }
 
 func (p *procSource) read() (*reading, error) {
+	r := newReading(time.Now())
+	r.gauges[CPUCores] = float64(runtime.NumCPU())
 	if p.pid > 0 {
-		r := newReading(time.Now())
-		if err := p.add(r, p.pid); err != nil {
-			return nil, err
-		}
-		return r, nil
-	}
-	if len(p.pids) == 0 {
-		pids, err := p.find()
+		st, err := p.stat(p.pid)
 		if err != nil {
 			return nil, err
 		}
-		p.pids = pids
+		r.counters["proc_cpu"] = st.CPUTime()
+		r.gauges[ProcRSS] = float64(st.ResidentMemory())
+		r.gauges[ProcThreads] = float64(st.NumThreads)
+		return r, nil
 	}
-	r := newReading(time.Now())
-	for _, pid := range p.pids {
-		if err := p.add(r, pid); err != nil {
-			// One has gone: look them up again next time, and give no
-			// rate for this interval (the sum would jump).
-			p.pids = nil
-			return nil, fmt.Errorf("process %d of %s: %w", pid, p.name, err)
+	pids, err := p.find()
+	if err != nil {
+		return nil, err
+	}
+	live := make(map[procKey]float64, len(pids))
+	for _, pid := range pids {
+		st, err := p.stat(pid)
+		if err != nil {
+			continue // exited between the listing and the read: its last figure is in seen
+		}
+		live[procKey{pid, st.Starttime}] = st.CPUTime()
+		r.gauges[ProcRSS] += float64(st.ResidentMemory())
+		r.gauges[ProcThreads] += float64(st.NumThreads)
+	}
+	for k, cpu := range p.seen {
+		if _, ok := live[k]; !ok {
+			p.gone += cpu
 		}
 	}
-	if len(p.pids) == 0 {
+	p.seen = live
+	total := p.gone
+	for _, cpu := range live {
+		total += cpu
+	}
+	r.counters["proc_cpu"] = total
+	if len(live) == 0 {
 		return nil, fmt.Errorf("no process named %s", p.name)
 	}
 	return r, nil
 }
 
-func (p *procSource) add(r *reading, pid int) error {
+// stat reads one process's /proc/PID/stat.
+func (p *procSource) stat(pid int) (procfs.ProcStat, error) {
 	pr, err := p.fs.Proc(pid)
 	if err != nil {
-		return errors.New("process has exited")
+		return procfs.ProcStat{}, errors.New("process has exited")
 	}
 	st, err := pr.Stat()
 	if err != nil {
-		return errors.New("process has exited")
+		return procfs.ProcStat{}, errors.New("process has exited")
 	}
-	r.counters["proc_cpu"] += st.CPUTime()
-	r.gauges[ProcRSS] += float64(st.ResidentMemory())
-	r.gauges[ProcThreads] += float64(st.NumThreads)
-	r.gauges[CPUCores] = float64(runtime.NumCPU())
-	return nil
+	return st, nil
 }
