@@ -12,6 +12,7 @@ command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v kcat >/dev/null 2>&1 || missing+=(kcat)
 command -v influxd >/dev/null 2>&1 || missing+=(influxdb)     # InfluxDB output tests (a real 1.x server)
 command -v prometheus >/dev/null 2>&1 || missing+=(prometheus) # remote-write output tests (a real server)
+command -v perf >/dev/null 2>&1 || missing+=(linux-perf)  # profiler attach tests (internal/profile)
 # node_exporter and process-exporter for the --monitor tests (internal/monitor, run --monitor).
 [ -x /usr/bin/prometheus-node-exporter ] || missing+=(prometheus-node-exporter)
 [ -x /usr/bin/prometheus-process-exporter ] || missing+=(prometheus-process-exporter)

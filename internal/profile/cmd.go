@@ -42,6 +42,17 @@ type CmdCollector struct {
 	Command string
 	// PID replaces {pid}.
 	PID string
+	// Tree, when set, is a process name: {pid} becomes, at each Start,
+	// every process of that name and all their descendants (pid=tree:NAME),
+	// so a server's forked workers that already serve connections are
+	// profiled too; perf follows the ones forked later.
+	Tree string
+	// AttachTimeout is how long Start waits for a perf command to hold
+	// its perf events; 0 means DefaultAttachTimeout.
+	AttachTimeout time.Duration
+	// Settle is how long Start watches a command that is not perf for an
+	// early exit; 0 means DefaultSettle.
+	Settle time.Duration
 	// Out is the output file name template, relative to the scope's Dir
 	// unless absolute; it may use {scenario}. Empty means DefaultCmdOut.
 	Out string
@@ -67,10 +78,14 @@ var _ Collector = (*CmdCollector)(nil)
 // String describes the collector.
 func (c *CmdCollector) String() string { return "cmd " + c.Command }
 
-// Start runs the command for scope s and returns once it is started;
-// it does not wait for the profiler to attach. ctx is not used to stop the
-// command: Stop does.
-func (c *CmdCollector) Start(_ context.Context, s Scope) error {
+// Start runs the command for scope s and returns once the profiler is
+// attached: a perf command once it holds its perf events (their count
+// steady for 150 ms), any other command once it has run for Settle without
+// failing (one that exits with success is done). A command that fails or
+// exits before it is attached is an error
+// here, before the scenario runs, with the tail of its stderr. ctx is not
+// used to stop the command: Stop does.
+func (c *CmdCollector) Start(ctx context.Context, s Scope) error {
 	if c.run != nil {
 		return fmt.Errorf("cmd collector: Start for %q while %q is still recording", s.Scenario, c.run.scope.Scenario)
 	}
@@ -85,8 +100,16 @@ func (c *CmdCollector) Start(_ context.Context, s Scope) error {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(s.Dir, out)
 	}
+	pid := c.PID
+	if c.Tree != "" {
+		pids, err := processTree(c.Tree)
+		if err != nil {
+			return fmt.Errorf("cmd collector: %w", err)
+		}
+		pid = joinPIDs(pids)
+	}
 	line := strings.NewReplacer(
-		"{pid}", shellQuote(c.PID),
+		"{pid}", shellQuote(pid),
 		"{scenario}", shellQuote(s.Scenario),
 		"{out}", shellQuote(out),
 	).Replace(c.Command)
@@ -105,8 +128,68 @@ func (c *CmdCollector) Start(_ context.Context, s Scope) error {
 		run.waitErr = cmd.Wait()
 		close(run.done)
 	}()
+	if err := c.waitAttached(ctx, run); err != nil {
+		killGroup(cmd)
+		<-run.done
+		return fmt.Errorf("cmd collector: %q: %w%s", s.Scenario, err, run.stderr.suffix())
+	}
 	c.run = run
 	return nil
+}
+
+// waitAttached returns once run's command is attached (see Start), or why
+// it is not.
+func (c *CmdCollector) waitAttached(ctx context.Context, run *cmdRun) error {
+	exited := func() error {
+		if run.waitErr != nil {
+			return fmt.Errorf("profiler exited before the scenario started: %v", run.waitErr)
+		}
+		return errors.New("profiler exited before the scenario started")
+	}
+	if !usesPerf(c.Command) {
+		settle := c.Settle
+		if settle <= 0 {
+			settle = DefaultSettle
+		}
+		select {
+		case <-run.done:
+			if run.waitErr == nil {
+				return nil // a one-shot command that succeeded; Stop collects {out}
+			}
+			return exited()
+		case <-time.After(settle):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	timeout := c.AttachTimeout
+	if timeout <= 0 {
+		timeout = DefaultAttachTimeout
+	}
+	deadline := time.After(timeout)
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	last, steadySince := 0, time.Time{}
+	for {
+		select {
+		case <-run.done:
+			return exited()
+		case <-deadline:
+			return fmt.Errorf("perf did not attach within %v (it holds no perf events)", timeout)
+		case <-ctx.Done():
+			return ctx.Err()
+		case now := <-tick.C:
+			n := perfEventFDs(run.cmd.Process.Pid)
+			switch {
+			case n == 0:
+			case n != last:
+				last, steadySince = n, now
+			case now.Sub(steadySince) >= attachQuiet:
+				return nil
+			}
+		}
+	}
 }
 
 // Stop interrupts the command and returns the {out} file if it exists.

@@ -78,8 +78,8 @@ func TestCmdCollectorFailures(t *testing.T) {
 		wantText      []string
 	}{
 		{
-			name:          "exits early with failure",
-			command:       `echo "perf: no such pid" >&2; exit 3`,
+			name:          "exits early with failure after Start",
+			command:       `sleep 0.1; echo "perf: no such pid" >&2; exit 3`,
 			exitsByItself: true,
 			wantText:      []string{`"s": command exited early: exit status 3; stderr: perf: no such pid`},
 		},
@@ -101,7 +101,7 @@ func TestCmdCollectorFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := &CmdCollector{Command: tt.command, StopTimeout: 200 * time.Millisecond}
+			c := &CmdCollector{Command: tt.command, StopTimeout: 200 * time.Millisecond, Settle: 50 * time.Millisecond}
 			dir := t.TempDir()
 			if err := c.Start(context.Background(), Scope{Scenario: "s", Dir: dir}); err != nil {
 				t.Fatal(err)

@@ -65,8 +65,13 @@ func ParseSpec(spec string) (Collector, error) {
 //	            output file, Dir/NAME; NAME defaults to
 //	            "{scenario}.perf.data" and may use {scenario}. PID is a
 //	            process id or a comma-separated list (perf -p takes one),
-//	            or $VAR to read it from the environment; without pid=,
-//	            {pid} comes from $STAMPEDE_PROFILE_PID.
+//	            $VAR to read it from the environment, or tree:NAME for
+//	            every process named NAME and its descendants at the
+//	            scenario's start (a server's forked workers); without pid=,
+//	            {pid} comes from $STAMPEDE_PROFILE_PID. A perf command is
+//	            waited for until it holds its perf events, so it is
+//	            attached before the scenario's first operation, and one
+//	            that fails to start is an error before the scenario runs.
 //
 // Only trailing ";pid=" and ";out=" segments are options, so COMMAND may
 // itself contain ';'. getenv reads the environment. Errors are usage errors (package usage).
@@ -85,6 +90,9 @@ func ParseSpecEnv(spec string, getenv func(string) string) (Collector, error) {
 
 // cmdOption matches a trailing option segment of a cmd spec.
 var cmdOption = regexp.MustCompile(`^\s*(pid|out)=(.*?)\s*$`)
+
+// procName matches a process name for pid=tree:NAME.
+var procName = regexp.MustCompile(`^[A-Za-z0-9_.:+@-]{1,64}$`)
 
 // pidList matches what {pid} may become.
 var pidList = regexp.MustCompile(`^[0-9]+(,[0-9]+)*$`)
@@ -115,6 +123,13 @@ func parseCmd(rest string, getenv func(string) string) (*CmdCollector, error) {
 	}
 
 	pid, given := opts["pid"]
+	if name, ok := strings.CutPrefix(pid, "tree:"); ok {
+		if !procName.MatchString(name) {
+			return nil, badSpec("pid=tree:%s: want a process name (what ps -o comm shows)", name)
+		}
+		c.Tree = name
+		return c, nil
+	}
 	source := "pid="
 	if name, ok := strings.CutPrefix(pid, "$"); ok {
 		pid, source = getenv(name), "$"+name
