@@ -10,8 +10,8 @@ import (
 // Counters are the figures of one scenario the verdict is decided from.
 type Counters struct {
 	// Ops are the operations (requests; the iterations when the scenario
-	// made no request) and Failed those of them that failed
-	// (requests_failed; errors when counting iterations).
+	// made no request) and Failed those of them that failed (errors, or
+	// requests_failed when larger; at most Ops).
 	Ops, Failed int64
 	// What names Ops in texts: "requests" or "iterations".
 	What string
@@ -39,12 +39,18 @@ func CountersOf(sc *metrics.ScenarioSnapshot) Counters {
 		Started: sc.Counters[metrics.Iterations] + sc.Cut,
 		Dropped: sc.Counters[metrics.DroppedIterations], Cut: sc.Cut,
 	}
-	if r := sc.Rates[metrics.RequestsFailed]; r != nil && c.Ops > 0 {
+	if c.Ops == 0 {
+		c.Ops, c.What = sc.Counters[metrics.Iterations], "iterations"
+	}
+	// errors and requests_failed count the same operations (the engine
+	// records a failure once, in both); errors also holds failures no
+	// operation carries (a message lost end to end), so the larger is
+	// taken, never more than the operations.
+	c.Failed = sc.Counters[metrics.Errors]
+	if r := sc.Rates[metrics.RequestsFailed]; r != nil && r.Passes > c.Failed {
 		c.Failed = r.Passes // k6's Rate: a failure is a "pass"
 	}
-	if c.Ops == 0 {
-		c.Ops, c.What, c.Failed = sc.Counters[metrics.Iterations], "iterations", sc.Counters[metrics.Errors]
-	}
+	c.Failed = min(c.Failed, c.Ops)
 	for _, name := range []string{AnswerCheck, WriteCheck} {
 		if r := sc.Rates[metrics.CheckMetric(name).Name]; r != nil {
 			c.Wrong += r.Fails
