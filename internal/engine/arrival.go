@@ -23,6 +23,7 @@ type schedule struct {
 	segFrom    float64 // rate at segment start, per ns
 	constRate  float64 // per ns, for constant schedules
 	constLimit time.Duration
+	rampFrom   float64 // rate at t=0, per ns, for ramping schedules
 }
 
 // constantSchedule issues rate iterations per unit for d.
@@ -39,7 +40,32 @@ func rampingSchedule(startRate int64, stages []Stage, unit time.Duration) *sched
 	s := &schedule{unit: float64(unit)}
 	s.stages = stages
 	s.segFrom = float64(startRate) / s.unit
+	s.rampFrom = s.segFrom
 	return s
+}
+
+// issued is the number of iterations the schedule starts before offset t
+// (to within one: the area under the rate), without consuming it.
+func (s *schedule) issued(t time.Duration) int64 {
+	if t <= 0 {
+		return 0
+	}
+	if s.stages == nil {
+		return int64(math.Ceil(float64(min(t, s.constLimit)) * s.constRate))
+	}
+	left, area, from := float64(t), 0.0, s.rampFrom
+	for _, st := range s.stages {
+		d := float64(st.Duration)
+		to := float64(st.Target) / s.unit
+		x := min(left, d)
+		area += from*x + (to-from)/(2*d)*x*x
+		left -= x
+		from = to
+		if left <= 0 {
+			break
+		}
+	}
+	return int64(math.Ceil(area - 1e-9))
 }
 
 // next returns the intended offset of the next iteration, or false when the
@@ -184,6 +210,19 @@ func (r *runner) arrivalRate(ctx context.Context, start time.Duration, b arrival
 	if !r.deps.FakeTime {
 		defer lockPreciseThread()()
 	}
+	// What the schedule planned after the warm-up, for the verdict's
+	// dropped and rate-missed rules. An interrupted run planned only what
+	// it reached.
+	defer func() {
+		until := total
+		if ctx.Err() != nil {
+			until = min(clock.Now()-start, total)
+		}
+		warm := r.warmEnd - start
+		if n := sched.issued(until) - sched.issued(warm); n > 0 {
+			r.deps.Agg.Schedule(r.idx, n, until-warm, 0)
+		}
+	}()
 	for {
 		off, ok := sched.next()
 		if !ok {

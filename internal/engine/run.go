@@ -142,6 +142,9 @@ func runScenario(ctx context.Context, idx int, spec Spec, deps Deps) (err error)
 	stopGauges := r.sampleGauges()
 	err = r.execute(ctx, start)
 	stopGauges()
+	if n := r.cut.Load(); n > 0 {
+		deps.Agg.Schedule(idx, 0, 0, n)
+	}
 	if note := r.backoffNote(deps.Clock.Now() - start); note != "" {
 		deps.Agg.Note(idx, note)
 	}

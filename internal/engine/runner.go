@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
 )
 
@@ -27,6 +28,7 @@ type runner struct {
 
 	backoffs    atomic.Int64 // connection-failure waits of all VUs
 	backoffTime atomic.Int64 // their total, ns
+	cut         atomic.Int64 // iterations that ran into the end of the graceful stop
 }
 
 type vuState struct {
@@ -149,16 +151,27 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 			intended = start
 		}
 	}
-	it.Start, it.Intended, it.ctx, it.corrected, it.connErr = start, intended, ctx, false, false
+	it.Start, it.Intended, it.ctx, it.corrected, it.connErr, it.failed = start, intended, ctx, false, false, false
 	v.rec.Tick(start)
 	err := v.vu.Iterate(ctx, it)
 	end := it.Clock.Now()
 	it.N++
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// Still running when the graceful stop ran out: cut, neither a
+		// completed iteration nor a target failure (the verdict counts it).
+		if end >= r.warmEnd {
+			r.cut.Add(1)
+		}
+		return end
+	}
 	if err != nil && stoppedBy(ctx, err) {
 		return end // interrupted by the stop: not a completed iteration
 	}
-	if err != nil {
-		v.rec.Error(end, err.Error())
+	if err != nil && !it.failed {
+		// A failed iteration whose operations all succeeded (or that made
+		// none) is one failed operation, timed over the iteration: every
+		// output counts the same failures (errors = requests_failed).
+		it.op(Audit{Label: r.spec.Name}, start, start, end, driver.Result{Err: err})
 	}
 	v.rec.Iteration(end, end-start)
 	if end-start > slowIteration {

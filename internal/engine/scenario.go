@@ -5,6 +5,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
@@ -62,6 +64,7 @@ type Iter struct {
 	corrected bool
 	scheduled bool // open model: the iteration has an intended start
 	connErr   bool // an operation could not reach the target (closed model only)
+	failed    bool // the iteration recorded a failed operation
 }
 
 // Now reads the run clock.
@@ -152,6 +155,16 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res driver.Result) t
 		errMsg = res.Err.Error()
 		it.connErr = it.connErr || (!it.scheduled && driver.IsConnError(res.Err))
 	}
+	if h := a.HTTP; h != nil && a.HTTPIDs != nil {
+		// One definition of a failed HTTP request: requests_failed,
+		// http_req_failed, errors and the CSV agree. A response with a
+		// status the scenario did not expect fails even without an error.
+		if errMsg == "" && !h.Expected {
+			errMsg = fmt.Sprintf("HTTP %d %s: not the expected status", h.Status, http.StatusText(h.Status))
+		}
+		h.Expected = errMsg == ""
+	}
+	it.failed = it.failed || errMsg != ""
 	it.Rec.Op(end, int64(rt/time.Microsecond), svc, lat, res.Rows, errMsg)
 	if h, ids := a.HTTP, a.HTTPIDs; h != nil && ids != nil {
 		if h.FirstByte > 0 {
@@ -166,7 +179,7 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res driver.Result) t
 		}
 		it.log.Write(reqlog.Record{
 			Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
-			OK: res.Err == nil, Rows: res.Rows, Err: errMsg,
+			OK: errMsg == "", Rows: res.Rows, Err: errMsg,
 			Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
 		})
 	}

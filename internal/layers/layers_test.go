@@ -45,6 +45,7 @@ var layers = []layer{
 	{1, "internal/progress/termbar", "draws progress reports"},
 	{1, "internal/profile", ""},
 	{1, "internal/threshold", ""},
+	{1, "internal/verdict", "passed / degraded / failed, from a scenario's counters"},
 	{1, "internal/driver/...", "driver implementations"},
 	{1, "internal/workload/ldbc/ldbcfile", "LDBC file format"},
 

@@ -181,6 +181,18 @@ func (a *Aggregator) SetWarmup(scenario int, d time.Duration) {
 	a.do(func() { a.scenarios[scenario].warmup = d })
 }
 
+// Schedule adds n iterations planned over d by scenario i's arrival-rate
+// schedule (ScenarioSnapshot.Scheduled) and counts cut iterations that
+// ran into the end of its graceful stop (ScenarioSnapshot.Cut).
+func (a *Aggregator) Schedule(scenario int, planned int64, over time.Duration, cut int64) {
+	a.do(func() {
+		s := a.scenarios[scenario]
+		s.scheduled += planned
+		s.scheduledOver = max(s.scheduledOver, over)
+		s.cut += cut
+	})
+}
+
 // Note attaches a remark to scenario i, shown in summaries.
 func (a *Aggregator) Note(scenario int, note string) {
 	a.do(func() {

@@ -21,6 +21,8 @@ type scenarioState struct {
 	interrupted    bool
 	warmup         time.Duration
 	notes          []string
+	scheduled, cut int64
+	scheduledOver  time.Duration
 	trends         []*hdr.Histogram
 	counts, fails  []int64
 	errors         map[string]int64
@@ -104,6 +106,7 @@ func (s *scenarioState) snapshot(reg *Registry) *ScenarioSnapshot {
 	sc := newScenarioSnapshot(s.name, s.executor)
 	sc.Start, sc.End, sc.Interrupted, sc.Warmup = s.start, s.end, s.interrupted, s.warmup
 	sc.Notes = append([]string(nil), s.notes...)
+	sc.Scheduled, sc.ScheduledOver, sc.Cut = s.scheduled, s.scheduledOver, s.cut
 	for id := 0; id < reg.Len(); id++ {
 		d := reg.Def(ID(id))
 		switch d.Kind {

@@ -41,6 +41,16 @@ type ScenarioSnapshot struct {
 	// Notes are remarks shown in summaries, e.g. that a target is an
 	// in-memory test cluster.
 	Notes []string `json:"notes,omitempty"`
+	// Scheduled is the number of iterations an arrival-rate schedule
+	// planned to start after the warm-up, over ScheduledOver (both 0
+	// under the closed model). The verdict compares the iterations
+	// started and dropped with it.
+	Scheduled     int64         `json:"scheduled,omitempty"`
+	ScheduledOver time.Duration `json:"scheduledOver,omitempty"`
+	// Cut counts the iterations still running when the graceful stop ran
+	// out: interrupted, they are counted neither as iterations nor as
+	// errors (Ctrl+C interruptions are not counted here).
+	Cut int64 `json:"cut,omitempty"`
 }
 
 // Duration is the wall time the scenario ran.
@@ -201,6 +211,9 @@ func (s *ScenarioSnapshot) merge(o *ScenarioSnapshot) error {
 	}
 	s.Interrupted = s.Interrupted || o.Interrupted
 	s.Warmup = max(s.Warmup, o.Warmup)
+	s.Scheduled += o.Scheduled // each process runs its segment of the schedule
+	s.ScheduledOver = max(s.ScheduledOver, o.ScheduledOver)
+	s.Cut += o.Cut
 	for name, t := range o.Trends {
 		dst, ok := s.Trends[name]
 		if !ok {

@@ -6,6 +6,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/verdict"
 )
 
 // Result is what Execute measured and wrote.
@@ -21,6 +22,9 @@ type Result struct {
 	// when one failed (k6 exits 99 then).
 	Thresholds       []threshold.Result
 	ThresholdsFailed bool
+	// Verdict is the run's verdict (package verdict), the one the
+	// summaries show: a run with a failed scenario exits 1.
+	Verdict verdict.Run
 	// SummaryJSON and SummaryText are summary.json and summary.txt as
 	// written (nil when writing them failed).
 	SummaryJSON, SummaryText []byte

@@ -6,6 +6,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/reqlog"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/verdict"
 	"github.com/stampede-bench/stampede/internal/version"
 )
 
@@ -50,6 +51,7 @@ func finishDir(deps Deps, p Plan, res *Result) error {
 		Report: !p.NoReport, Generator: "stampede " + version.String(),
 	})
 	res.fin = fin
+	res.Verdict = verdict.Of(res.Snapshot)
 	res.Thresholds, res.ThresholdsFailed = fin.Thresholds, fin.Failed
 	res.SummaryJSON, res.SummaryText = fin.JSON, fin.Text
 	return err

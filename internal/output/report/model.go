@@ -7,6 +7,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/verdict"
 )
 
 // PayloadVersion is the version of the report's JSON payload.
@@ -43,19 +44,21 @@ type Run struct {
 
 // Scenario is one scenario of one run.
 type Scenario struct {
-	Name        string     `json:"name"`
-	Executor    string     `json:"executor,omitempty"`
-	Start       time.Time  `json:"start"`
-	Duration    float64    `json:"duration"` // seconds
-	Interrupted bool       `json:"interrupted,omitempty"`
-	Summary     Summary    `json:"summary"`
-	Trends      []TrendRow `json:"trends"`
-	Counters    []Count    `json:"counters,omitempty"`
-	Rates       []RateRow  `json:"rates,omitempty"`
-	Errors      []Count    `json:"errors,omitempty"`
-	Notes       []string   `json:"notes,omitempty"`
-	Warnings    []string   `json:"warnings,omitempty"`
-	Series      *Series    `json:"series,omitempty"`
+	Name        string    `json:"name"`
+	Executor    string    `json:"executor,omitempty"`
+	Start       time.Time `json:"start"`
+	Duration    float64   `json:"duration"` // seconds
+	Interrupted bool      `json:"interrupted,omitempty"`
+	Summary     Summary   `json:"summary"`
+	// Verdict is the scenario's verdict (package verdict) with its reasons.
+	Verdict  verdict.Scenario `json:"verdict"`
+	Trends   []TrendRow       `json:"trends"`
+	Counters []Count          `json:"counters,omitempty"`
+	Rates    []RateRow        `json:"rates,omitempty"`
+	Errors   []Count          `json:"errors,omitempty"`
+	Notes    []string         `json:"notes,omitempty"`
+	Warnings []string         `json:"warnings,omitempty"`
+	Series   *Series          `json:"series,omitempty"`
 	// Distribution is responseTime's percentile curve.
 	Distribution *Distribution `json:"distribution,omitempty"`
 	// Target holds the --monitor sources during the scenario.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
+	"github.com/stampede-bench/stampede/internal/verdict"
 )
 
 // maxErrorRows bounds the error messages listed per scenario; the rest are
@@ -70,8 +72,20 @@ func buildScenario(s *metrics.ScenarioSnapshot, sc *selfcheck.Report) *Scenario 
 		sum.Max, sum.Avg = usToMs(st.Max), usToMs(st.Avg)
 		out.Distribution = distribution(t)
 	}
-	if f := s.Failure(); f != nil {
-		out.Warnings = append(out.Warnings, "FAILED: "+f.String()+" — throughput and latency below include the failed requests")
+	out.Verdict = verdict.OfScenario(s)
+	if v := out.Verdict; v.Status != verdict.Passed {
+		texts := make([]string, len(v.Reason))
+		for i, r := range v.Reason {
+			texts[i] = r.Text
+		}
+		w := strings.ToUpper(string(v.Status)) + ": " + strings.Join(texts, "; ")
+		if v.Top.Msg != "" {
+			w += fmt.Sprintf("; top error (%d×): %s", v.Top.N, v.Top.Msg)
+		}
+		if s.Failure() != nil {
+			w += " — throughput and latency below include the failed requests"
+		}
+		out.Warnings = append(out.Warnings, w)
 	}
 	sum.Checks = -1
 	if c := s.Rates[metrics.Checks]; c != nil {

@@ -3,32 +3,43 @@ package summary
 import (
 	"fmt"
 	"strings"
+
+	"github.com/stampede-bench/stampede/internal/verdict"
 )
 
-// failures heads the summary with every scenario whose error rate is above
-// metrics.FailureThreshold: its error percentage and its most frequent
+// failures heads the summary with the verdict of every scenario that did
+// not pass (verdict.Of, the one verdict of the run): FAILED or DEGRADED
+// with its reasons, the unreachable-target note and its most frequent
 // error with the full cause, before any throughput or latency figure.
 func (c *console) failures() {
+	run := verdict.Of(c.snap)
 	any := false
-	for _, sc := range c.snap.Scenarios {
-		f := sc.Failure()
-		if f == nil {
+	for i, sc := range c.snap.Scenarios {
+		v := run.Scenarios[i]
+		if v.Status == verdict.Passed {
 			continue
 		}
 		any = true
-		head := fmt.Sprintf("%s FAILED  %s: %s of %d %s failed", failMark, sc.Name, fmtPct(f.Rate), f.Ops, f.What)
+		mark, label, color := failMark, "FAILED", red
+		if v.Status == verdict.Degraded {
+			mark, label, color = "!", "DEGRADED", yellow
+		}
+		head := fmt.Sprintf("%s %s  %s: %s", mark, label, sc.Name, v.Reason[0].Text)
 		for i, l := range wrapAll(head, c.opts.Width-width(indent)) {
 			if i > 0 {
 				l = "  " + l
 			}
-			c.line(indent + c.st.paint(l, bold, red))
+			c.line(indent + c.st.paint(l, bold, color))
 		}
-		if f.Unreachable != "" {
+		for _, r := range v.Reason[1:] {
+			c.wrapped(subIndent, r.Text, color)
+		}
+		if f := sc.Failure(); f != nil && f.Unreachable != "" {
 			c.wrapped(subIndent, f.Unreachable, red)
 		}
-		if f.Top.Msg != "" {
-			lead := subIndent + fmt.Sprintf("top error (%d×): ", f.Top.N)
-			c.wrapped(lead, f.Top.Msg, red)
+		if v.Top.Msg != "" {
+			lead := subIndent + fmt.Sprintf("top error (%d×): ", v.Top.N)
+			c.wrapped(lead, v.Top.Msg, color)
 		}
 	}
 	if any {

@@ -9,9 +9,10 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 )
 
-// TestFailureHeadline: a scenario with more than 1% errors starts the
-// summary with its error rate and its top error in full — a PostgreSQL
-// restart's message, URL first, used to be cut before its cause.
+// TestFailureHeadline: a scenario whose verdict is not "passed" starts the
+// summary with it — FAILED when no request succeeded, DEGRADED above 1%
+// errors — and its top error in full — a PostgreSQL restart's message,
+// URL first, used to be cut before its cause.
 func TestFailureHeadline(t *testing.T) {
 	const cause = "postgres postgres://user:xxxxx@127.0.0.1:5432/stampede_db?sslmode=disable: failed to connect to `user=user database=stampede_db`: 127.0.0.1:5432 (127.0.0.1): dial error: dial tcp 127.0.0.1:5432: connect: connection refused"
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -19,11 +20,12 @@ func TestFailureHeadline(t *testing.T) {
 		name     string
 		requests int64
 		errors   int64
-		failed   bool
+		head     string // the headline's start; "" for none
 	}{
-		{"99.56% errors", 10000, 9956, true},
-		{"1% errors is not a failure", 10000, 100, false},
-		{"1.01% errors", 10000, 101, true},
+		{"100% errors", 10000, 10000, "✗ FAILED go.Go1Step: no successful operation"},
+		{"99.56% errors", 10000, 9956, "! DEGRADED go.Go1Step: 99.56% of 10000 requests failed"},
+		{"1% errors is not a failure", 10000, 100, ""},
+		{"1.01% errors", 10000, 101, "! DEGRADED go.Go1Step: 1.01% of 10000 requests failed"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,9 +40,10 @@ func TestFailureHeadline(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := buf.String()
-			headed := strings.HasPrefix(strings.TrimSpace(out), "✗ FAILED go.Go1Step")
-			if headed != tc.failed {
-				t.Errorf("headline %v, want %v:\n%s", headed, tc.failed, out)
+			first := strings.TrimSpace(out)
+			headed := strings.HasPrefix(first, "✗ FAILED") || strings.HasPrefix(first, "! DEGRADED")
+			if tc.head == "" && headed || tc.head != "" && !strings.HasPrefix(first, tc.head) {
+				t.Errorf("headline, want %q:\n%s", tc.head, out)
 			}
 			// The whole cause is there, wrapped (joined back without the
 			// line breaks and indentation).

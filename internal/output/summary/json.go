@@ -15,6 +15,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/verdict"
 )
 
 // rootGroupID is k6's id of the root group: the MD5 of its empty path.
@@ -69,6 +70,11 @@ func WriteJSON(w io.Writer, snap *metrics.Snapshot, opts JSONOptions) error {
 		},
 	}
 	doc.Stampede.Target = opts.Target
+	run := verdict.Of(snap)
+	doc.Stampede.Verdict = jsonVerdict{Status: run.Status, Scenarios: map[string]verdict.Scenario{}}
+	for _, v := range run.Scenarios {
+		doc.Stampede.Verdict.Scenarios[v.Name] = v
+	}
 	all := metrics.Total(snap)
 	doc.Stampede.Tags = opts.Tags
 	addMetrics(doc.Metrics, "", all, opts.TrendStats)
@@ -156,6 +162,17 @@ type jsonStampede struct {
 	Tags             map[string]string           `json:"tags,omitempty"`
 	// Target is scenario → one summary per --monitor source.
 	Target map[string][]monitor.Stats `json:"target,omitempty"`
+	// Verdict is the run's verdict (package verdict): its status and, by
+	// scenario, the status with the reasons.
+	Verdict jsonVerdict `json:"verdict"`
+}
+
+// jsonVerdict is stampede.verdict: {"status": "degraded", "scenarios":
+// {"kafka.Produce": {"status": "degraded", "reasons": [{"rule":
+// "rate_missed", "status": "degraded", "text": "rate missed: ..."}]}}}.
+type jsonVerdict struct {
+	Status    verdict.Status              `json:"status"`
+	Scenarios map[string]verdict.Scenario `json:"scenarios"`
 }
 
 type jsonScenario struct {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/verdict"
 )
 
 // overview is the table the seed users assembled by hand.
@@ -81,10 +82,38 @@ func (c *console) overview() {
 	if interrupted {
 		c.line(subIndent + c.st.paint("* interrupted: measured until the stop", faint))
 	}
+	c.verdict()
 	if failing {
 		for _, l := range wrap(fmt.Sprintf("more than %s of the requests failed in some scenarios: QPS and percentiles include the failed requests", fmtPct(metrics.FailureThreshold)), c.opts.Width-width(subIndent)) {
 			c.line(subIndent + c.st.paint(l, bold, red))
 		}
 	}
 	c.line("")
+}
+
+// verdict ends the overview with the run's verdict (verdict.Of): "verdict:
+// passed", or the status and each scenario that did not pass with its
+// first reason.
+func (c *console) verdict() {
+	run := verdict.Of(c.snap)
+	text := "verdict: " + string(run.Status)
+	var parts []string
+	for _, v := range run.Scenarios {
+		if v.Status != verdict.Passed {
+			parts = append(parts, v.Name+" "+v.Summary())
+		}
+	}
+	if len(parts) > 0 {
+		text += " (" + strings.Join(parts, "; ") + ")"
+	}
+	color := green
+	switch run.Status {
+	case verdict.Failed:
+		color = red
+	case verdict.Degraded:
+		color = yellow
+	}
+	for _, l := range wrap(text, c.opts.Width-width(subIndent)) {
+		c.line(subIndent + c.st.paint(l, bold, color))
+	}
 }

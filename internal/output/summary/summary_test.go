@@ -105,7 +105,8 @@ func TestConsoleContent(t *testing.T) {
 		"… 3 more messages (6 errors, 9.37%)",
 		"note: batchSize 300 vertices per INSERT",
 		"insert.InsertPersonScenario*  64 (5.33%)   96  268.03ms", // failing: errors first
-		"✗ FAILED insert.InsertPersonScenario: 5.33% of 1200 requests failed",
+		"! DEGRADED insert.InsertPersonScenario: 5.33% of 1200 requests failed",
+		"verdict: degraded (insert.InsertPersonScenario degraded: failed operations)",
 		"top error (40×): error: E_CONSENSUS_ERROR(-16).",
 		"percentiles include the failed requests",
 	} {

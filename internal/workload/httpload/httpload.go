@@ -5,6 +5,7 @@ package httpload
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -187,6 +188,10 @@ func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
 		}
 		if !t.FirstByte.IsZero() {
 			v.hs.FirstByte = t.FirstByte.Sub(base)
+		}
+		var st *httpdrv.Status
+		if v.hs.Expected && errors.As(res.Err, &st) {
+			res.Err = nil // --expect-status names this status: a success
 		}
 		it.RequestHTTP(label, start, res, v.s.http, &v.hs)
 	}

@@ -155,12 +155,12 @@
         sec.appendChild(el("div", { cls: "box " + (warnish ? "warn" : "note"), text: label + n }));
       });
     });
-    sec.appendChild(table(["run", "executor", "duration", "iterations", "requests", "ops/s", "errors", "p50", "p90", "p95", "p99", "max", "checks"],
+    sec.appendChild(table(["run", "executor", "duration", "iterations", "requests", "ops/s", "errors", "p50", "p90", "p95", "p99", "max", "checks", "verdict"],
       parts.map(function (p) {
         var m = p.s.summary;
         return [p.run.label, p.s.executor || "", fmtDur(p.s.duration) + (p.s.interrupted ? " ✱" : ""), fmtInt(m.iterations), fmtInt(m.requests), fmtRate(m.throughput),
           fmtInt(m.errors) + (m.errors ? " (" + fmtPct(m.errorRate) + ")" : ""), fmtMs(m.p50), fmtMs(m.p90), fmtMs(m.p95), fmtMs(m.p99), fmtMs(m.max),
-          m.checks < 0 ? "–" : fmtPct(m.checks)];
+          m.checks < 0 ? "–" : fmtPct(m.checks), p.s.verdict ? p.s.verdict.status : "–"];
       }), [0, 1]));
 
     targetTable(sec, parts);
