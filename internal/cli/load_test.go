@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/stampede-bench/stampede/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ func TestLoadCommand(t *testing.T) {
 		"social_network/dynamic/person_knows_person_0_0.csv": {"2|1|2012-01-01T00:00:00.000+0000"},
 	}))
 	targets := map[string]string{"sqlite": "sqlite://" + filepath.Join(t.TempDir(), "g.db")}
-	if os.Getenv(pgtest.EnvVar) != "" || os.Getenv("CI") != "" {
+	if os.Getenv(pgtest.EnvVar) != "" || testenv.InCI(os.Getenv) {
 		targets["postgres"] = pgtest.Schema(t)
 	}
 	for name, tgt := range targets {

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"github.com/stampede-bench/stampede/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,10 +26,7 @@ func chromium(t testing.TB) string {
 		bin = "/usr/bin/chromium"
 	}
 	if _, err := exec.LookPath(bin); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("no Chromium at %s (set STAMPEDE_CHROMIUM): the report must be tested in a real browser in CI", bin)
-		}
-		t.Skipf("no Chromium at %s (set STAMPEDE_CHROMIUM or apt-get install chromium)", bin)
+		testenv.Missing(t, "no Chromium at %s (set STAMPEDE_CHROMIUM or apt-get install chromium)", bin)
 	}
 	return bin
 }

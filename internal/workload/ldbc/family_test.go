@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"github.com/stampede-bench/stampede/internal/testenv"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -99,7 +100,7 @@ func TestReference(t *testing.T) {
 // loadedTargets loads the tiny graph into each kind of target.
 func loadedTargets(t *testing.T, data string) map[string]string {
 	out := map[string]string{"sqlite": "sqlite://" + filepath.Join(t.TempDir(), "tiny.db")}
-	if os.Getenv(pgtest.EnvVar) != "" || os.Getenv("CI") != "" {
+	if os.Getenv(pgtest.EnvVar) != "" || testenv.InCI(os.Getenv) {
 		out["postgres"] = pgtest.Schema(t)
 	}
 	for _, tgt := range out {

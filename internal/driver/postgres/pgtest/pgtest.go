@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"github.com/stampede-bench/stampede/internal/testenv"
 	"net/url"
 	"os"
 	"testing"
@@ -24,10 +25,7 @@ func URL(t testing.TB) string {
 	t.Helper()
 	raw := os.Getenv(EnvVar)
 	if raw == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not set: run eval \"$(scripts/postgres-for-tests.sh)\" before the tests", EnvVar)
-		}
-		t.Skipf("%s not set: eval \"$(scripts/postgres-for-tests.sh)\" to run PostgreSQL tests", EnvVar)
+		testenv.Missing(t, "%s not set: eval \"$(scripts/postgres-for-tests.sh)\" to run PostgreSQL tests", EnvVar)
 	}
 	return raw
 }
