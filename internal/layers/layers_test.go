@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 const module = "github.com/stampede-bench/stampede"
