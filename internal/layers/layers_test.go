@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 const module = "github.com/stampede-bench/stampede"
