@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // An LDBC Interactive user's path for IC1: generate a full network, load
@@ -22,7 +23,7 @@ func TestInteractiveIC1EndToEnd(t *testing.T) {
 		t.Fatalf("gen: exit %d\n%s", code, stderr)
 	}
 	targets := map[string]string{"sqlite": "sqlite://" + filepath.Join(t.TempDir(), "g.db")}
-	if os.Getenv(pgtest.EnvVar) != "" || os.Getenv("CI") != "" {
+	if os.Getenv(pgtest.EnvVar) != "" || testenv.InCI(os.Getenv) {
 		targets["postgres"] = pgtest.Schema(t)
 	}
 	for name, tgt := range targets {

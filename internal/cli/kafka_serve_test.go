@@ -15,6 +15,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/analysis/sweep"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // lockedBuffer is an output stream a test reads while Main still writes.
@@ -75,10 +76,7 @@ func needKcat(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("kcat")
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("kcat is not installed (scripts/test.sh installs it)")
-		}
-		t.Skip("kcat is not installed")
+		testenv.Missing(t, "kcat is not installed (scripts/test.sh installs it)")
 	}
 	return p
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
+	"github.com/stampede-bench/stampede/internal/testenv"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
 )
 
@@ -16,7 +17,7 @@ func TestLoadCommand(t *testing.T) {
 		"social_network/dynamic/person_knows_person_0_0.csv": {"2|1|2012-01-01T00:00:00.000+0000"},
 	}))
 	targets := map[string]string{"sqlite": "sqlite://" + filepath.Join(t.TempDir(), "g.db")}
-	if os.Getenv(pgtest.EnvVar) != "" || os.Getenv("CI") != "" {
+	if os.Getenv(pgtest.EnvVar) != "" || testenv.InCI(os.Getenv) {
 		targets["postgres"] = pgtest.Schema(t)
 	}
 	for name, tgt := range targets {

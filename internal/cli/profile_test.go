@@ -11,6 +11,8 @@ import (
 	"time"
 
 	pprofile "github.com/google/pprof/profile"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // writeCPUProfile records a short real CPU profile into path.
@@ -21,7 +23,7 @@ func writeCPUProfile(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
-		t.Skipf("cannot profile: %v", err)
+		testenv.Missing(t, "cannot profile: %v", err)
 	}
 	x := uint64(1)
 	for end := time.Now().Add(200 * time.Millisecond); time.Now().Before(end); {

@@ -27,6 +27,9 @@ type layer struct {
 }
 
 var layers = []layer{
+	// Test support, below everything that tests import it from.
+	{-1, "internal/testenv", "skip or fail (CI) when a test's server is missing"},
+
 	// Leaves: standard library only.
 	{0, "internal/usage", "the one usage-error type"},
 	{0, "internal/version", ""},

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // Where Debian's prometheus-node-exporter and prometheus-process-exporter
@@ -54,10 +56,7 @@ func StartProcessExporter(t testing.TB, procnames ...string) *Exporter {
 func start(t testing.TB, bin, pkg string, args func(addr string) []string) *Exporter {
 	t.Helper()
 	if _, err := os.Stat(bin); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing: apt-get install %s (scripts/test.sh does)", bin, pkg)
-		}
-		t.Skipf("%s is missing: apt-get install %s", bin, pkg)
+		testenv.Missing(t, "%s is missing: apt-get install %s (scripts/test.sh does)", bin, pkg)
 	}
 	for attempt := 0; attempt < 3; attempt++ {
 		port, err := freePort()

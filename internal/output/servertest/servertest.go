@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // need returns the path of binary, or skips/fails the test without it.
@@ -20,10 +22,7 @@ func need(t testing.TB, binary, pkg string) string {
 	t.Helper()
 	p, err := exec.LookPath(binary)
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s not installed (Debian package %s; scripts/test.sh installs it)", binary, pkg)
-		}
-		t.Skipf("%s not installed (Debian package %s)", binary, pkg)
+		testenv.Missing(t, "%s not installed (Debian package %s; scripts/test.sh installs it)", binary, pkg)
 	}
 	return p
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // EnvVar names the variable holding the server URL.
@@ -24,10 +26,7 @@ func URL(t testing.TB) string {
 	t.Helper()
 	raw := os.Getenv(EnvVar)
 	if raw == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not set: run eval \"$(scripts/postgres-for-tests.sh)\" before the tests", EnvVar)
-		}
-		t.Skipf("%s not set: eval \"$(scripts/postgres-for-tests.sh)\" to run PostgreSQL tests", EnvVar)
+		testenv.Missing(t, "%s not set: eval \"$(scripts/postgres-for-tests.sh)\" to run PostgreSQL tests", EnvVar)
 	}
 	return raw
 }
