@@ -446,7 +446,7 @@ func TestMaxRateNotConverged(t *testing.T) {
 	if !strings.Contains(notes, "not converged") {
 		t.Errorf("notes = %q", notes)
 	}
-	if got, want := int64(mr.Stats().Max), res.opened.Scenarios[ScenarioMaxRate].(*maxRateScenario).best; got != want {
+	if got, want := int64(mr.Stats().Max), res.opened.Scenarios[ScenarioMaxRate].(*maxRateScenario).search.Best; got != want {
 		t.Errorf("max_rate %d, note's %d", got, want)
 	}
 }
