@@ -163,4 +163,4 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	}
 }
 
-func (v *e2eVU) Close() error { v.p.close(); return nil }
+func (v *e2eVU) Close() error { v.s.closeVU(v.p.it); v.p.close(); return nil }

@@ -31,6 +31,7 @@ func (f *Family) BindFlags(fs *pflag.FlagSet) {
 	fs.Int64Var(&o.MaxRateStart, "nats-max-rate-start", o.MaxRateStart, "nats.MaxRate: first rate tried, msgs/s")
 	fs.DurationVar(&o.MaxRateStep, "nats-max-rate-step", o.MaxRateStep, "nats.MaxRate: how long each rate is held")
 	fs.Float64Var(&o.MaxRateErrors, "nats-max-rate-errors", o.MaxRateErrors, "nats.MaxRate: highest tolerated error ratio")
+	fs.Float64Var(&o.MaxRatePrecision, "nats-max-rate-precision", o.MaxRatePrecision, "nats.MaxRate: stop bisecting once the bracket is narrower than this, relative")
 	// An option counts as given when its flag is, or when the program
 	// changed it from the default before binding the flags.
 	chosen := Profiles().ChangedIn(f.opts)

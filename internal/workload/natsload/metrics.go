@@ -10,6 +10,9 @@ const (
 	MetricBytes    = "bytes"
 	// MetricPublishLatency is publish → PubAck.
 	MetricPublishLatency = "publish_latency"
+	// MetricPublishDelay is intended send → actual send under --rate and
+	// nats.MaxRate: how far the generator fell behind its schedule.
+	MetricPublishDelay = "publish_delay"
 	// MetricE2ELatency is publish → consumed, from the stamp in the payload.
 	MetricE2ELatency = "e2e_latency"
 	// MetricConsumed counts consumed (and acknowledged) messages.
@@ -39,7 +42,8 @@ const (
 var phases = []string{"before", "during", "after"}
 
 type ids struct {
-	messages, bytes, publishLatency, e2e, consumed, lag  metrics.ID
+	messages, bytes, publishLatency, publishDelay, e2e   metrics.ID
+	consumed, lag                                        metrics.ID
 	throughput, streamTput, lost, churnOps, maxRate, cpu metrics.ID
 	phaseMsgs, phaseTput                                 [3]metrics.ID
 }
@@ -71,6 +75,7 @@ func registerMetrics(reg *metrics.Registry, names []string, o *Options, embedded
 		m.messages = counter(MetricMessages, metrics.UnitNone)
 		m.bytes = counter(MetricBytes, metrics.UnitBytes)
 		m.publishLatency = trend(MetricPublishLatency, metrics.UnitMicros)
+		m.publishDelay = trend(MetricPublishDelay, metrics.UnitMicros)
 		m.throughput = trend(MetricThroughput, metrics.UnitNone)
 		if o.Streams > 1 {
 			m.streamTput = trend(MetricStreamThroughput, metrics.UnitNone)

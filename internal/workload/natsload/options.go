@@ -86,6 +86,10 @@ type Options struct {
 	MaxRateStart  int64
 	MaxRateStep   time.Duration
 	MaxRateErrors float64
+	// MaxRatePrecision ends nats.MaxRate's bisection once the bracket is
+	// narrower than it, relative (default 0.05, in (0,1);
+	// --nats-max-rate-precision).
+	MaxRatePrecision float64
 
 	// applied is the profile ApplyProfile set: New does not apply it again.
 	applied string
@@ -102,26 +106,27 @@ const (
 // nats.Publish`: the high-throughput profile.
 func DefaultOptions() Options {
 	return Options{
-		Profile:        ProfileHighThroughput,
-		Nodes:          3,
-		Streams:        1,
-		StreamPrefix:   "stampede",
-		Replicas:       1,
-		Storage:        "file",
-		PublishMode:    "async",
-		AsyncWindow:    500,
-		Fsync:          "default",
-		MessageSize:    2048,
-		PublishTimeout: 5 * time.Second,
-		Consumers:      1,
-		FetchBatch:     500,
-		E2ETimeout:     10 * time.Second,
-		MaxBytes:       1 << 30,
-		ChurnStart:     5 * time.Second,
-		ChurnFor:       10 * time.Second,
-		MaxRateStart:   1000,
-		MaxRateStep:    2 * time.Second,
-		MaxRateErrors:  0.001,
+		Profile:          ProfileHighThroughput,
+		Nodes:            3,
+		Streams:          1,
+		StreamPrefix:     "stampede",
+		Replicas:         1,
+		Storage:          "file",
+		PublishMode:      "async",
+		AsyncWindow:      500,
+		Fsync:            "default",
+		MessageSize:      2048,
+		PublishTimeout:   5 * time.Second,
+		Consumers:        1,
+		FetchBatch:       500,
+		E2ETimeout:       10 * time.Second,
+		MaxBytes:         1 << 30,
+		ChurnStart:       5 * time.Second,
+		ChurnFor:         10 * time.Second,
+		MaxRateStart:     1000,
+		MaxRateStep:      2 * time.Second,
+		MaxRateErrors:    0.001,
+		MaxRatePrecision: 0.05,
 	}
 }
 
@@ -166,6 +171,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("--stream-churn-interval, --nats-churn-start and --nats-churn-for must not be negative")
 	case o.MaxRateStart < 1 || o.MaxRateStep <= 0 || o.MaxRateErrors < 0:
 		return fmt.Errorf("--nats-max-rate-start must be ≥ 1, --nats-max-rate-step > 0, --nats-max-rate-errors ≥ 0")
+	case o.MaxRatePrecision <= 0 || o.MaxRatePrecision >= 1:
+		return fmt.Errorf("--nats-max-rate-precision must be in (0,1)")
 	}
 	return nil
 }

@@ -35,6 +35,8 @@ type publisher struct {
 	si   []int
 	// sentNs is the wall time of the last message published.
 	sentNs int64
+	// it is the VU's last iteration, for closeVU.
+	it *engine.Iter
 }
 
 func newPublisher(b *base, id int) (*publisher, error) {
@@ -53,6 +55,8 @@ func newPublisher(b *base, id int) (*publisher, error) {
 
 // pick returns the next stream index and stamps the payload.
 func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
+	p.it = it
+	p.b.sent.Add(1)
 	si := p.next
 	p.next++
 	if p.next == len(p.b.streams) {
@@ -119,6 +123,11 @@ func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err erro
 	}
 	b.acknowledged(it.Rec, end, si, len(p.buf))
 	it.Rec.Trend(b.ids.publishLatency, end, int64((end-sent)/time.Microsecond))
+	if it.Intended != it.Start && b.ids.publishDelay != 0 {
+		// Arrival-rate executor (or the max-rate pacer): how late the
+		// send was against its schedule.
+		it.Rec.Trend(b.ids.publishDelay, end, int64(max(0, sent-it.Intended)/time.Microsecond))
+	}
 }
 
 func (p *publisher) close() {
@@ -174,4 +183,4 @@ func (v *publishVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	return v.p.publishAsync(ctx, it, v.s.opts.AsyncWindow)
 }
 
-func (v *publishVU) Close() error { v.p.close(); return nil }
+func (v *publishVU) Close() error { v.s.closeVU(v.p.it); v.p.close(); return nil }

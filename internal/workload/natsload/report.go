@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
@@ -59,6 +61,11 @@ func (b *base) churnReport(el time.Duration) string {
 		}
 		r := float64(b.phaseAcked[i].Load()) / spans[i].Seconds()
 		s := sprintf("%s %s msgs/s", p, fmtRate(r))
+		if b.rate != nil {
+			if lo, hi, n := msgload.Spread(b.rate.PhaseRates(i)); n > 0 {
+				s += sprintf(" [per second %s–%s, %d s]", fmtRate(lo), fmtRate(hi), n)
+			}
+		}
 		if i == 0 {
 			base = r
 		} else if base > 0 {
@@ -81,18 +88,5 @@ func (b *base) churnReport(el time.Duration) string {
 		o.ChurnStart, o.ChurnFor, strings.Join(what, ", "), b.churnOps.Load(), b.churnErrs.Load(), strings.Join(parts, ", "))
 }
 
-// fmtRate formats a rate with thousands separators, no decimals above 100.
-func fmtRate(r float64) string {
-	if r < 100 {
-		return sprintf("%.1f", r)
-	}
-	s := fmt.Sprint(int64(r + 0.5))
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i, c := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, c)
-	}
-	return string(out)
-}
+// fmtRate formats a rate with thousands separators (msgload.FmtRate).
+func fmtRate(r float64) string { return msgload.FmtRate(r) }
