@@ -20,11 +20,16 @@ func (b *base) report() {
 		return
 	}
 	el := time.Since(b.startWall)
+	o := &b.opts
 	n := b.acked.Load()
 	b.note("throughput %s msgs/s, %.1f MB/s (MB = 2^20) acknowledged by PubAck over %s; %d failed",
 		fmtRate(float64(n)/el.Seconds()), float64(b.ackedBytes.Load())/(1<<20)/el.Seconds(), el.Round(time.Millisecond), b.failed.Load())
 	if len(b.streams) > 1 {
 		b.note("%s", b.streamSpread(el))
+	}
+	if n := b.retries.Load(); n > 0 {
+		b.note("%d publish retries after \"no responders\" (no stream leader answered, as in an election): up to %d per message, %s apart (--nats-publish-retries, --nats-publish-retry-wait); each is counted in publish_retries and its wait is in the message's publish latency",
+			n, o.PublishRetries, o.PublishRetryWait)
 	}
 	if b.churn() {
 		b.note("%s", b.churnReport(el))
@@ -51,7 +56,8 @@ func (b *base) streamSpread(el time.Duration) string {
 
 func (b *base) churnReport(el time.Duration) string {
 	o := &b.opts
-	spans := [3]time.Duration{o.ChurnStart, o.ChurnFor, el - o.ChurnStart - o.ChurnFor}
+	during := min(b.winFor, el-b.winFrom)
+	spans := [3]time.Duration{b.winFrom, during, el - b.winFrom - during}
 	var parts []string
 	var base float64
 	for i, p := range phases {
@@ -83,6 +89,12 @@ func (b *base) churnReport(el time.Duration) string {
 		} else {
 			what = append(what, "no node churn (needs the embedded cluster)")
 		}
+	}
+	if b.kill.Enabled() {
+		b.killMu.Lock()
+		ev := b.killEv
+		b.killMu.Unlock()
+		return sprintf("%s; %s", ev.Describe(b.kill), strings.Join(parts, ", "))
 	}
 	return sprintf("churn from %s for %s (%s): %d operations, %d errors; %s",
 		o.ChurnStart, o.ChurnFor, strings.Join(what, ", "), b.churnOps.Load(), b.churnErrs.Load(), strings.Join(parts, ", "))

@@ -24,9 +24,14 @@ type run struct {
 	connect func(name string) (*nats.Conn, error)
 	// cluster is the embedded cluster; nil with --target.
 	cluster *natscluster.Cluster
-	maxVUs  int
-	seed    int64
-	logf    func(format string, args ...any)
+	// admin is the run's JetStream context for stream questions (the
+	// ledger's, the kill's leader).
+	admin jetstream.JetStream
+	// kill is --kill-node (parsed).
+	kill   msgload.KillSpec
+	maxVUs int
+	seed   int64
+	logf   func(format string, args ...any)
 }
 
 // base is one scenario's state: counts shared by its VUs and background
@@ -41,14 +46,24 @@ type base struct {
 	start     time.Duration
 	startWall time.Time
 	onStart   []func(ctx context.Context)
+	// atClose runs once after the VUs stopped and the background work
+	// ended, before what is pending is recorded (the ledger's check).
+	atClose []func()
 
 	sent, acked, failed, consumed, lost atomic.Int64
 	ackedBytes                          atomic.Int64
 	perStream                           []atomicInt
 	phaseAcked                          [3]atomic.Int64
 	churnOps, churnErrs                 atomic.Int64
-	// churnOn is set by addChurn: the scenario changes the cluster.
-	churnOn bool
+	// churnOn is set by addChurn or addKill: the scenario changes the
+	// cluster in a window from winFrom for winFor after its start.
+	churnOn         bool
+	winFrom, winFor time.Duration
+	// killEv is what --kill-node did (set when its goroutine ended).
+	killMu sync.Mutex
+	killEv msgload.KillEvent
+	// retries counts publish retries (publish_retries).
+	retries atomic.Int64
 
 	pending metrics.Pending
 	// rate takes msgs_per_s and its parts (the core's sampler).
@@ -138,6 +153,9 @@ func (b *base) closeVU(it *engine.Iter) {
 	}
 	b.closeOnce.Do(func() {
 		b.stopBackground()
+		for _, f := range b.atClose {
+			f()
+		}
 		if b.pending.Drain(it.Rec, it.Now()) {
 			it.Rec.Flush()
 		}
@@ -146,7 +164,7 @@ func (b *base) closeVU(it *engine.Iter) {
 
 // phase is the churn phase (0 before, 1 during, 2 after) of run offset at.
 func (b *base) phase(at time.Duration) int {
-	return msgload.Phase(at, b.start, b.opts.ChurnStart, b.opts.ChurnFor)
+	return msgload.Phase(at, b.start, b.winFrom, b.winFor)
 }
 
 func (b *base) churn() bool { return b.churnOn }
