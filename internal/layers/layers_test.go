@@ -67,6 +67,7 @@ var layers = []layer{
 	{4, "internal/segment", ""},
 	{4, "internal/workload", "the Family interface"},
 	{4, "internal/workload/ldbc/ngqlload", ""},
+	{4, "internal/workload/msgload", "the messaging core of the kafka and nats families"},
 
 	{5, "internal/workload/...", "families"},
 	{5, "internal/analysis/...", "compare, merge, sweep"},

@@ -195,7 +195,10 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if needPayload {
 		r.pay = newPayloads(o.Payload, o.MessageSize, env.Seed)
 	}
-	opened.Notes = append(notes, o.describe())
+	rctx, rcancel := context.WithTimeout(ctx, 15*time.Second)
+	rb := readBack(rctx, adm, r.topics)
+	rcancel()
+	opened.Notes = append(notes, o.describe(), rb.note(cfgs))
 	opened.Close = func() error {
 		var errs []error
 		for i := len(closers) - 1; i >= 0; i-- {

@@ -374,7 +374,9 @@ func (o *Options) producerOpts(maxInflight int) []kgo.Opt {
 	return opts
 }
 
-// describe is a one-line account of the effective settings, for notes.
+// describe is a one-line account of the client settings and of what the
+// run asked the cluster for, for notes; the topics as they are come from
+// readBack.
 func (o *Options) describe() string {
 	idem, _ := o.idempotent()
 	cfgs, _ := o.topicConfigs()
@@ -387,12 +389,12 @@ func (o *Options) describe() string {
 	for _, k := range keys {
 		kv = append(kv, k+"="+cfgs[k])
 	}
-	s := fmt.Sprintf("kafka profile %s: %d topic(s) × %d partition(s), RF %d, acks=%s, idempotence=%t, linger=%s, compression=%s, %d-byte %s messages, %d producer(s)/topic",
-		o.Profile, o.Topics, o.Partitions, o.ReplicationFactor, o.Acks, idem, o.Linger, o.Compression, o.MessageSize, o.Payload, o.Producers)
+	s := fmt.Sprintf("kafka profile %s: client settings acks=%s, idempotence=%t, linger=%s, compression=%s, %d-byte %s messages, %d producer(s)/topic; asked for %d topic(s) × %d partition(s), RF %d",
+		o.Profile, o.Acks, idem, o.Linger, o.Compression, o.MessageSize, o.Payload, o.Producers, o.Topics, o.Partitions, o.ReplicationFactor)
 	if len(kv) > 0 {
 		s += ", topic configs " + strings.Join(kv, ",")
 	}
-	return s
+	return s + " (what the cluster holds is the read-back note)"
 }
 
 // retryBackoff is Kafka's client default (retry.backoff.ms 100,

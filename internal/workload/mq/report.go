@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
@@ -92,32 +94,8 @@ func (b *base) churnReport(elapsed time.Duration) string {
 		o.ChurnStart, o.ChurnFor, strings.Join(what, ", "), b.churnOps.Load(), b.churnErrs.Load(), parts[0], parts[1], parts[2])
 }
 
-// fmtRate formats a rate with thousands separators, no decimals above 100.
-func fmtRate(r float64) string {
-	if r < 100 {
-		return sprintf("%.1f", r)
-	}
-	n := int64(r + 0.5)
-	s := fmt.Sprint(n)
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i, c := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, c)
-	}
-	return string(out)
-}
+// fmtRate formats a rate with thousands separators (msgload.FmtRate).
+func fmtRate(r float64) string { return msgload.FmtRate(r) }
 
 // spread returns the lowest and highest of xs and their count.
-func spread(xs []float64) (lo, hi float64, n int) {
-	for i, x := range xs {
-		if i == 0 || x < lo {
-			lo = x
-		}
-		if i == 0 || x > hi {
-			hi = x
-		}
-	}
-	return lo, hi, len(xs)
-}
+func spread(xs []float64) (lo, hi float64, n int) { return msgload.Spread(xs) }

@@ -446,7 +446,44 @@ func TestMaxRateNotConverged(t *testing.T) {
 	if !strings.Contains(notes, "not converged") {
 		t.Errorf("notes = %q", notes)
 	}
-	if got, want := int64(mr.Stats().Max), res.opened.Scenarios[ScenarioMaxRate].(*maxRateScenario).best; got != want {
+	if got, want := int64(mr.Stats().Max), res.opened.Scenarios[ScenarioMaxRate].(*maxRateScenario).search.Best; got != want {
 		t.Errorf("max_rate %d, note's %d", got, want)
+	}
+}
+
+// TestSettingsReadBack: the topic configs in the notes are what the broker
+// reports (DescribeConfigs), and a config asked for that the broker does
+// not hold is never echoed as fact.
+//
+// Mutation caught: the old note echoed the options ("topic configs
+// flush.messages=5") for a reused topic created without it.
+func TestSettingsReadBack(t *testing.T) {
+	e := embedded(t, 3)
+	adm := adminFor(t, e)
+	// A topic created without flush.messages, then reused by a run that
+	// asks for flush.messages=5.
+	if _, err := adm.CreateTopics(t.Context(), 1, 1, map[string]*string{"min.insync.replicas": kadm.StringPtr("1")}, "reuse-0"); err != nil {
+		t.Fatal(err)
+	}
+	f := family(t, "--topic-prefix", "reuse", "--flush-messages", "5")
+	res := runSteps(t, f, e.URL(), step{ScenarioProduce, engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: 10}})
+	var note string
+	for _, n := range res.opened.Notes {
+		if strings.HasPrefix(n, "kafka topics read back") {
+			note = n
+		}
+	}
+	t.Log(note)
+	if strings.Contains(note, "flush.messages=5") || !strings.Contains(note, "kafka topics read back from the cluster") {
+		t.Fatalf("flush.messages=5 is echoed as a topic config the broker holds:\n%s", note)
+	}
+	if !strings.Contains(note, "min.insync.replicas=1") {
+		t.Errorf("min.insync.replicas=1 is not read back:\n%s", note)
+	}
+	if !strings.Contains(note, "flush.messages (asked 5)") && !strings.Contains(note, "NOT the asked 5") {
+		t.Errorf("the asked flush.messages=5 is neither 'not read back' nor flagged as different:\n%s", note)
+	}
+	if !strings.Contains(note, "partition leaders per broker b0 ") {
+		t.Errorf("no leaders per broker:\n%s", note)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // run is what every scenario of one Open shares: options, target, metrics.
@@ -58,6 +59,8 @@ type base struct {
 	// it stopped).
 	phaseAcked [3]atomicInt
 	phaseSecs  [3][]float64
+	// rate takes msgs_per_s and its parts (the core's sampler).
+	rate *msgload.Sampler
 
 	churnOps, churnErrs atomic.Int64
 	lost, unmatched     atomic.Int64
@@ -101,10 +104,12 @@ func (b *base) Started(_ context.Context, at time.Duration, clock metrics.Clock)
 			b.watch.run(b.bgCtx, clock.Now, b.opts.DeliveryTimeout+guardSlack)
 		}()
 		if b.produces() {
+			b.rate = b.newSampler(clock)
+			b.rate.Start(at)
 			b.bg.Add(1)
 			go func() {
 				defer b.bg.Done()
-				b.tick(b.bgCtx, clock)
+				b.rate.Run(b.bgCtx)
 			}()
 		}
 		for _, f := range b.onStart {
@@ -125,10 +130,29 @@ func (b *base) begin(it *engine.Iter, extra func(it *engine.Iter, at time.Durati
 	b.samp.maybe(it, b, extra)
 }
 
-// stopBackground stops and waits for the background goroutines.
+// stopBackground stops and waits for the background goroutines; the
+// sampler's last sample (the drain) is then pending.
 func (b *base) stopBackground() {
 	b.bgCancel()
 	b.bg.Wait()
+	if b.rate != nil && b.churn() {
+		for i := range b.phaseSecs {
+			b.phaseSecs[i] = b.rate.PhaseRates(i)
+		}
+	}
+}
+
+// newSampler is the core's per-second sampler of the acknowledged
+// messages: msgs_per_s, topic_msgs_per_s with several topics, and
+// msgs_per_s{phase:P} under churn.
+func (b *base) newSampler(clock metrics.Clock) *msgload.Sampler {
+	m := b.ids
+	s := &msgload.Sampler{Now: clock.Now, Out: &b.pending, Count: b.acked.Load, Trend: m.throughput,
+		Parts: len(b.topics), PartCount: func(i int) int64 { return b.perTopic[i].Load() }, PartTrend: m.topicTput}
+	if b.churn() {
+		s.Phase, s.PhaseTrend = b.phase, m.phaseTput
+	}
+	return s
 }
 
 // phase returns the churn phase index of run offset at.
@@ -182,7 +206,8 @@ func (b *base) Notes() []string {
 }
 
 // sampler calls a scenario's per-second hook (backlog) on whichever VU
-// gets there first once a second. Throughput is sampled by tick.
+// gets there first once a second. Throughput is sampled by the core's
+// msgload.Sampler.
 type sampler struct {
 	next   atomic.Int64 // run offset (ns) of the next sample
 	mu     sync.Mutex   // held by the sampling VU
@@ -209,49 +234,6 @@ func (s *sampler) maybe(it *engine.Iter, b *base, extra func(*engine.Iter, time.
 	s.next.Store(int64(now + time.Second))
 	if extra != nil {
 		extra(it, now, dt)
-	}
-}
-
-// tick samples the acknowledged msgs/s once a second until ctx ends,
-// from a background goroutine, so that a second in which no VU ran (a
-// stalled broker) is a sample of its own, 0 or low, rather than folded
-// into the next one. Each sample is the second's count divided by the
-// time it covers; VUs record the samples (pending).
-func (b *base) tick(ctx context.Context, clock metrics.Clock) {
-	t := time.NewTicker(time.Second)
-	defer t.Stop()
-	m := b.ids
-	last := clock.Now()
-	lastAcked := b.acked.Load()
-	lastTopic := make([]int64, len(b.perTopic))
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		now := clock.Now()
-		dt := now - last
-		if dt <= 0 {
-			continue
-		}
-		perSec := float64(time.Second) / float64(dt)
-		acked := b.acked.Load()
-		tput := int64(float64(acked-lastAcked)*perSec + 0.5)
-		b.pending.Trend(m.throughput, tput)
-		if b.churn() {
-			ph := b.phase(now - dt/2)
-			b.pending.Trend(m.phaseTput[ph], tput)
-			b.phaseSecs[ph] = append(b.phaseSecs[ph], float64(acked-lastAcked)*perSec)
-		}
-		if len(b.topics) > 1 {
-			for i := range b.perTopic {
-				n := b.perTopic[i].Load()
-				b.pending.Trend(m.topicTput, int64(float64(n-lastTopic[i])*perSec+0.5))
-				lastTopic[i] = n
-			}
-		}
-		last, lastAcked = now, acked
 	}
 }
 

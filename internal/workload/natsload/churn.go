@@ -8,6 +8,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // addChurn schedules the churn window of a publishing scenario: stream
@@ -19,6 +20,7 @@ func (b *base) addChurn() {
 		return
 	}
 	b.churnOn = true
+	b.winFrom, b.winFor = b.opts.ChurnStart, b.opts.ChurnFor
 	b.onStart = append(b.onStart, func(ctx context.Context) {
 		if !sleepCtx(ctx, b.opts.ChurnStart) {
 			return
@@ -95,4 +97,30 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	}
+}
+
+// addKill schedules --kill-node: the node is SIGKILLed At after the
+// scenario starts and restarted Restart later; throughput is reported
+// before, during (killed) and after (restarted) the fault.
+func (b *base) addKill() {
+	if !b.kill.Enabled() || b.cluster == nil {
+		return
+	}
+	b.churnOn = true
+	b.winFrom, b.winFor = b.kill.At, b.kill.Restart
+	if b.winFor <= 0 {
+		b.winFor = 1 << 62 // never restarted: "during" to the end
+	}
+	b.onStart = append(b.onStart, func(ctx context.Context) {
+		ev := msgload.RunKill(ctx, b.kill, broker{b.run}, 0, b.clock.Now, b.start)
+		b.churnOps.Add(1)
+		b.pending.Add(b.ids.churnOps, 1)
+		if ev.Err != "" {
+			b.churnErrs.Add(1)
+			b.pending.Error("kill-node: " + ev.Err)
+		}
+		b.killMu.Lock()
+		b.killEv = ev
+		b.killMu.Unlock()
+	})
 }

@@ -101,11 +101,13 @@ type consumeVU struct {
 	s  *consumeScenario
 	vc *vuConn
 	c  jetstream.Consumer
+	it *engine.Iter
 }
 
 func (v *consumeVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
 	s.begin(it)
+	v.it = it
 	start := it.Now()
 	batch, err := v.c.Fetch(s.opts.FetchBatch, jetstream.FetchMaxWait(fetchWait))
 	if err != nil {
@@ -144,4 +146,4 @@ func (v *consumeVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	return nil
 }
 
-func (v *consumeVU) Close() error { v.vc.close(); return nil }
+func (v *consumeVU) Close() error { v.s.closeVU(v.it); v.vc.close(); return nil }

@@ -81,6 +81,15 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return nil, usage.Errorf("nats.EndToEnd needs --nats-message-size ≥ %d (it carries a send stamp)", stampLen)
 		}
 	}
+	kill, _ := o.kill() // validated
+	if kill.Enabled() {
+		if env.Target != "" {
+			return nil, usage.Errorf("--kill-node needs the embedded cluster (no --target): it SIGKILLs one of the nodes stampede runs; on a --target cluster kill a node yourself")
+		}
+		if err := kill.Check(o.Nodes); err != nil {
+			return nil, usage.Errorf("%v", err)
+		}
+	}
 	logf := func(format string, args ...any) { env.Logf(format, args...) }
 	var closers []func() error
 	defer func() {
@@ -146,7 +155,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		return nil, err
 	}
 	version := admin.ConnectedServerVersion()
-	r := &run{opts: o, streams: o.streamNames(), connect: connect, cluster: cluster, maxVUs: env.MaxVUs, seed: env.Seed, logf: logf}
+	r := &run{opts: o, streams: o.streamNames(), connect: connect, cluster: cluster, admin: js, kill: kill, maxVUs: env.MaxVUs, seed: env.Seed, logf: logf}
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	created, err := ensureStreams(sctx, js, r.streams, &o)
@@ -191,7 +200,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			nodes = sprintf("%d-node cluster (meta group)", jsz.Meta.Size)
 		}
 	}
-	notes = append(notes, settingsNote(&o, infos, jsz, nodes))
+	notes = append(notes, settingsNote(&o, infos, jsz, nodes, names))
 	r.ids = registerMetrics(env.Metrics, names, &o, cluster != nil)
 	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: "nats-server " + version}
 	for _, n := range names {

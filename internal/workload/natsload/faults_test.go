@@ -8,6 +8,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // countStamps reads every message of stream back through a fresh
@@ -114,4 +116,71 @@ func TestFaultKillTwoNodesOfR3(t *testing.T) {
 		}
 	}
 	t.Logf("errors: %v", sc.Errors)
+}
+
+// TestKillNodeEndToEndR3: --kill-node SIGKILLs the stream leader of a
+// 3-node R3 cluster during nats.EndToEnd and restarts it; the durable,
+// replicated consumer survives, nothing acknowledged is lost, and the note
+// puts the stream's own count beside the acknowledged one.
+//
+// Mutations caught: a --kill-node that kills nothing or never restarts
+// (the note and Running checks); a stream that lost acknowledged messages
+// (countStamps). The ledger's rule (lost only when the stream confirms it)
+// is TestLedgerLostOnlyWhenTheBrokerSaysSo's; an R1 consumer instead of the
+// replicated one still passed here (it was not on the killed node).
+func TestKillNodeEndToEndR3(t *testing.T) {
+	f := family(t, "--nats-profile", ProfileHighReliability, "--nats-fsync", "default", "--nats-publish-timeout", "2s",
+		"--kill-node", "2s,restart 5s", "--kill-which", "leader", "--nats-e2e-timeout", "8s")
+	o, env, err := open(t, f, "", 4, ScenarioEndToEnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := o.Scenarios[ScenarioEndToEnd].(*e2eScenario)
+	sc := runOpened(t, o, env, step{ScenarioEndToEnd, vus(4, 16*time.Second)}).Scenario(ScenarioEndToEnd)
+	notes := strings.Join(s.Notes(), "\n")
+	t.Logf("notes:\n%s\nerrors %v, retries %d", notes, sc.Errors, sc.Counters[MetricPublishRetries])
+	acked := sc.Counters[MetricMessages]
+	if acked < 100 {
+		t.Fatalf("only %d acknowledged", acked)
+	}
+	if !strings.Contains(notes, "(leader) killed with SIGKILL at 2") || !strings.Contains(notes, "restarted at") {
+		t.Fatalf("no leader kill and restart in the notes:\n%s", notes)
+	}
+	if sc.Counters[MetricLost] != 0 {
+		t.Fatalf("lost %d of %d acknowledged", sc.Counters[MetricLost], acked)
+	}
+	a := s.ledger.Account()
+	if a.Acked != acked || a.Overdue != 0 || a.Lost != 0 || a.Consumed+a.Late != a.Acked {
+		t.Fatalf("ledger %+v against %d acknowledged", a, acked)
+	}
+	if !strings.Contains(notes, sprintf("end to end: %d acknowledged", acked)) || !strings.Contains(notes, "the broker holds ") {
+		t.Fatalf("the end-to-end note lacks the acknowledged count or the stream's:\n%s", notes)
+	}
+	if got := countStamps(t, s.cluster.URL(), s.streams[0]); int64(got) < acked {
+		t.Fatalf("the stream holds %d distinct messages, fewer than the %d acknowledged", got, acked)
+	}
+	if !s.cluster.Running(0) || !s.cluster.Running(1) || !s.cluster.Running(2) {
+		t.Fatal("the killed node was not restarted")
+	}
+}
+
+func TestKillNodeBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		target string
+		want   string
+	}{
+		{[]string{"--kill-node", "soon"}, "", "--kill-node"},
+		{[]string{"--kill-node", "1s", "--nats-nodes", "1"}, "", "at least 2 nodes"},
+		{[]string{"--kill-node", "1s", "--kill-which", "n5"}, "", "the cluster has 3 nodes"},
+		{[]string{"--kill-node", "1s", "--churn-nodes"}, "", "use one of them"},
+		{[]string{"--kill-node", "1s"}, "nats://127.0.0.1:1", "needs the embedded cluster"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			_, _, err := open(t, family(t, tc.args...), tc.target, 1, ScenarioPublish)
+			if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err %v, want a usage error with %q", err, tc.want)
+			}
+		})
+	}
 }

@@ -31,6 +31,11 @@ func (f *Family) BindFlags(fs *pflag.FlagSet) {
 	fs.Int64Var(&o.MaxRateStart, "nats-max-rate-start", o.MaxRateStart, "nats.MaxRate: first rate tried, msgs/s")
 	fs.DurationVar(&o.MaxRateStep, "nats-max-rate-step", o.MaxRateStep, "nats.MaxRate: how long each rate is held")
 	fs.Float64Var(&o.MaxRateErrors, "nats-max-rate-errors", o.MaxRateErrors, "nats.MaxRate: highest tolerated error ratio")
+	fs.StringVar(&o.KillNode, "kill-node", o.KillNode, "nats embedded cluster: AT[,restart AFTER], e.g. 5s,restart 10s: SIGKILL a node AT after the scenario starts and start it again AFTER later")
+	fs.StringVar(&o.KillWhich, "kill-which", o.KillWhich, "nats --kill-node: leader (of the first stream), follower, or nN (n1, n2, ...)")
+	fs.IntVar(&o.PublishRetries, "nats-publish-retries", o.PublishRetries, "nats: resend a publish that found no stream to answer (no responders, as in a leader election) up to this often; each retry is counted in publish_retries")
+	fs.DurationVar(&o.PublishRetryWait, "nats-publish-retry-wait", o.PublishRetryWait, "nats: wait between publish retries")
+	fs.Float64Var(&o.MaxRatePrecision, "nats-max-rate-precision", o.MaxRatePrecision, "nats.MaxRate: stop bisecting once the bracket is narrower than this, relative")
 	// An option counts as given when its flag is, or when the program
 	// changed it from the default before binding the flags.
 	chosen := Profiles().ChangedIn(f.opts)

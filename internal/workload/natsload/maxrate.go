@@ -2,88 +2,65 @@ package natsload
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
-// maxRateScenario is nats.MaxRate: the VUs publish synchronously at a
-// shared, paced rate; every --nats-max-rate-step a controller checks
-// whether the step's rate was sustained (PubAcks ≥ 95% of the planned
-// messages and errors within --nats-max-rate-errors), doubles the rate
-// until a step fails and then bisects. The highest sustained rate is the
-// result. The rate is also bounded by VUs ÷ publish latency: the notes say
-// so when the VUs, not the cluster, were the limit.
+// maxRateScenario is nats.MaxRate: the messaging core's search
+// (msgload.Search, the same as kafka.MaxRate's) over a shared pacer; each
+// VU takes the next slot of the schedule and publishes one message
+// synchronously, counted on its PubAck. A step is sustained while the
+// PubAcks (plus failures) keep up with 98% of the due messages and errors
+// stay within --nats-max-rate-errors; the rate doubles until a step fails,
+// then bisects to within --nats-max-rate-precision, and the found rate is
+// held for the rest of -d. With one synchronous publish per VU the rate is
+// also bounded by VUs ÷ publish latency: the notes say so when the VUs,
+// not the cluster, were the limit (publish_delay grows).
 type maxRateScenario struct {
 	*base
-	step    atomic.Pointer[rateStep]
-	best    atomic.Int64
-	lateVUs atomic.Int64 // steps in which VUs fell behind the schedule
-	log     []string
-}
-
-// rateStep is one held rate: messages k of the step are due at start +
-// k/rate.
-type rateStep struct {
-	rate         float64
-	start, until time.Time
-	issued       atomic.Int64
+	pace   *msgload.Pacer
+	search *msgload.Search
+	// late counts slots a VU took later than one step after their
+	// intended time: the VUs, not the cluster, fell behind.
+	late atomicInt
 }
 
 var (
 	_ engine.Scenario   = (*maxRateScenario)(nil)
 	_ engine.Teardowner = (*maxRateScenario)(nil)
+	_ msgload.Progress  = (*maxRateProgress)(nil)
 )
 
 func newMaxRate(r *run) *maxRateScenario {
 	s := &maxRateScenario{base: newBase(r, ScenarioMaxRate)}
-	s.onStart = append(s.onStart, s.control)
-	now := time.Now()
-	s.step.Store(&rateStep{rate: float64(r.opts.MaxRateStart), start: now, until: now.Add(r.opts.MaxRateStep)})
+	s.onStart = append(s.onStart, func(ctx context.Context) { s.pace.Run(ctx) }, func(ctx context.Context) { s.search.Run(ctx) })
 	return s
 }
 
-// control moves the rate at the end of every step.
-func (s *maxRateScenario) control(ctx context.Context) {
-	o := &s.opts
-	lo, hi := 0.0, 0.0
-	rate := float64(o.MaxRateStart)
-	for {
-		st := &rateStep{rate: rate, start: time.Now()}
-		st.until = st.start.Add(o.MaxRateStep)
-		s.step.Store(st)
-		a0, f0 := s.acked.Load(), s.failed.Load()
-		if !sleepCtx(ctx, o.MaxRateStep) {
-			return
-		}
-		acked, failed := s.acked.Load()-a0, s.failed.Load()-f0
-		planned := rate * o.MaxRateStep.Seconds()
-		errRatio := 0.0
-		if acked+failed > 0 {
-			errRatio = float64(failed) / float64(acked+failed)
-		}
-		ok := float64(acked) >= 0.95*planned && errRatio <= o.MaxRateErrors
-		if st.issued.Load() < int64(0.95*planned) {
-			s.lateVUs.Add(1)
-		}
-		s.log = append(s.log, sprintf("%s→%s", fmtRate(rate), map[bool]string{true: "ok", false: "fail"}[ok]))
-		if ok {
-			lo = rate
-			s.best.Store(int64(rate))
-			s.pending.Trend(s.ids.maxRate, int64(rate))
-		} else {
-			hi = rate
-		}
-		if hi == 0 {
-			rate *= 2
-		} else {
-			rate = (lo + hi) / 2
-			if lo == 0 {
-				rate = hi / 2
-			}
+// maxRateProgress is what the search reads: PubAcks plus failures.
+type maxRateProgress maxRateScenario
+
+func (p *maxRateProgress) Sent() int64      { return p.sent.Load() }
+func (p *maxRateProgress) Failed() int64    { return p.failed.Load() }
+func (p *maxRateProgress) Completed() int64 { return p.acked.Load() + p.failed.Load() }
+
+// Started makes the pacer and the search on the run clock, then starts the
+// background work.
+func (s *maxRateScenario) Started(ctx context.Context, at time.Duration, clock metrics.Clock) {
+	if s.pace == nil {
+		o := &s.opts
+		s.pace = msgload.NewPacer(clock.Now)
+		s.search = &msgload.Search{
+			Opts: msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision},
+			Pace: s.pace, Now: clock.Now, Load: (*maxRateProgress)(s),
+			Logf:  func(format string, args ...any) { s.logf("%s: "+format, append([]any{s.name}, args...)...) },
+			Found: func(best int64) { s.pending.Trend(s.ids.maxRate, best) },
 		}
 	}
+	s.base.Started(ctx, at, clock)
 }
 
 func (s *maxRateScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
@@ -91,7 +68,9 @@ func (s *maxRateScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &maxRateVU{s: s, p: p}, nil
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &maxRateVU{s: s, p: p, timer: t}, nil
 }
 
 // Teardown writes the result.
@@ -99,9 +78,9 @@ func (s *maxRateScenario) Teardown(context.Context) error {
 	s.stopBackground()
 	s.report()
 	if s.started.Load() {
-		line := sprintf("max rate: highest sustained %s msgs/s (steps %v)", fmtRate(float64(s.best.Load())), s.log)
-		if s.lateVUs.Load() > 0 {
-			line += sprintf("; in %d step(s) the VUs could not keep up with the schedule (one synchronous publish each): raise -u to test higher rates", s.lateVUs.Load())
+		line := s.search.Summary()
+		if n := s.late.Load(); n > 0 {
+			line += sprintf("; %d message(s) were sent more than one step after their intended time: the VUs (one synchronous publish each) fell behind the schedule, raise -u to test higher rates", n)
 		}
 		s.note("%s", line)
 	}
@@ -109,29 +88,32 @@ func (s *maxRateScenario) Teardown(context.Context) error {
 }
 
 type maxRateVU struct {
-	s *maxRateScenario
-	p *publisher
+	s     *maxRateScenario
+	p     *publisher
+	timer *time.Timer
 }
 
 func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
 	s.begin(it)
-	for {
-		st := s.step.Load()
-		k := st.issued.Add(1) - 1
-		due := st.start.Add(time.Duration(float64(k) / st.rate * float64(time.Second)))
-		if due.Before(st.until) {
-			if !sleepCtx(ctx, time.Until(due)) {
-				return ctx.Err()
-			}
-			break
-		}
-		if !sleepCtx(ctx, time.Until(st.until)+time.Millisecond) {
-			return ctx.Err()
-		}
+	v.p.it = it
+	v.timer.Reset(100 * time.Millisecond)
+	var intended time.Duration
+	select {
+	case intended = <-s.pace.Slots:
+		v.timer.Stop()
+	case <-v.timer.C:
+		return nil // paused between steps
+	case <-ctx.Done():
+		v.timer.Stop()
+		return ctx.Err()
 	}
+	if it.Now()-intended > s.opts.MaxRateStep {
+		s.late.Add(1)
+	}
+	it.Intended = intended
 	_, err := v.p.publishSync(ctx, it)
 	return err
 }
 
-func (v *maxRateVU) Close() error { v.p.close(); return nil }
+func (v *maxRateVU) Close() error { v.s.closeVU(v.p.it); v.p.close(); return nil }

@@ -10,6 +10,9 @@ const (
 	MetricBytes    = "bytes"
 	// MetricPublishLatency is publish → PubAck.
 	MetricPublishLatency = "publish_latency"
+	// MetricPublishDelay is intended send → actual send under --rate and
+	// nats.MaxRate: how far the generator fell behind its schedule.
+	MetricPublishDelay = "publish_delay"
 	// MetricE2ELatency is publish → consumed, from the stamp in the payload.
 	MetricE2ELatency = "e2e_latency"
 	// MetricConsumed counts consumed (and acknowledged) messages.
@@ -22,12 +25,20 @@ const (
 	// MetricStreamThroughput is sampled every second per stream when
 	// there are several: its spread shows how evenly streams are served.
 	MetricStreamThroughput = "stream_msgs_per_s"
-	// MetricLost counts nats.EndToEnd messages acknowledged but not
-	// consumed within --nats-e2e-timeout.
+	// MetricLost counts nats.EndToEnd messages acknowledged, never
+	// consumed, and confirmed absent from their stream at the end of the
+	// scenario (a message the stream still holds is not lost).
 	MetricLost = "lost"
 	// MetricChurnOps counts streams created and deleted and node
 	// leave/join events.
 	MetricChurnOps = "churn_ops"
+	// MetricPublishRetries counts publishes sent again after "no
+	// responders" (--nats-publish-retries), each retry once.
+	MetricPublishRetries = "publish_retries"
+	// MetricOverdue counts nats.EndToEnd messages acknowledged but not
+	// consumed within --nats-e2e-timeout; of them, only those the stream
+	// confirms it does not hold count in MetricLost.
+	MetricOverdue = "e2e_overdue"
 	// MetricMaxRate is nats.MaxRate's result, msgs/s.
 	MetricMaxRate = "max_rate"
 	// MetricServerCPU is sampled every second on the embedded cluster:
@@ -39,8 +50,10 @@ const (
 var phases = []string{"before", "during", "after"}
 
 type ids struct {
-	messages, bytes, publishLatency, e2e, consumed, lag  metrics.ID
+	messages, bytes, publishLatency, publishDelay, e2e   metrics.ID
+	consumed, lag                                        metrics.ID
 	throughput, streamTput, lost, churnOps, maxRate, cpu metrics.ID
+	retries, overdue                                     metrics.ID
 	phaseMsgs, phaseTput                                 [3]metrics.ID
 }
 
@@ -71,11 +84,13 @@ func registerMetrics(reg *metrics.Registry, names []string, o *Options, embedded
 		m.messages = counter(MetricMessages, metrics.UnitNone)
 		m.bytes = counter(MetricBytes, metrics.UnitBytes)
 		m.publishLatency = trend(MetricPublishLatency, metrics.UnitMicros)
+		m.publishDelay = trend(MetricPublishDelay, metrics.UnitMicros)
+		m.retries = counter(MetricPublishRetries, metrics.UnitNone)
 		m.throughput = trend(MetricThroughput, metrics.UnitNone)
 		if o.Streams > 1 {
 			m.streamTput = trend(MetricStreamThroughput, metrics.UnitNone)
 		}
-		if o.churning() {
+		if o.faulting() {
 			m.churnOps = counter(MetricChurnOps, metrics.UnitNone)
 			for i, p := range phases {
 				m.phaseMsgs[i] = counter(tagged(MetricMessages, "phase", p), metrics.UnitNone)
@@ -90,6 +105,7 @@ func registerMetrics(reg *metrics.Registry, names []string, o *Options, embedded
 	}
 	if e2e {
 		m.lost = counter(MetricLost, metrics.UnitNone)
+		m.overdue = counter(MetricOverdue, metrics.UnitNone)
 	}
 	if maxRate {
 		m.maxRate = trend(MetricMaxRate, metrics.UnitNone)

@@ -144,3 +144,24 @@ func TestStreamNamesAndSubjects(t *testing.T) {
 		}
 	}
 }
+
+// TestMsgsPerSecondIsTheThroughput: msgs_per_s is sampled on the run
+// clock every second and over the drain, so its mean agrees with the
+// messages acknowledged over the scenario's duration (it was half of it
+// when it was sampled only as iterations started).
+func TestMsgsPerSecondIsTheThroughput(t *testing.T) {
+	f := family(t, "--nats-nodes", "1", "--nats-async-window", "200")
+	o, env, err := open(t, f, "", 4, ScenarioPublish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := runOpened(t, o, env, step{ScenarioPublish, vus(4, 3*time.Second)}).Scenario(ScenarioPublish)
+	tr := sc.Trends[MetricThroughput]
+	if tr == nil || tr.Stats().Count < 3 {
+		t.Fatalf("msgs_per_s samples: %v", tr)
+	}
+	want := float64(sc.Counters[MetricMessages]) / sc.Duration().Seconds()
+	if got := tr.Stats().Avg; got < 0.8*want || got > 1.25*want {
+		t.Fatalf("msgs_per_s avg %.0f (%d samples) against %.0f msgs/s acknowledged over %s", got, tr.Stats().Count, want, sc.Duration())
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // Options are the nats family's settings. Each field's comment gives its
@@ -86,6 +87,23 @@ type Options struct {
 	MaxRateStart  int64
 	MaxRateStep   time.Duration
 	MaxRateErrors float64
+	// KillNode is a fault, AT[,restart AFTER]: AT after the scenario
+	// starts SIGKILL one node of the embedded cluster, and start it again
+	// AFTER later (default "": none; --kill-node). KillWhich picks the
+	// node: leader (default: the leader of the first stream, a leader
+	// kill), follower, or nN (--kill-which).
+	KillNode  string
+	KillWhich string
+	// PublishRetries is how often a publish that found no stream to answer
+	// it ("no responders", as during a leader election) is sent again,
+	// PublishRetryWait apart (defaults 2 and 250ms, nats.go's; --nats-publish-retries,
+	// --nats-publish-retry-wait). Every retry is counted in publish_retries.
+	PublishRetries   int
+	PublishRetryWait time.Duration
+	// MaxRatePrecision ends nats.MaxRate's bisection once the bracket is
+	// narrower than it, relative (default 0.05, in (0,1);
+	// --nats-max-rate-precision).
+	MaxRatePrecision float64
 
 	// applied is the profile ApplyProfile set: New does not apply it again.
 	applied string
@@ -102,26 +120,30 @@ const (
 // nats.Publish`: the high-throughput profile.
 func DefaultOptions() Options {
 	return Options{
-		Profile:        ProfileHighThroughput,
-		Nodes:          3,
-		Streams:        1,
-		StreamPrefix:   "stampede",
-		Replicas:       1,
-		Storage:        "file",
-		PublishMode:    "async",
-		AsyncWindow:    500,
-		Fsync:          "default",
-		MessageSize:    2048,
-		PublishTimeout: 5 * time.Second,
-		Consumers:      1,
-		FetchBatch:     500,
-		E2ETimeout:     10 * time.Second,
-		MaxBytes:       1 << 30,
-		ChurnStart:     5 * time.Second,
-		ChurnFor:       10 * time.Second,
-		MaxRateStart:   1000,
-		MaxRateStep:    2 * time.Second,
-		MaxRateErrors:  0.001,
+		Profile:          ProfileHighThroughput,
+		Nodes:            3,
+		Streams:          1,
+		StreamPrefix:     "stampede",
+		Replicas:         1,
+		Storage:          "file",
+		PublishMode:      "async",
+		AsyncWindow:      500,
+		Fsync:            "default",
+		MessageSize:      2048,
+		PublishTimeout:   5 * time.Second,
+		Consumers:        1,
+		FetchBatch:       500,
+		E2ETimeout:       10 * time.Second,
+		MaxBytes:         1 << 30,
+		ChurnStart:       5 * time.Second,
+		ChurnFor:         10 * time.Second,
+		MaxRateStart:     1000,
+		MaxRateStep:      2 * time.Second,
+		MaxRateErrors:    0.001,
+		MaxRatePrecision: 0.05,
+		KillWhich:        "leader",
+		PublishRetries:   2,
+		PublishRetryWait: 250 * time.Millisecond,
 	}
 }
 
@@ -166,6 +188,17 @@ func (o *Options) validate() error {
 		return fmt.Errorf("--stream-churn-interval, --nats-churn-start and --nats-churn-for must not be negative")
 	case o.MaxRateStart < 1 || o.MaxRateStep <= 0 || o.MaxRateErrors < 0:
 		return fmt.Errorf("--nats-max-rate-start must be ≥ 1, --nats-max-rate-step > 0, --nats-max-rate-errors ≥ 0")
+	case o.MaxRatePrecision <= 0 || o.MaxRatePrecision >= 1:
+		return fmt.Errorf("--nats-max-rate-precision must be in (0,1)")
+	case o.PublishRetries < 0 || o.PublishRetryWait <= 0:
+		return fmt.Errorf("--nats-publish-retries must be ≥ 0 and --nats-publish-retry-wait > 0")
+	}
+	k, err := o.kill()
+	if err != nil {
+		return err
+	}
+	if k.Enabled() && o.churning() {
+		return fmt.Errorf("--kill-node and the churn options (--churn-nodes, --stream-churn-interval) each take the fault window: use one of them")
 	}
 	return nil
 }
@@ -180,6 +213,15 @@ func subjectOf(stream string) string {
 		return stream
 	}
 	return stream[:i] + "." + stream[i+1:]
+}
+
+// kill is the parsed --kill-node.
+func (o *Options) kill() (msgload.KillSpec, error) { return msgload.ParseKill(o.KillNode, o.KillWhich) }
+
+// faulting tells whether the run has a fault window: churn or a kill.
+func (o *Options) faulting() bool {
+	k, _ := o.kill()
+	return o.churning() || k.Enabled()
 }
 
 // churning tells whether the run changes the cluster during the load.

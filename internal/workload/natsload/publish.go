@@ -2,14 +2,17 @@ package natsload
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // Scenario names.
@@ -35,6 +38,28 @@ type publisher struct {
 	si   []int
 	// sentNs is the wall time of the last message published.
 	sentNs int64
+	// it is the VU's last iteration, for closeVU.
+	it *engine.Iter
+	// lastSeq is the stream sequence of the last PubAck, lastSi the
+	// index of its stream.
+	lastSeq uint64
+	lastSi  int
+	// opts turn nats.go's own retries off: stampede retries and counts.
+	opts []jetstream.PublishOpt
+}
+
+// noResponders tells a publish that no stream answered (its leader is
+// gone or not yet elected): the one error a publish is retried on, as
+// nats.go does, since the message was stored nowhere.
+func noResponders(err error) bool {
+	return errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders)
+}
+
+// retried counts one retry and waits before it; false when ctx ended.
+func (p *publisher) retried(ctx context.Context, it *engine.Iter) bool {
+	p.b.retries.Add(1)
+	it.Rec.Add(p.b.ids.retries, it.Now(), 1)
+	return msgload.SleepCtx(ctx, p.b.opts.PublishRetryWait)
 }
 
 func newPublisher(b *base, id int) (*publisher, error) {
@@ -47,12 +72,15 @@ func newPublisher(b *base, id int) (*publisher, error) {
 		return nil, err
 	}
 	p := &publisher{b: b, vc: vc, vu: uint32(id), next: id % len(b.streams),
-		buf: newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15)}
+		buf:  newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15),
+		opts: []jetstream.PublishOpt{jetstream.WithRetryAttempts(0)}}
 	return p, nil
 }
 
 // pick returns the next stream index and stamps the payload.
 func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
+	p.it = it
+	p.b.sent.Add(1)
 	si := p.next
 	p.next++
 	if p.next == len(p.b.streams) {
@@ -69,11 +97,24 @@ func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
 // an acknowledged message; err is the run's stop.
 func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, err error) {
 	si, sent := p.pick(it)
-	// The run's context may carry a far deadline (the graceful stop),
-	// which would replace the client's default timeout: bound each wait.
-	pctx, cancel := context.WithTimeout(ctx, p.b.opts.PublishTimeout)
-	_, perr := p.vc.js.Publish(pctx, subjectOf(p.b.streams[si]), p.buf)
-	cancel()
+	p.lastSi = si
+	subj := subjectOf(p.b.streams[si])
+	var perr error
+	for try := 0; ; try++ {
+		// The run's context may carry a far deadline (the graceful
+		// stop), which would replace the client's default timeout:
+		// bound each wait.
+		pctx, cancel := context.WithTimeout(ctx, p.b.opts.PublishTimeout)
+		var ack *jetstream.PubAck
+		ack, perr = p.vc.js.Publish(pctx, subj, p.buf, p.opts...)
+		cancel()
+		if ack != nil {
+			p.lastSeq = ack.Sequence
+		}
+		if perr == nil || !noResponders(perr) || try >= p.b.opts.PublishRetries || !p.retried(ctx, it) {
+			break
+		}
+	}
 	if perr != nil && ctx.Err() != nil {
 		return false, ctx.Err()
 	}
@@ -87,7 +128,7 @@ func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) er
 	p.futs, p.sent, p.si = p.futs[:0], p.sent[:0], p.si[:0]
 	for range k {
 		si, sent := p.pick(it)
-		f, err := p.vc.js.PublishAsync(subjectOf(p.b.streams[si]), p.buf)
+		f, err := p.vc.js.PublishAsync(subjectOf(p.b.streams[si]), p.buf, p.opts...)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -98,13 +139,23 @@ func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) er
 		p.futs, p.sent, p.si = append(p.futs, f), append(p.sent, sent), append(p.si, si)
 	}
 	for i, f := range p.futs {
-		select {
-		case <-f.Ok():
-			p.record(it, p.si[i], p.sent[i], nil)
-		case err := <-f.Err():
+		for try := 0; ; try++ {
+			var err error
+			select {
+			case <-f.Ok():
+			case err = <-f.Err():
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			if err != nil && noResponders(err) && try < p.b.opts.PublishRetries && p.retried(ctx, it) {
+				m := f.Msg()
+				if f2, rerr := p.vc.js.PublishMsgAsync(&nats.Msg{Subject: m.Subject, Data: m.Data, Header: m.Header}, p.opts...); rerr == nil {
+					f = f2
+					continue
+				}
+			}
 			p.record(it, p.si[i], p.sent[i], err)
-		case <-ctx.Done():
-			return ctx.Err()
+			break
 		}
 	}
 	return nil
@@ -119,6 +170,11 @@ func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err erro
 	}
 	b.acknowledged(it.Rec, end, si, len(p.buf))
 	it.Rec.Trend(b.ids.publishLatency, end, int64((end-sent)/time.Microsecond))
+	if it.Intended != it.Start && b.ids.publishDelay != 0 {
+		// Arrival-rate executor (or the max-rate pacer): how late the
+		// send was against its schedule.
+		it.Rec.Trend(b.ids.publishDelay, end, int64(max(0, sent-it.Intended)/time.Microsecond))
+	}
 }
 
 func (p *publisher) close() {
@@ -142,6 +198,7 @@ var (
 func newPublish(r *run) *publishScenario {
 	s := &publishScenario{base: newBase(r, ScenarioPublish)}
 	s.addChurn()
+	s.addKill()
 	return s
 }
 
@@ -174,4 +231,4 @@ func (v *publishVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	return v.p.publishAsync(ctx, it, v.s.opts.AsyncWindow)
 }
 
-func (v *publishVU) Close() error { v.p.close(); return nil }
+func (v *publishVU) Close() error { v.s.closeVU(v.p.it); v.p.close(); return nil }

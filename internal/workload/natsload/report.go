@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
@@ -18,11 +20,16 @@ func (b *base) report() {
 		return
 	}
 	el := time.Since(b.startWall)
+	o := &b.opts
 	n := b.acked.Load()
 	b.note("throughput %s msgs/s, %.1f MB/s (MB = 2^20) acknowledged by PubAck over %s; %d failed",
 		fmtRate(float64(n)/el.Seconds()), float64(b.ackedBytes.Load())/(1<<20)/el.Seconds(), el.Round(time.Millisecond), b.failed.Load())
 	if len(b.streams) > 1 {
 		b.note("%s", b.streamSpread(el))
+	}
+	if n := b.retries.Load(); n > 0 {
+		b.note("%d publish retries after \"no responders\" (no stream leader answered, as in an election): up to %d per message, %s apart (--nats-publish-retries, --nats-publish-retry-wait); each is counted in publish_retries and its wait is in the message's publish latency",
+			n, o.PublishRetries, o.PublishRetryWait)
 	}
 	if b.churn() {
 		b.note("%s", b.churnReport(el))
@@ -49,7 +56,8 @@ func (b *base) streamSpread(el time.Duration) string {
 
 func (b *base) churnReport(el time.Duration) string {
 	o := &b.opts
-	spans := [3]time.Duration{o.ChurnStart, o.ChurnFor, el - o.ChurnStart - o.ChurnFor}
+	during := min(b.winFor, el-b.winFrom)
+	spans := [3]time.Duration{b.winFrom, during, el - b.winFrom - during}
 	var parts []string
 	var base float64
 	for i, p := range phases {
@@ -59,6 +67,11 @@ func (b *base) churnReport(el time.Duration) string {
 		}
 		r := float64(b.phaseAcked[i].Load()) / spans[i].Seconds()
 		s := sprintf("%s %s msgs/s", p, fmtRate(r))
+		if b.rate != nil {
+			if lo, hi, n := msgload.Spread(b.rate.PhaseRates(i)); n > 0 {
+				s += sprintf(" [per second %s–%s, %d s]", fmtRate(lo), fmtRate(hi), n)
+			}
+		}
 		if i == 0 {
 			base = r
 		} else if base > 0 {
@@ -77,22 +90,15 @@ func (b *base) churnReport(el time.Duration) string {
 			what = append(what, "no node churn (needs the embedded cluster)")
 		}
 	}
+	if b.kill.Enabled() {
+		b.killMu.Lock()
+		ev := b.killEv
+		b.killMu.Unlock()
+		return sprintf("%s; %s", ev.Describe(b.kill), strings.Join(parts, ", "))
+	}
 	return sprintf("churn from %s for %s (%s): %d operations, %d errors; %s",
 		o.ChurnStart, o.ChurnFor, strings.Join(what, ", "), b.churnOps.Load(), b.churnErrs.Load(), strings.Join(parts, ", "))
 }
 
-// fmtRate formats a rate with thousands separators, no decimals above 100.
-func fmtRate(r float64) string {
-	if r < 100 {
-		return sprintf("%.1f", r)
-	}
-	s := fmt.Sprint(int64(r + 0.5))
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i, c := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, c)
-	}
-	return string(out)
-}
+// fmtRate formats a rate with thousands separators (msgload.FmtRate).
+func fmtRate(r float64) string { return msgload.FmtRate(r) }

@@ -12,6 +12,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/natscluster"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // run is what every scenario of one Open shares.
@@ -23,9 +24,14 @@ type run struct {
 	connect func(name string) (*nats.Conn, error)
 	// cluster is the embedded cluster; nil with --target.
 	cluster *natscluster.Cluster
-	maxVUs  int
-	seed    int64
-	logf    func(format string, args ...any)
+	// admin is the run's JetStream context for stream questions (the
+	// ledger's, the kill's leader).
+	admin jetstream.JetStream
+	// kill is --kill-node (parsed).
+	kill   msgload.KillSpec
+	maxVUs int
+	seed   int64
+	logf   func(format string, args ...any)
 }
 
 // base is one scenario's state: counts shared by its VUs and background
@@ -40,17 +46,30 @@ type base struct {
 	start     time.Duration
 	startWall time.Time
 	onStart   []func(ctx context.Context)
+	// atClose runs once after the VUs stopped and the background work
+	// ended, before what is pending is recorded (the ledger's check).
+	atClose []func()
 
-	acked, failed, consumed, lost atomic.Int64
-	ackedBytes                    atomic.Int64
-	perStream                     []atomicInt
-	phaseAcked                    [3]atomic.Int64
-	churnOps, churnErrs           atomic.Int64
-	// churnOn is set by addChurn: the scenario changes the cluster.
-	churnOn bool
+	sent, acked, failed, consumed, lost atomic.Int64
+	ackedBytes                          atomic.Int64
+	perStream                           []atomicInt
+	phaseAcked                          [3]atomic.Int64
+	churnOps, churnErrs                 atomic.Int64
+	// churnOn is set by addChurn or addKill: the scenario changes the
+	// cluster in a window from winFrom for winFor after its start.
+	churnOn         bool
+	winFrom, winFor time.Duration
+	// killEv is what --kill-node did (set when its goroutine ended).
+	killMu sync.Mutex
+	killEv msgload.KillEvent
+	// retries counts publish retries (publish_retries).
+	retries atomic.Int64
 
 	pending metrics.Pending
-	samp    sampler
+	// rate takes msgs_per_s and its parts (the core's sampler).
+	rate      *msgload.Sampler
+	clock     metrics.Clock
+	closeOnce sync.Once
 
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
@@ -75,10 +94,18 @@ var _ engine.Starter = (*base)(nil)
 
 // Started fixes the scenario start and launches the background work when
 // the engine starts the scenario's VUs (engine.Starter).
-func (b *base) Started(_ context.Context, at time.Duration, _ metrics.Clock) {
+func (b *base) Started(_ context.Context, at time.Duration, clock metrics.Clock) {
 	b.startOnce.Do(func() {
-		b.start, b.startWall = at, time.Now()
-		b.samp.init(at)
+		b.start, b.startWall, b.clock = at, time.Now(), clock
+		if b.ids.throughput != 0 && b.name != ScenarioConsume {
+			b.rate = b.newSampler(clock)
+			b.rate.Start(at)
+			b.bg.Add(1)
+			go func() {
+				defer b.bg.Done()
+				b.rate.Run(b.bgCtx)
+			}()
+		}
 		for _, f := range b.onStart {
 			b.bg.Add(1)
 			go func() {
@@ -91,26 +118,53 @@ func (b *base) Started(_ context.Context, at time.Duration, _ metrics.Clock) {
 }
 
 // begin runs at the start of every iteration: it records what the
-// background work left pending and may take the per-second sample.
+// background work left pending.
 func (b *base) begin(it *engine.Iter) {
 	b.pending.Drain(it.Rec, it.Start)
-	b.samp.maybe(it, b)
 }
 
+// stopBackground stops and waits for the background goroutines; the
+// sampler's last sample (the drain) is then pending.
 func (b *base) stopBackground() {
 	b.bgCancel()
 	b.bg.Wait()
 }
 
+// newSampler is the core's per-second sampler of the PubAcks:
+// msgs_per_s, stream_msgs_per_s with several streams, and
+// msgs_per_s{phase:P} under churn.
+func (b *base) newSampler(clock metrics.Clock) *msgload.Sampler {
+	m := b.ids
+	s := &msgload.Sampler{Now: clock.Now, Out: &b.pending, Count: b.acked.Load, Trend: m.throughput,
+		Parts: len(b.streams), PartCount: func(i int) int64 { return b.perStream[i].Load() }, PartTrend: m.streamTput}
+	if b.churn() {
+		s.Phase, s.PhaseTrend = b.phase, m.phaseTput
+	}
+	return s
+}
+
+// closeVU is called by every VU's Close: the first stops the background
+// work (the sampler's last sample, the max-rate result) and records what
+// is pending on its own recorder, so that nothing measured after the last
+// iteration is lost. it is the VU's last iteration (nil: it never ran).
+func (b *base) closeVU(it *engine.Iter) {
+	if it == nil || it.Rec == nil || !b.started.Load() {
+		return
+	}
+	b.closeOnce.Do(func() {
+		b.stopBackground()
+		for _, f := range b.atClose {
+			f()
+		}
+		if b.pending.Drain(it.Rec, it.Now()) {
+			it.Rec.Flush()
+		}
+	})
+}
+
 // phase is the churn phase (0 before, 1 during, 2 after) of run offset at.
 func (b *base) phase(at time.Duration) int {
-	switch d := at - b.start; {
-	case d < b.opts.ChurnStart:
-		return 0
-	case d < b.opts.ChurnStart+b.opts.ChurnFor:
-		return 1
-	}
-	return 2
+	return msgload.Phase(at, b.start, b.winFrom, b.winFor)
 }
 
 func (b *base) churn() bool { return b.churnOn }
@@ -167,57 +221,6 @@ func (b *base) sampleServerCPU(ctx context.Context) {
 			pct := 100 * float64(cpu-last) / float64(now.Sub(lastAt)) / float64(cores())
 			last, lastAt = cpu, now
 			b.pending.Trend(b.ids.cpu, int64(pct+0.5))
-		}
-	}
-}
-
-// sampler takes the per-second throughput samples on whichever VU gets
-// there first.
-type sampler struct {
-	next       atomic.Int64
-	mu         sync.Mutex
-	lastAt     time.Duration
-	lastAcked  int64
-	lastStream []int64
-}
-
-func (s *sampler) init(start time.Duration) {
-	s.lastAt = start
-	s.next.Store(int64(start + time.Second))
-}
-
-func (s *sampler) maybe(it *engine.Iter, b *base) {
-	if int64(it.Start) < s.next.Load() || b.ids.throughput == 0 || !s.mu.TryLock() {
-		return
-	}
-	defer s.mu.Unlock()
-	if int64(it.Start) < s.next.Load() {
-		return
-	}
-	now := it.Now()
-	dt := now - s.lastAt
-	s.lastAt = now
-	s.next.Store(int64(now + time.Second))
-	if dt <= 0 {
-		return
-	}
-	perSec := float64(time.Second) / float64(dt)
-	acked := b.acked.Load()
-	tput := int64(float64(acked-s.lastAcked) * perSec)
-	s.lastAcked = acked
-	r := it.Rec
-	r.Trend(b.ids.throughput, now, tput)
-	if b.churn() {
-		r.Trend(b.ids.phaseTput[b.phase(now-dt/2)], now, tput)
-	}
-	if len(b.streams) > 1 {
-		if s.lastStream == nil {
-			s.lastStream = make([]int64, len(b.streams))
-		}
-		for i := range b.perStream {
-			n := b.perStream[i].Load()
-			r.Trend(b.ids.streamTput, now, int64(float64(n-s.lastStream[i])*perSec))
-			s.lastStream[i] = n
 		}
 	}
 }

@@ -128,7 +128,7 @@ func orNone(s string) string {
 // cluster: stream replicas and storage from the stream infos, the fsync
 // policy from the monitoring endpoint (jsz, nil when unknown), the
 // publish mode (a client setting).
-func settingsNote(o *Options, infos []*jetstream.StreamInfo, jsz *natsdrv.JSZ, nodes string) string {
+func settingsNote(o *Options, infos []*jetstream.StreamInfo, jsz *natsdrv.JSZ, nodes string, names []string) string {
 	reps := map[int]int{}
 	var stores []string
 	seen := map[string]bool{}
@@ -154,10 +154,7 @@ func settingsNote(o *Options, infos []*jetstream.StreamInfo, jsz *natsdrv.JSZ, n
 	if jsz != nil {
 		fsync = jsz.FsyncSetting()
 	}
-	mode := "async publish, window of " + sprintf("%d", o.AsyncWindow) + " messages per VU"
-	if o.PublishMode == "sync" {
-		mode = "sync publish, one message in flight per VU"
-	}
+	mode := publishModes(o, names)
 	return sprintf("nats settings in effect (read back from the cluster): %s; %d stream(s) %s, %s storage (%s); %s; %s; each message counts on its PubAck, which JetStream sends once a majority of the stream's replicas stored it; profile %s, %d-byte messages",
 		nodes, len(infos), strings.Join(rs, ", "), strings.Join(stores, "/"), first, fsync, mode, o.Profile, o.MessageSize)
 }
@@ -187,4 +184,31 @@ func transient(err error) bool {
 		}
 	}
 	return false
+}
+
+// publishModes says how each selected scenario publishes: only
+// nats.Publish follows --nats-publish; nats.EndToEnd and nats.MaxRate
+// publish one message at a time and wait for its PubAck.
+func publishModes(o *Options, names []string) string {
+	var parts []string
+	var syncOnly []string
+	for _, n := range names {
+		switch n {
+		case ScenarioPublish:
+			if o.PublishMode == "sync" {
+				parts = append(parts, n+": sync publish, one message in flight per VU")
+			} else {
+				parts = append(parts, sprintf("%s: async publish, window of %d messages per VU", n, o.AsyncWindow))
+			}
+		case ScenarioEndToEnd, ScenarioMaxRate:
+			syncOnly = append(syncOnly, n)
+		}
+	}
+	if len(syncOnly) > 0 {
+		parts = append(parts, strings.Join(syncOnly, " and ")+": sync publish, one message in flight per VU (whatever --nats-publish says)")
+	}
+	if len(parts) == 0 {
+		return "no publishing scenario"
+	}
+	return strings.Join(parts, "; ")
 }
