@@ -50,6 +50,9 @@ type Options struct {
 	NewEncoder func(scenario string) RecordEncoder
 	// Header is written first when NewEncoder is set.
 	Header string
+	// StatementColumn names the nebula-bench CSV's statement column
+	// (default StatementQuery; StatementNGQL for NebulaGraph targets).
+	StatementColumn string
 }
 
 // RecordEncoder appends one request record in some format to b. Each VU
@@ -116,7 +119,7 @@ func New(w io.Writer, opts Options) *Log {
 	l.handoff.Store(int64(opts.BufferSize))
 	l.newEnc = opts.NewEncoder
 	if l.newEnc == nil {
-		l.queue <- chunk{b: []byte(Header)}
+		l.queue <- chunk{b: []byte(HeaderFor(opts.StatementColumn))}
 	} else if opts.Header != "" {
 		l.queue <- chunk{b: []byte(opts.Header)}
 	}
