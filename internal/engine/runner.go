@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // runner holds the state of one scenario's execution.
@@ -66,6 +67,7 @@ func (r *runner) newVU(ctx context.Context) (*vuState, error) {
 	v.it = Iter{VU: id, Rec: v.rec, Clock: r.deps.Clock}
 	if r.deps.Log != nil {
 		v.it.log = r.deps.Log.Writer(r.spec.Name)
+		v.it.events, _ = v.it.log.(reqlog.EventWriter)
 	}
 	r.mu.Lock()
 	r.vus[id] = v
@@ -161,6 +163,9 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 		v.rec.Error(end, err.Error())
 	}
 	v.rec.Iteration(end, end-start)
+	if it.events != nil {
+		it.events.Iteration(it.Clock.Wall(end), end-start, err != nil)
+	}
 	if end-start > slowIteration {
 		// A slow VU may now block for long (think time, a stalled
 		// target): hand its samples over rather than hold them.

@@ -154,7 +154,7 @@ func (l *Log) Close() error {
 	if !l.closed {
 		l.closed = true
 		for w := range l.writers {
-			if w.n > 0 {
+			if len(w.buf) > 0 {
 				l.queue <- chunk{b: w.buf, n: w.n}
 				w.buf, w.n = nil, 0
 			}
@@ -272,7 +272,7 @@ func (w *Writer) Write(r reqlog.Record) {
 // error so far. The writer must not be used afterwards.
 func (w *Writer) Close() error {
 	l := w.log
-	if w.n > 0 {
+	if len(w.buf) > 0 {
 		w.handoff()
 	}
 	w.buf = nil
