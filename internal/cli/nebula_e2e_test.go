@@ -86,7 +86,7 @@ func TestNebulaEndToEnd(t *testing.T) {
 		return nil
 	})
 	lines := strings.Split(string(csv), "\n")
-	if len(lines) < 2 || !strings.HasPrefix(lines[0], "timestamp,query,latency,responseTime") {
+	if len(lines) < 2 || lines[0] != "timestamp,nGQL,latency,responseTime,isSucceed,rows,label,answer,errorMsg" {
 		t.Fatalf("csv:\n%.500s", csv)
 	}
 	if f := strings.Split(lines[1], ","); len(f) < 3 || f[2] == "" {

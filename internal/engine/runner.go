@@ -9,6 +9,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // runner holds the state of one scenario's execution.
@@ -68,6 +69,7 @@ func (r *runner) newVU(ctx context.Context) (*vuState, error) {
 	v.it = Iter{VU: id, Rec: v.rec, Clock: r.deps.Clock}
 	if r.deps.Log != nil {
 		v.it.log = r.deps.Log.Writer(r.spec.Name)
+		v.it.events, _ = v.it.log.(reqlog.EventWriter)
 	}
 	r.mu.Lock()
 	r.vus[id] = v
@@ -174,6 +176,9 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 		it.op(Audit{Label: r.spec.Name}, start, start, end, driver.Result{Err: err})
 	}
 	v.rec.Iteration(end, end-start)
+	if it.events != nil {
+		it.events.Iteration(it.Clock.Wall(end), end-start, err != nil)
+	}
 	if end-start > slowIteration {
 		// A slow VU may now block for long (think time, a stalled
 		// target): hand its samples over rather than hold them.

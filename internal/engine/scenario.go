@@ -56,9 +56,10 @@ type Iter struct {
 	// offsets.
 	Start, Intended time.Duration
 
-	Rec   *metrics.Recorder
-	Clock metrics.Clock
-	log   reqlog.Writer
+	Rec    *metrics.Recorder
+	Clock  metrics.Clock
+	log    reqlog.Writer
+	events reqlog.EventWriter // log, when it takes iteration and check events
 
 	ctx       context.Context
 	corrected bool
@@ -197,7 +198,11 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res driver.Result) t
 
 // Check records an unnamed check in the checks rate.
 func (it *Iter) Check(ok bool) {
-	it.Rec.Rate(metrics.IDChecks, it.Clock.Now(), ok)
+	now := it.Clock.Now()
+	it.Rec.Rate(metrics.IDChecks, now, ok)
+	if it.events != nil {
+		it.events.Check(it.Clock.Wall(now), 0, ok)
+	}
 }
 
 // CheckAs records a named check: in the checks rate and in the check's own
@@ -208,4 +213,7 @@ func (it *Iter) CheckAs(id metrics.ID, ok bool) {
 	now := it.Clock.Now()
 	it.Rec.Rate(metrics.IDChecks, now, ok)
 	it.Rec.Rate(id, now, ok)
+	if it.events != nil {
+		it.events.Check(it.Clock.Wall(now), id, ok)
+	}
 }

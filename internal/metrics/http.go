@@ -73,6 +73,24 @@ type HTTPSample struct {
 	Expected bool
 	// Method and Proto describe the request for per-request outputs.
 	Method, Proto string
+	// URL is k6's url tag: the request's full URL (empty: outputs build it
+	// from their origin and the record's query). Name is k6's name tag,
+	// which bounds the cardinality of tagged series: the request's
+	// template (e.g. http://host/person/{{id}}) when its URL varies, else
+	// the URL (empty: the URL).
+	URL, Name string
+	// ErrorCode is k6's error_code tag: 1000+status for a status >= 400,
+	// k6's network codes otherwise (1212 connection refused, 1211 dial
+	// timeout, 1050 request timeout, ...); 0 for no error.
+	ErrorCode int
+}
+
+// NameOr returns s.Name, or s.URL when Name is empty.
+func (s *HTTPSample) NameOr() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.URL
 }
 
 // Duration is k6's http_req_duration.

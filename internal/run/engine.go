@@ -49,7 +49,7 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 			cleanup.add(path)
 			cleanup.add(dirs...)
 		}
-		if csv, err = openRequestLog(path); err != nil {
+		if csv, err = openRequestLog(path, p.Target); err != nil {
 			return nil, err
 		}
 		edeps.Log = csv

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
@@ -121,6 +122,24 @@ type teeWriter []reqlog.Writer
 func (t teeWriter) Write(r reqlog.Record) {
 	for _, w := range t {
 		w.Write(r)
+	}
+}
+
+// Iteration forwards to the writers that take events (reqlog.EventWriter).
+func (t teeWriter) Iteration(at time.Time, d time.Duration, failed bool) {
+	for _, w := range t {
+		if e, ok := w.(reqlog.EventWriter); ok {
+			e.Iteration(at, d, failed)
+		}
+	}
+}
+
+// Check forwards to the writers that take events (reqlog.EventWriter).
+func (t teeWriter) Check(at time.Time, id metrics.ID, ok bool) {
+	for _, w := range t {
+		if e, is := w.(reqlog.EventWriter); is {
+			e.Check(at, id, ok)
+		}
 	}
 }
 

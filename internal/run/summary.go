@@ -1,6 +1,8 @@
 package run
 
 import (
+	"strings"
+
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/csvlog"
 	"github.com/stampede-bench/stampede/internal/output/finish"
@@ -21,9 +23,15 @@ type fileRequestLog struct{ *csvlog.File }
 
 func (l fileRequestLog) Close() error { return l.Stop() }
 
-// openRequestLog creates the nebula-bench CSV at path.
-func openRequestLog(path string) (requestLog, error) {
-	f := csvlog.NewFile(path, csvlog.Options{})
+// openRequestLog creates the nebula-bench CSV at path; its statement
+// column is named nGQL for a NebulaGraph target (as nebula-bench and its
+// k6 plugin name it), query otherwise.
+func openRequestLog(path, target string) (requestLog, error) {
+	col := csvlog.StatementQuery
+	if strings.HasPrefix(strings.ToLower(target), "nebula://") {
+		col = csvlog.StatementNGQL
+	}
+	f := csvlog.NewFile(path, csvlog.Options{StatementColumn: col})
 	if err := f.Start(); err != nil {
 		return nil, usagef("--csv: %v", err)
 	}

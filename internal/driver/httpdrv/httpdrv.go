@@ -78,15 +78,19 @@ func Open(_ context.Context, target *url.URL, opts driver.Options) (driver.Drive
 }
 
 // Conn opens one connection. It dials at once so that an unreachable
-// target fails before the run.
+// target fails before the run; the time that dial took is the first
+// request's http_req_connecting and http_req_blocked, as if it had been
+// dialled by that request (as k6 dials a VU's first connection).
 func (d *Driver) Conn(ctx context.Context) (driver.Conn, error) {
 	if d.tls {
 		return newStdConn(d), nil
 	}
 	c := &conn{d: d}
+	t0 := time.Now()
 	if err := c.dial(ctx); err != nil {
 		return nil, err
 	}
+	c.firstDial = max(time.Since(t0), time.Microsecond) // never 0: it was dialled
 	return c, nil
 }
 
@@ -103,6 +107,9 @@ type conn struct {
 	ctx    context.Context
 	stopAF func() bool
 	tm     Timings // of the last request
+	// firstDial is the dial of the connection Conn opened, not yet
+	// reported: the next request's connecting and blocked time.
+	firstDial time.Duration
 }
 
 func (c *conn) dial(ctx context.Context) error {
@@ -136,6 +143,10 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 	c.tm = Timings{Proto: "HTTP/1.1", Start: t0}
 	if err := ctx.Err(); err != nil {
 		return driver.Result{Err: err}
+	}
+	if c.firstDial > 0 {
+		c.tm.Connecting, c.tm.Blocked = c.firstDial, c.firstDial
+		c.firstDial = 0
 	}
 	if c.nc == nil {
 		if err := c.dial(ctx); err != nil {

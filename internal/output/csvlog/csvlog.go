@@ -50,6 +50,9 @@ type Options struct {
 	NewEncoder func(scenario string) RecordEncoder
 	// Header is written first when NewEncoder is set.
 	Header string
+	// StatementColumn names the nebula-bench CSV's statement column
+	// (default StatementQuery; StatementNGQL for NebulaGraph targets).
+	StatementColumn string
 }
 
 // RecordEncoder appends one request record in some format to b. Each VU
@@ -116,7 +119,7 @@ func New(w io.Writer, opts Options) *Log {
 	l.handoff.Store(int64(opts.BufferSize))
 	l.newEnc = opts.NewEncoder
 	if l.newEnc == nil {
-		l.queue <- chunk{b: []byte(Header)}
+		l.queue <- chunk{b: []byte(HeaderFor(opts.StatementColumn))}
 	} else if opts.Header != "" {
 		l.queue <- chunk{b: []byte(opts.Header)}
 	}
@@ -151,7 +154,7 @@ func (l *Log) Close() error {
 	if !l.closed {
 		l.closed = true
 		for w := range l.writers {
-			if w.n > 0 {
+			if len(w.buf) > 0 {
 				l.queue <- chunk{b: w.buf, n: w.n}
 				w.buf, w.n = nil, 0
 			}
@@ -269,7 +272,7 @@ func (w *Writer) Write(r reqlog.Record) {
 // error so far. The writer must not be used afterwards.
 func (w *Writer) Close() error {
 	l := w.log
-	if w.n > 0 {
+	if len(w.buf) > 0 {
 		w.handoff()
 	}
 	w.buf = nil

@@ -61,7 +61,7 @@ func TestGolden(t *testing.T) {
 	if got := recs[5][1]; got != "MATCH (n)\nRETURN n" {
 		t.Errorf("multi-line query read back as %q", got)
 	}
-	if got := strings.Join(recs[7], "|"); got != "1628147827|SELECT path_length(933, 1129, 'x')||512|true|1||find_path.FindShortestPath 933->1129|-1" {
+	if got := strings.Join(recs[7], "|"); got != "1628147827|SELECT path_length(933, 1129, 'x')||512|true|1|find_path.FindShortestPath 933->1129|-1|" {
 		t.Errorf("statement as sent read back as %q", got)
 	}
 	if got := recs[8][1]; got != "INSERT INTO person (id, name) VALUES (9, 'O''Hara'), (10, 'Ann')" {

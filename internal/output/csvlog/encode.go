@@ -10,20 +10,41 @@ import (
 	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
-// Header is the first line of every log: nebula-bench's columns first and
-// in order, so that its users' scripts keep working, then two of
-// stampede's: label (a short name of the request when query holds the
-// statement as sent) and answer (the answer where rows alone does not
-// show it, such as the length of a shortest path, -1 for none).
-const Header = "timestamp,query,latency,responseTime,isSucceed,rows,errorMsg,label,answer\n"
+// Header is the first line of every log: nebula-bench's columns in its
+// order, with stampede's two between rows and errorMsg, so that errorMsg
+// stays the last column (NebulaGraph-Bench users count errors with
+// awk -F ',' '{print $NF}'; its k6 plugin added firstRecord the same way):
+// label (a short name of the request when query holds the statement as
+// sent) and answer (the answer where rows alone does not show it, such as
+// the length of a shortest path, -1 for none). HeaderFor names the
+// statement column otherwise.
+const Header = "timestamp,query,latency,responseTime,isSucceed,rows,label,answer,errorMsg\n"
+
+// Statement column names (Options.StatementColumn).
+const (
+	// StatementQuery is the default name of the statement column.
+	StatementQuery = "query"
+	// StatementNGQL is its name for NebulaGraph targets, as nebula-bench
+	// and its k6 plugin write it.
+	StatementNGQL = "nGQL"
+)
+
+// HeaderFor is Header with the statement column named col ("" means
+// StatementQuery).
+func HeaderFor(col string) string {
+	if col == "" || col == StatementQuery {
+		return Header
+	}
+	return "timestamp," + col + Header[len("timestamp,query"):]
+}
 
 // AppendRecord appends r as one CSV line (with its newline) to b:
 // timestamp in Unix seconds; query: r.Op's statement with its arguments
 // bound (driver.AppendStatement) when r.Op is set, else r.Query; latency
 // and responseTime in integer µs (latency empty when negative, i.e.
-// unknown); isSucceed true/false; rows; errorMsg; label (r.Query when r.Op
-// is set, else empty); answer (empty unless r.HasAnswer). Text fields are
-// quoted per RFC 4180 when they need it.
+// unknown); isSucceed true/false; rows; label (r.Query when r.Op is set,
+// else empty); answer (empty unless r.HasAnswer); errorMsg last. Text
+// fields are quoted per RFC 4180 when they need it.
 func AppendRecord(b []byte, r *reqlog.Record) []byte {
 	b = strconv.AppendInt(b, r.Time.Unix(), 10)
 	var e encoder
@@ -70,8 +91,6 @@ func (e *encoder) appendRest(b []byte, r *reqlog.Record) []byte {
 	}
 	b = strconv.AppendInt(b, r.Rows, 10)
 	b = append(b, ',')
-	b = appendField(b, r.Err)
-	b = append(b, ',')
 	if r.Op != nil {
 		b = appendField(b, r.Query)
 	}
@@ -79,6 +98,8 @@ func (e *encoder) appendRest(b []byte, r *reqlog.Record) []byte {
 	if r.HasAnswer {
 		b = strconv.AppendInt(b, r.Answer, 10)
 	}
+	b = append(b, ',')
+	b = appendField(b, r.Err)
 	return append(b, '\n')
 }
 

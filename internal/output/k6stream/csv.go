@@ -57,14 +57,18 @@ func (e *csvEncoder) appendTagColumns(b []byte, r *reqlog.Record) []byte {
 	if !r.OK && (r.HTTP == nil || r.HTTP.Status == 0) {
 		b = appendCSV(b, r.Err)
 	}
-	b = append(b, ",,"...) // error_code
+	b = append(b, ',') // error_code
+	if r.HTTP != nil && r.HTTP.ErrorCode != 0 {
+		b = strconv.AppendInt(b, int64(r.HTTP.ErrorCode), 10)
+	}
+	b = append(b, ',')
 	if h := r.HTTP; h != nil {
-		url := e.cfg.Origin + r.Query
+		url := httpURL(e.cfg, r)
 		b = append(b, boolText(h.Expected)...)
 		b = append(b, ",,"...) // group
 		b = appendCSV(b, h.Method)
 		b = append(b, ',')
-		b = appendCSV(b, url)
+		b = appendCSV(b, httpName(h, url))
 		b = append(b, ',')
 		b = appendCSV(b, h.Proto)
 		b = append(b, ',')

@@ -33,6 +33,8 @@ type Config struct {
 	// Origin is the scheme://host of an HTTP target, so that the url tag
 	// is a full URL like k6's; may be empty.
 	Origin string
+
+	checkName checkNamer // set by Open from the registry
 }
 
 // point is one measurement of a request.
@@ -131,4 +133,21 @@ func appendFloat(b []byte, v float64) []byte {
 		return strconv.AppendInt(b, int64(v), 10)
 	}
 	return strconv.AppendFloat(b, v, 'f', -1, 64)
+}
+
+// httpURL is k6's url tag of an HTTP record: the sample's own URL, else
+// the stream's origin and the record's path.
+func httpURL(cfg *Config, r *reqlog.Record) string {
+	if r.HTTP.URL != "" {
+		return r.HTTP.URL
+	}
+	return cfg.Origin + r.Query
+}
+
+// httpName is k6's name tag: the sample's name (a URL template), else url.
+func httpName(h *metrics.HTTPSample, url string) string {
+	if h.Name != "" {
+		return h.Name
+	}
+	return url
 }

@@ -56,12 +56,18 @@ func (e *jsonEncoder) appendTags(b []byte, r *reqlog.Record) []byte {
 			b = appendJSONString(b, r.Err)
 			b = append(b, ',')
 		}
+		if h.ErrorCode != 0 {
+			b = append(b, `"error_code":"`...)
+			b = appendInt(b, h.ErrorCode)
+			b = append(b, `",`...)
+		}
+		url := httpURL(e.cfg, r)
 		b = append(b, `"expected_response":"`...)
 		b = append(b, boolText(h.Expected)...)
 		b = append(b, `","group":"","method":`...)
 		b = appendJSONString(b, h.Method)
 		b = append(b, `,"name":`...)
-		b = appendJSONString(b, e.cfg.Origin+r.Query)
+		b = appendJSONString(b, httpName(h, url))
 		b = append(b, `,"proto":`...)
 		b = appendJSONString(b, h.Proto)
 		b = append(b, `,"scenario":`...)
@@ -69,7 +75,7 @@ func (e *jsonEncoder) appendTags(b []byte, r *reqlog.Record) []byte {
 		b = append(b, `,"status":"`...)
 		b = appendInt(b, h.Status)
 		b = append(b, `","url":`...)
-		b = appendJSONString(b, e.cfg.Origin+r.Query)
+		b = appendJSONString(b, url)
 	} else {
 		if !r.OK {
 			b = append(b, `"error":`...)
@@ -125,6 +131,7 @@ func streamMetrics(reg *metrics.Registry) []string {
 		metrics.HTTPReqs, metrics.HTTPReqDuration, metrics.HTTPReqBlocked, metrics.HTTPReqConnecting,
 		metrics.HTTPReqTLS, metrics.HTTPReqSending, metrics.HTTPReqWaiting, metrics.HTTPReqReceiving,
 		metrics.HTTPReqFailed, metrics.DataSent, metrics.DataReceived,
+		metrics.Iterations, metrics.IterationDuration, metrics.Checks,
 	}
 	var out []string
 	for _, n := range candidates {

@@ -53,6 +53,7 @@ func Open(path string, format Format, reg *metrics.Registry, cfg Config, thresho
 	}
 	s.bw = bufio.NewWriterSize(w, 256<<10)
 	c := cfg
+	c.checkName = registryCheckNamer(reg)
 	opts := csvlog.Options{}
 	switch format {
 	case JSON:

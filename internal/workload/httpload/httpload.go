@@ -105,7 +105,8 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		return nil, usage.Errorf("target %s unreachable: %v", driver.RedactURL(u), err)
 	}
 	probe.Close()
-	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.opts.ExpectStatus}
+	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.opts.ExpectStatus, origin: u.Scheme + "://" + u.Host}
+	sc.name = sc.origin + redactPath(tmpl.path.source())
 	if env.Metrics != nil {
 		ids, err := metrics.RegisterHTTP(env.Metrics)
 		if err != nil {
@@ -131,6 +132,10 @@ type scenario struct {
 	tmpl   *request
 	expect int
 	label  string // fixed per-request label when the path holds a secret
+	// origin is scheme://host of the target (k6's url tag is the full
+	// URL); name is k6's name tag: the URL of the path template, with
+	// its {{column}} placeholders, so that tagged series stay few.
+	origin, name string
 	// checkID is the "status is N" check rate (0 without --expect-status).
 	checkID metrics.ID
 	// http are k6's HTTP metrics (nil without a registry).
@@ -157,6 +162,8 @@ type vu struct {
 	// timer gives the driver's phase timings; hs is reused per request.
 	timer httpdrv.Timer
 	hs    metrics.HTTPSample
+	// staticURL is the url tag of a static request (see url).
+	staticURL string
 }
 
 func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
@@ -185,6 +192,7 @@ func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
 			Sending: t.Sending, Waiting: t.Waiting, Receiving: t.Receiving,
 			Sent: t.Sent, Received: t.Received, Status: t.Status,
 			Expected: v.s.expected(t.Status), Method: v.s.tmpl.method, Proto: t.Proto,
+			URL: v.url(label), Name: v.s.name, ErrorCode: httpdrv.ErrorCode(res.Status, res.Err),
 		}
 		if !t.FirstByte.IsZero() {
 			v.hs.FirstByte = t.FirstByte.Sub(base)
@@ -207,6 +215,18 @@ func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
 }
 
 func (v *vu) Close() error { return v.conn.Close() }
+
+// url is k6's url tag of a request labelled label (its path), made once
+// for a VU whose request never changes.
+func (v *vu) url(label string) string {
+	if v.op == nil {
+		return v.s.origin + label
+	}
+	if v.staticURL == "" {
+		v.staticURL = v.s.origin + label
+	}
+	return v.staticURL
+}
 
 // expected is k6's expected_response: the status --expect-status names, or
 // by default any status from 200 to 399 (k6's default response callback).
@@ -300,6 +320,7 @@ func (r *request) render(buf *opBuf, row int) *driver.Op {
 type tmpl struct {
 	parts []string // literal parts, len(cols)+1
 	cols  []int
+	names []string // the placeholders' column names, as written
 }
 
 func compile(s string, params *table) (tmpl, error) {
@@ -324,12 +345,25 @@ func compile(s string, params *table) (tmpl, error) {
 		}
 		t.parts = append(t.parts, s[:i])
 		t.cols = append(t.cols, col)
+		t.names = append(t.names, name)
 		s = s[i+j+2:]
 	}
 }
 
 func (t tmpl) isStatic() bool { return len(t.cols) == 0 }
-func (t tmpl) text() string   { return strings.Join(t.parts, "") }
+
+// source is the template as written, placeholders included.
+func (t tmpl) source() string {
+	var b strings.Builder
+	for i, p := range t.parts {
+		b.WriteString(p)
+		if i < len(t.cols) {
+			b.WriteString("{{" + t.names[i] + "}}")
+		}
+	}
+	return b.String()
+}
+func (t tmpl) text() string { return strings.Join(t.parts, "") }
 
 func (t tmpl) appendTo(b []byte, rec []string) []byte {
 	for i, p := range t.parts {

@@ -84,8 +84,8 @@ func TestRequestLogAudits(t *testing.T) {
 				if r[5] != want || again.Err != nil || strconv.FormatInt(again.Rows, 10) != r[5] {
 					t.Errorf("logged rows %s, want %s; the logged statement run again gives %d rows, %v", r[5], want, again.Rows, again.Err)
 				}
-				if r[7] != Go2Step+" personId="+[]string{"1", "6", "8"}[i] || r[8] != "" {
-					t.Errorf("label %q answer %q", r[7], r[8])
+				if r[6] != Go2Step+" personId="+[]string{"1", "6", "8"}[i] || r[7] != "" {
+					t.Errorf("label %q answer %q", r[6], r[7])
 				}
 			}
 
@@ -93,8 +93,8 @@ func TestRequestLogAudits(t *testing.T) {
 			pairs := [][2]int64{{1, 5}, {1, 6}, {2, 2}, {5, 1}, {1, 4}}
 			for i, r := range recs[1:] {
 				want := strconv.FormatInt(ldbctest.TinyShortest[pairs[i]], 10)
-				if r[8] != want || r[5] != "1" {
-					t.Errorf("pair %v: answer %q rows %q, want length %s", pairs[i], r[8], r[5], want)
+				if r[7] != want || r[5] != "1" {
+					t.Errorf("pair %v: answer %q rows %q, want length %s", pairs[i], r[7], r[5], want)
 				}
 				var length int64
 				if res := conn.(scanner).DoScan(t.Context(), &driver.Op{Query: r[1]}, &length); res.Err != nil || strconv.FormatInt(length, 10) != want {
@@ -105,7 +105,7 @@ func TestRequestLogAudits(t *testing.T) {
 			recs = runLogged(t, env.Metrics, InsertPerson, opened.Scenarios[InsertPerson], 2)
 			for i, r := range recs[1:] {
 				ids := []string{"9..10", "11..12"}[i]
-				if r[7] != InsertPerson+" ids="+ids || r[5] != "2" || !strings.HasPrefix(r[1], "INSERT INTO person") ||
+				if r[6] != InsertPerson+" ids="+ids || r[5] != "2" || !strings.HasPrefix(r[1], "INSERT INTO person") ||
 					!strings.Contains(r[1], "("+strings.Split(ids, "..")[0]+", 'First") {
 					t.Errorf("insert record %q", r)
 				}
