@@ -46,6 +46,7 @@ var layers = []layer{
 	{1, "internal/profile", ""},
 	{1, "internal/threshold", ""},
 	{1, "internal/driver/...", "driver implementations"},
+	{1, "internal/lab", "network namespaces, tc shaping, cgroup quotas"},
 	{1, "internal/workload/ldbc/ldbcfile", "LDBC file format"},
 
 	{2, "internal/natscluster", ""},
