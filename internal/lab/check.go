@@ -86,4 +86,3 @@ func Preflight(ctx context.Context, n Needs) error {
 func HaveNetem(ctx context.Context) bool {
 	return Preflight(ctx, Needs{Netem: true}) == nil
 }
-
