@@ -73,6 +73,7 @@ var layers = []layer{
 	{6, "internal/layers", "this test"},
 
 	{7, "internal/output/finish", "finishes a result directory"},
+	{7, "internal/labrun", "the seed's experiments in a lab fabric"},
 	{8, "internal/run", "executes a plan"},
 	{9, "internal/run/...", "runs of many plans: sweeps"},
 	{10, "internal/cli", "flags, display, exit codes"},
