@@ -41,6 +41,28 @@ func (f *Fabric) Dial(ctx context.Context, network, addr string) (net.Conn, erro
 	return r.c, r.err
 }
 
+// inNS runs fn on an OS thread moved into namespace ns (a name under
+// /var/run/netns); the thread is discarded afterwards.
+func inNS(ns string, fn func()) error {
+	ch := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
+		fd, err := os.Open("/var/run/netns/" + ns)
+		if err != nil {
+			ch <- fmt.Errorf("lab namespace: %w", err)
+			return
+		}
+		defer fd.Close()
+		if _, _, e := syscall.RawSyscall(sysSetns, fd.Fd(), syscall.CLONE_NEWNET, 0); e != 0 {
+			ch <- fmt.Errorf("enter lab namespace %s: %w", ns, e)
+			return
+		}
+		fn()
+		ch <- nil
+	}()
+	return <-ch
+}
+
 // Dialer adapts Dial to nats.go's CustomDialer.
 type Dialer struct {
 	F   *Fabric

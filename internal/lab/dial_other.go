@@ -13,6 +13,10 @@ func (f *Fabric) Dial(context.Context, string, string) (net.Conn, error) {
 	return nil, errors.New("lab: entering a network namespace needs Linux on amd64 or arm64")
 }
 
+func inNS(string, func()) error {
+	return errors.New("lab: entering a network namespace needs Linux on amd64 or arm64")
+}
+
 // Dialer adapts Dial to nats.go's CustomDialer.
 type Dialer struct {
 	F   *Fabric

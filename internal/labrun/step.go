@@ -257,8 +257,9 @@ func sampleAll(ctx context.Context, f *lab.Fabric, ctl *control) (sample, error)
 func figures(c *Config, f *lab.Fabric, a, b sample) *Step {
 	st := &Step{Nodes: c.Nodes, Clients: c.Clients, Generators: len(c.Pairs()), Profile: c.Profile, Replicas: c.Replicas(),
 		Streams: len(c.Pairs()) * c.StreamsPerPair, Message: c.MessageSize}
-	dt := b.streams.at.Sub(a.streams.at).Seconds()
-	st.Window = dt
+	st.Window = b.streams.at.Sub(a.streams.at).Seconds()
+	// rate per leader: each stream's stored messages over the server's
+	// own times of its first and last message in the window.
 	led := map[string]float64{}
 	leaders := map[string]int{}
 	for name, s1 := range b.streams.streams {
@@ -266,10 +267,15 @@ func figures(c *Config, f *lab.Fabric, a, b sample) *Step {
 		if !ok {
 			continue
 		}
-		d := float64(s1.lastSeq - s0.lastSeq)
-		led[s1.leader] += d
 		leaders[s1.leader]++
-		st.TPS += d / dt
+		dt := s1.lastTime.Sub(s0.lastTime).Seconds()
+		if dt <= 0 || s1.lastSeq <= s0.lastSeq {
+			st.Notes = append(st.Notes, fmt.Sprintf("stream %s stored nothing in the window", name))
+			continue
+		}
+		r := float64(s1.lastSeq-s0.lastSeq) / dt
+		led[s1.leader] += r
+		st.TPS += r
 		if s0.leader != s1.leader {
 			st.Notes = append(st.Notes, fmt.Sprintf("stream %s changed leader in the window (%s → %s)", name, s0.leader, s1.leader))
 		}
@@ -290,10 +296,10 @@ func figures(c *Config, f *lab.Fabric, a, b sample) *Step {
 		if i < c.Nodes {
 			hf.Role = RoleNode
 			hf.Leaders = leaders[h.Name]
-			if m := led[h.Name]; m > 0 {
-				hf.TPS = m / dt
-				hf.WireInPerMsg = float64(l1.RxBytes-l0.RxBytes) / m
-				hf.CPUPerMsg = (c1.Usage - c0.Usage).Seconds() / m * 1e6
+			if r := led[h.Name]; r > 0 {
+				hf.TPS = r
+				hf.WireInPerMsg = hf.RxBps / 8 / r
+				hf.CPUPerMsg = hf.CPU / r * 1e6
 			}
 		}
 		if h.Link.Rate > 0 {

@@ -179,6 +179,9 @@ func (ctl *control) waitLeaders(ctx context.Context, c *Config) error {
 type streamState struct {
 	leader  string
 	lastSeq uint64
+	// lastTime is when the server stored the last message: sequences
+	// over stored times give a rate free of the request's latency.
+	lastTime time.Time
 	current bool
 	// replicas are the followers' names.
 	replicas []string
@@ -196,7 +199,7 @@ func (ctl *control) sample(ctx context.Context) (streamSample, error) {
 	out := streamSample{streams: map[string]streamState{}}
 	l := ctl.js.ListStreams(ctx)
 	for info := range l.Info() {
-		s := streamState{lastSeq: info.State.LastSeq, current: true}
+		s := streamState{lastSeq: info.State.LastSeq, lastTime: info.State.LastTime, current: true}
 		if ci := info.Cluster; ci != nil {
 			s.leader = ci.Leader
 			for _, r := range ci.Replicas {

@@ -71,7 +71,13 @@ func verdict(st *Step) {
 	switch {
 	case cs[0].max >= Saturated:
 		st.Bound = cs[0].bound
-		st.Why = fmt.Sprintf("%s saturated (%s); %s", cs[0].bound, strings.Join(clip(cs[0].hosts, 4), ", "), usage)
+		st.Why = fmt.Sprintf("%s saturated (%s)", cs[0].bound, strings.Join(clip(cs[0].hosts, 4), ", "))
+		for _, c := range cs[1:] {
+			if c.max >= Saturated {
+				st.Why += fmt.Sprintf("; %s saturated too (%s)", c.bound, strings.Join(clip(c.hosts, 4), ", "))
+			}
+		}
+		st.Why += "; " + usage
 	case st.HostBusy >= HostSaturated:
 		st.Bound = BoundHost
 		st.Why = fmt.Sprintf("no lab budget reached %.0f%% but %s: the shared machine bounded this step; %s", Saturated*100, busy, usage)
