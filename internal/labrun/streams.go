@@ -182,7 +182,7 @@ type streamState struct {
 	// lastTime is when the server stored the last message: sequences
 	// over stored times give a rate free of the request's latency.
 	lastTime time.Time
-	current bool
+	current  bool
 	// replicas are the followers' names.
 	replicas []string
 }
