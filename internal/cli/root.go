@@ -145,6 +145,7 @@ var commands = []func(*Env) *cobra.Command{
 	newGenCmd,
 	newK8sCmd,
 	newKafkaCmd,
+	newLabCmd,
 	newMergeCmd,
 	newNatsCmd,
 	newSweepCmd,

@@ -50,6 +50,7 @@ var layers = []layer{
 	{1, "internal/threshold", ""},
 	{1, "internal/verdict", "passed / degraded / failed, from a scenario's counters"},
 	{1, "internal/driver/...", "driver implementations"},
+	{1, "internal/lab", "network namespaces, tc shaping, cgroup quotas"},
 	{1, "internal/workload/ldbc/ldbcfile", "LDBC file format"},
 
 	{2, "internal/natscluster", ""},
@@ -77,6 +78,7 @@ var layers = []layer{
 	{6, "internal/layers", "this test"},
 
 	{7, "internal/output/finish", "finishes a result directory"},
+	{7, "internal/labrun", "the seed's experiments in a lab fabric"},
 	{8, "internal/run", "executes a plan"},
 	{9, "internal/run/...", "runs of many plans: sweeps"},
 	{10, "internal/cli", "flags, display, exit codes"},

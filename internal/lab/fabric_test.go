@@ -1,0 +1,262 @@
+package lab
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sinkEnv makes the test binary a TCP sink: it listens on the address in
+// the variable, prints "listening", then counts what one connection sends
+// and prints the count.
+const sinkEnv = "STAMPEDE_LAB_TEST_SINK"
+
+func TestMain(m *testing.M) {
+	if addr := os.Getenv(sinkEnv); addr != "" {
+		os.Exit(sink(addr))
+	}
+	os.Exit(m.Run())
+}
+
+func sink(addr string) int {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Println(err)
+		return 1
+	}
+	fmt.Println("listening")
+	c, err := l.Accept()
+	if err != nil {
+		return 1
+	}
+	n, _ := io.Copy(io.Discard, c)
+	fmt.Println(n)
+	return 0
+}
+
+// requireLab skips without root outside CI; in CI (CI=true) it fails,
+// because CI runs as root and must run the lab for real.
+func requireLab(t *testing.T) {
+	t.Helper()
+	if err := Preflight(context.Background(), Needs{}); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("lab test cannot run in CI: %v", err)
+		}
+		t.Skipf("lab test needs root: %v", err)
+	}
+}
+
+// hostState is what a lab must leave as it found it.
+type hostState struct {
+	netns, links, cgroups, children string
+}
+
+func snapshot(t *testing.T) hostState {
+	t.Helper()
+	run := func(args ...string) string {
+		out, err := exec.Command(args[0], args[1:]...).Output()
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return string(out)
+	}
+	m, err := FindCgroupMounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cgs []string
+	for _, d := range []string{m.CPU, m.CPUAcct} {
+		es, _ := filepath.Glob(filepath.Join(d, prefixCgroup+"*"))
+		cgs = append(cgs, es...)
+	}
+	sort.Strings(cgs)
+	return hostState{
+		netns:    onlyLab(run("ip", "netns", "list")),
+		links:    run("ip", "-br", "link"),
+		cgroups:  strings.Join(cgs, "\n"),
+		children: children(),
+	}
+}
+
+// onlyLab keeps the namespaces named like a lab's (others may come and
+// go on a shared machine).
+func onlyLab(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, prefixNS) {
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+// children lists the live processes whose parent is this one.
+func children() string {
+	ps, _ := filepath.Glob("/proc/[0-9]*/stat")
+	me := strconv.Itoa(os.Getpid())
+	var out []string
+	for _, p := range ps {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) > 1 && f[1] == me && f[0] != "Z" {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+func TestFabricShapesAndLeavesNothing(t *testing.T) {
+	requireLab(t)
+	before := snapshot(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	const rate = 8_000_000
+	t0 := time.Now()
+	f, err := Up(ctx, Spec{Hosts: []HostSpec{{Name: "n1", Link: Link{Rate: rate}, CPU: 0.5}, {Name: "c1"}}, LedgerDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("fabric of 2 hosts up in %v", time.Since(t0))
+	defer f.Down()
+	h := f.Host("n1")
+	if h == nil || h.Addr.String() != "198.18.0.1" {
+		t.Fatalf("host n1: %+v", h)
+	}
+	// A process on n1 runs in its cgroup and namespace.
+	self, _ := os.Executable()
+	cmd := f.Command(h, self, "-test.run=^$")
+	cmd.Env = append(os.Environ(), sinkEnv+"="+h.Addr.String()+":9000")
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	if !sc.Scan() || sc.Text() != "listening" {
+		t.Fatalf("sink did not start: %q", sc.Text())
+	}
+	if ps := h.Cgroup.pids(); len(ps) != 1 || ps[0] != cmd.Process.Pid {
+		t.Errorf("cgroup procs %v, want [%d]", ps, cmd.Process.Pid)
+	}
+	if s, err := h.Cgroup.Sample(); err != nil || s.QuotaCores != 0.5 {
+		t.Errorf("quota read back %v (%v), want 0.5", s.QuotaCores, err)
+	}
+	c, err := f.Dial(ctx, "tcp", h.Addr.String()+":9000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Write for 3 s; measure the steady 2 s in the middle from the
+	// namespace's own counters.
+	wrote := make(chan error, 1)
+	go func() {
+		buf := make([]byte, 64<<10)
+		start := time.Now()
+		for time.Since(start) < 3*time.Second {
+			if _, err := c.Write(buf); err != nil {
+				wrote <- err
+				return
+			}
+		}
+		wrote <- c.Close()
+	}()
+	time.Sleep(500 * time.Millisecond)
+	l0, err := f.SampleLink(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	l1, err := f.SampleLink(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	if !sc.Scan() {
+		t.Fatal("sink printed no count")
+	}
+	_ = cmd.Wait()
+	el := l1.At.Sub(l0.At).Seconds()
+	wire := float64(l1.RxBytes - l0.RxBytes)
+	pk := float64(l1.RxPackets - l0.RxPackets)
+	t.Logf("sink got %s B; wire %.0f B in %.2fs: %.2f Mbit/s, %.0f packets (%.0f B/packet)", sc.Text(), wire, el, wire*8/el/1e6, pk, wire/pk)
+	if bps := wire * 8 / el; bps < 0.9*rate || bps > 1.05*rate {
+		t.Errorf("wire rate %.2f Mbit/s, want about %.0f", bps/1e6, float64(rate)/1e6)
+	}
+	if per := wire / pk; per > 1514 {
+		t.Errorf("%.0f bytes per packet: offloads merged frames", per)
+	}
+	if err := f.Down(); err != nil {
+		t.Fatal(err)
+	}
+	if after := snapshot(t); after != before {
+		t.Errorf("host state changed:\nbefore %+v\nafter  %+v", before, after)
+	}
+}
+
+func TestDownAfterCancelledUp(t *testing.T) {
+	requireLab(t)
+	before := snapshot(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	hosts := make([]HostSpec, 20)
+	for i := range hosts {
+		hosts[i] = HostSpec{Name: "h" + strconv.Itoa(i), Link: Link{Rate: 1e6}, CPU: 0.1}
+	}
+	go func() { time.Sleep(150 * time.Millisecond); cancel() }()
+	f, err := Up(ctx, Spec{Hosts: hosts, LedgerDir: t.TempDir()})
+	if err == nil {
+		f.Down()
+		t.Skip("the lab came up before the cancel")
+	}
+	if after := snapshot(t); after != before {
+		t.Errorf("interrupted Up left something:\nbefore %+v\nafter  %+v", before, after)
+	}
+}
+
+func TestCleanRemovesAnOrphanedLab(t *testing.T) {
+	requireLab(t)
+	before := snapshot(t)
+	dir := t.TempDir()
+	f, err := Up(context.Background(), Spec{Hosts: []HostSpec{{Name: "n1", CPU: 0.2}}, LedgerDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pretend the owner died: point the ledger at a pid that is gone.
+	b, _ := os.ReadFile(f.ledger)
+	b = []byte(strings.Replace(string(b), `"owner":`+strconv.Itoa(os.Getpid()), `"owner":999999999`, 1))
+	if err := os.WriteFile(f.ledger, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := Clean(dir)
+	if err != nil || len(ids) != 1 || ids[0] != f.ID {
+		t.Fatalf("Clean = %v, %v", ids, err)
+	}
+	if after := snapshot(t); after != before {
+		t.Errorf("Clean left something:\nbefore %+v\nafter  %+v", before, after)
+	}
+	f.Down() // nothing left to do
+}
+
+func TestPreflightWithoutRootNamesIt(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("runs as root")
+	}
+	err := Preflight(context.Background(), Needs{})
+	if err == nil || !strings.Contains(err.Error(), "root") {
+		t.Fatalf("Preflight = %v", err)
+	}
+}
