@@ -25,10 +25,10 @@ func redactArgs(args []string) []string {
 				out[i] = driver.Redact(a)
 			}
 		}
-		if i > 0 && strings.HasPrefix(args[i-1], "--") && isSecretFlag(args[i-1]) {
+		if i > 0 && strings.HasPrefix(args[i-1], "--") && isSecretFlag(args[i-1]) && !namesSecret(args[i-1]) {
 			out[i] = "xxxxx"
 		}
-		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") && isSecretFlag(k) {
+		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") && isSecretFlag(k) && !namesSecret(k) {
 			out[i] = k + "=xxxxx"
 		}
 		if i > 0 && args[i-1] == "--header" {

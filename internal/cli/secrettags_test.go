@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSecretTagsRedacted plants secrets in tags (one named like a token,
+// one marked with --secret-tag) and in a header marked with
+// --secret-header, then greps every file the run wrote: the result
+// directory, report.html and the k6 JSON and CSV streams. The names stay
+// (a header name is never redacted), the values never appear.
+func TestSecretTagsRedacted(t *testing.T) {
+	const (
+		tokenValue  = "tok-VALUE-90817"
+		markedValue = "build-VALUE-55123"
+		headerValue = "hdr-VALUE-33179"
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer srv.Close()
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "res")
+	streams := filepath.Join(tmp, "streams")
+	os.Mkdir(streams, 0o755)
+	code, stdout, stderr := runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "-i", "30", "-u", "2",
+		"--tag", "apitoken="+tokenValue, "--tag", "build="+markedValue, "--secret-tag", "build", "--tag", "team=blue",
+		"--secret-header", "X-Custom", "--header", "X-Custom: "+headerValue,
+		"--out", dir, "--out", "json="+filepath.Join(streams, "k6.json"), "--out", "csv="+filepath.Join(streams, "k6.csv"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	all := map[string]string{"stdout": stdout, "stderr": stderr}
+	for _, root := range []string{dir, streams} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				b, rerr := os.ReadFile(p)
+				if rerr != nil {
+					t.Fatal(rerr)
+				}
+				all[p] = string(b)
+			}
+			return nil
+		})
+	}
+	for _, want := range []string{"options.json", "summary.json", "report.html", "k6.json", "k6.csv"} {
+		found := false
+		for p := range all {
+			found = found || filepath.Base(p) == want
+		}
+		if !found {
+			t.Errorf("no %s written", want)
+		}
+	}
+	for where, text := range all {
+		for _, secret := range []string{tokenValue, markedValue, headerValue} {
+			if strings.Contains(text, secret) {
+				t.Errorf("%s holds the secret %s", where, secret)
+			}
+		}
+	}
+	opts := all[filepath.Join(dir, "options.json")]
+	for _, want := range []string{"X-Custom", "apitoken=xxxxx", "build=xxxxx", "team=blue"} {
+		if !strings.Contains(opts, want) {
+			t.Errorf("options.json lacks %q", want)
+		}
+	}
+	if !strings.Contains(all[filepath.Join(dir, "summary.json")], `"team": "blue"`) && !strings.Contains(all[filepath.Join(dir, "summary.json")], `"team":"blue"`) {
+		t.Errorf("summary.json lost the ordinary tag team=blue")
+	}
+}
