@@ -99,7 +99,8 @@ func redactTagArgs(args []string) []string {
 // than a secret, although the flag's name says "secret": --secret-header
 // X-Custom names a header; the value is the header's, not X-Custom.
 func namesSecret(flag string) bool {
-	switch strings.TrimLeft(flag, "-") {
+	name, _, _ := strings.Cut(strings.TrimLeft(flag, "-"), "=")
+	switch name {
 	case "secret-header", "secret-tag", "secret-file":
 		return true
 	}
