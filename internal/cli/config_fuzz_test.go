@@ -33,7 +33,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		fc, err := loadConfig(path)
+		fc, err := loadConfig(t.Context(), path)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error %q", err)

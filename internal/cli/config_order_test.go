@@ -27,7 +27,7 @@ func TestLoadConfigOrder(t *testing.T) {
 		if err := os.WriteFile(p, []byte(tc.yaml), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		c, err := loadConfig(p)
+		c, err := loadConfig(t.Context(), p)
 		if err != nil {
 			if strings.Contains(tc.yaml, "<<") {
 				continue // refusing a merge key is as good

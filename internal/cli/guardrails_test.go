@@ -42,6 +42,7 @@ func TestGuardRailsRefuse(t *testing.T) {
 	}
 	defer busy.Close()
 	manifest := filepath.Join(tmp, "job.yaml")
+	huge := hugeInputs(t, tmp)
 	tests := []struct {
 		name string
 		args []string
@@ -78,6 +79,7 @@ func TestGuardRailsRefuse(t *testing.T) {
 		{"manifest with -u 0", []string{"k8s", "manifest", "-n", "2", "--image", "x", "-o", manifest, "--", "builtin.Noop", "-u", "0"}, "vus ≥ 1"},
 		{"manifest with a bad pull policy", []string{"k8s", "manifest", "-n", "2", "--image", "x", "-o", manifest, "--pull-policy", "Sometimes", "--", "builtin.Noop"}, `--pull-policy "Sometimes"`},
 	}
+	tests = append(tests, guardRails2Rows(huge)...)
 	if pg := os.Getenv("STAMPEDE_TEST_POSTGRES"); pg != "" {
 		wrong := strings.Replace(pg, "://stampede:stampede-test-pw@", "://stampede:wrong-pw@", 1)
 		tests = append(tests, struct {

@@ -71,8 +71,18 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 			if len(args) > 0 && args[0] == "run" {
 				args = args[1:] // "-- run go.Go1Step ..." means the same as "-- go.Go1Step ..."
 			}
+			if len(args) == 0 {
+				return usagef("k8s manifest needs the run arguments after --, e.g. -- go.Go1Step -u 800 -d 5m")
+			}
 			if err := checkRunArgs(env, args); err != nil {
 				return err
+			}
+			for _, o := range []struct{ flag, path string }{{"-o", output}, {"--secret-file", secretFile}} {
+				if o.path != "" && o.path != "-" {
+					if err := run.CheckWritableFile(o.path); err != nil {
+						return usagef("%s %s: %v", o.flag, o.path, err)
+					}
+				}
 			}
 			now := time.Now()
 			switch {
@@ -114,7 +124,7 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 				return err
 			}
 			if err := os.WriteFile(output, b, 0o644); err != nil {
-				return fmt.Errorf("write manifest: %w", err)
+				return usagef("-o %s: write manifest: %v", output, err)
 			}
 			fmt.Fprintf(env.Stderr, "wrote %s: %d pods start at %s (in %s); kubectl apply -f %s\n",
 				output, spec.Parallelism, spec.StartAt.UTC().Format(time.RFC3339), time.Until(spec.StartAt).Round(time.Second), output)

@@ -2,12 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/version"
 )
@@ -69,6 +71,9 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	}
 	if resultdir.IsResult(f.out) {
 		return usagef("result directory %s already holds a run; choose another -o", f.out)
+	}
+	if err := run.CheckWritableFile(filepath.Join(f.out, resultdir.SummaryFile)); err != nil {
+		return usagef("-o %s: %v", f.out, err) // unwritable output: bad input, before any merging
 	}
 	res, err := finish.Merge(args, f.out, finish.MergeOptions{Requests: !f.noCSV, Force: f.force, RateTrends: plugins.RateTrends()})
 	if err != nil {

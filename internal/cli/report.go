@@ -9,6 +9,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/output/report"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/version"
 )
 
@@ -72,6 +73,11 @@ func runReport(env *Env, o reportOptions, args []string) error {
 	if len(o.labels) > len(dirs) {
 		return usagef("%d --label values for %d result directories", len(o.labels), len(dirs))
 	}
+	if out := reportOut(o.out, args); out != "-" {
+		if err := run.CheckWritableFile(out); err != nil {
+			return usagef("-o %s: %v", out, err) // unwritable output: bad input, before any reading
+		}
+	}
 	var results []*resultdir.Result
 	for _, d := range dirs {
 		r, err := resultdir.Load(d)
@@ -80,13 +86,7 @@ func runReport(env *Env, o reportOptions, args []string) error {
 		}
 		results = append(results, r)
 	}
-	out := o.out
-	if out == "" {
-		out = resultdir.ReportFile
-		if len(args) == 1 {
-			out = filepath.Join(args[0], resultdir.ReportFile)
-		}
-	}
+	out := reportOut(o.out, args)
 	opts := report.Options{Title: o.title, MaxPoints: o.maxPoints, Labels: o.labels, Generator: "stampede " + version.String()}
 	if out == "-" {
 		var buf bytes.Buffer
@@ -107,4 +107,16 @@ func runReport(env *Env, o reportOptions, args []string) error {
 		fmt.Fprintf(env.Stderr, "report: %s (%d %s)\n", out, len(results), runs)
 	}
 	return nil
+}
+
+// reportOut is where the report goes: -o, else RESULT_DIR/report.html for
+// one argument, ./report.html for several.
+func reportOut(out string, args []string) string {
+	if out != "" {
+		return out
+	}
+	if len(args) == 1 {
+		return filepath.Join(args[0], resultdir.ReportFile)
+	}
+	return resultdir.ReportFile
 }

@@ -54,6 +54,9 @@ type runFlags struct {
 	// secretHeaders are header names whose values are never written out,
 	// besides those driver.IsSecretHeader knows.
 	secretHeaders []string
+	// secretTags are tag names whose values are redacted in every output,
+	// besides those named like secrets (isSecretTag).
+	secretTags []string
 
 	k6       k6Flags  // k6's options (runk6.go)
 	monitors []string // --monitor sources on the target side
@@ -141,6 +144,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 	fs.StringVar(&f.selfProf, "self-profile", "", "write stampede's own CPU profile to FILE (where the generator's time goes)")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this time (RFC 3339, or now+30s) before starting, so segments begin together")
 	fs.StringArrayVar(&f.secretHeaders, "secret-header", nil, "header NAME whose value is a credential, never written to any file (Authorization, Cookie, X-Api-Key and the like always are)")
+	fs.StringArrayVar(&f.secretTags, "secret-tag", nil, "tag NAME whose value is a credential, written as xxxxx everywhere (tags named like token, key, secret, password always are)")
 	fs.StringArrayVar(&f.monitors, "monitor", nil, "watch the target every second: node=http://HOST:9100/metrics (node_exporter), process=URL (process-exporter), NAME=URL#metric,... (any /metrics), pid=PID|NAME (local process) (repeatable)")
 	fs.StringVar(&f.nicSpeed, "nic-speed", "", "link speed of the target's NICs, e.g. 1G or 10Gbit, for NIC-bound verdicts when the host does not report it")
 	addK6Flags(fs, &f.k6)

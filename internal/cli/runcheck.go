@@ -2,6 +2,7 @@ package cli
 
 import (
 	"strings"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 )
@@ -35,11 +36,18 @@ func checkExecutorFlags(f *runFlags, changed func(string) bool) error {
 		return usagef("--backoff-max %s is below --backoff %s", f.backoffMax, f.backoff)
 	case changed("warmup") && f.warmup < 0:
 		return usagef("--warmup %s must not be negative", f.warmup)
+	case f.cooldown < 0:
+		return usagef("--cooldown %s must not be negative", f.cooldown)
+	case f.cooldown > maxCooldown:
+		return usagef("--cooldown %s is longer than the limit of %s", f.cooldown, maxCooldown)
 	case changed("executor") && !knownExecutor(f.executor):
 		return usagef("unknown executor %q (known: %s)", f.executor, strings.Join(engine.ExecutorNames, ", "))
 	}
 	return nil
 }
+
+// maxCooldown is the longest --cooldown between repeated runs: 24h.
+const maxCooldown = 24 * time.Hour
 
 func knownExecutor(name string) bool {
 	for _, n := range engine.ExecutorNames {

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"os"
+	"context"
 	"slices"
 	"sort"
 	"strconv"
@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/engine"
 )
 
@@ -66,9 +67,12 @@ type fileConfig struct {
 }
 
 // loadConfig reads a YAML config file, keeping the scenario order.
-func loadConfig(path string) (*fileConfig, error) {
-	b, err := os.ReadFile(path)
+func loadConfig(ctx context.Context, path string) (*fileConfig, error) {
+	b, err := bounded.ReadFile(ctx, path, bounded.ConfigBytes)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
 		return nil, usagef("config: %v", err)
 	}
 	var c fileConfig

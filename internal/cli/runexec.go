@@ -17,7 +17,7 @@ import (
 // runRun is `stampede run`: translate the flags into a plan, check it, then
 // run it once or --repeat times.
 func runRun(ctx context.Context, env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSet, args []string) error {
-	plan, err := planFromFlags(env, f, catalog, fs, args, env.args)
+	plan, err := planFromFlags(ctx, env, f, catalog, fs, args, env.args)
 	if err != nil {
 		return err
 	}
@@ -26,11 +26,11 @@ func runRun(ctx context.Context, env *Env, f *runFlags, catalog *workload.Catalo
 
 // planFromFlags loads --config into the flags it sets and translates the
 // flags into a plan. commandLine is what options.json records.
-func planFromFlags(env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSet, args, commandLine []string) (run.Plan, error) {
+func planFromFlags(ctx context.Context, env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSet, args, commandLine []string) (run.Plan, error) {
 	var fc *fileConfig
 	if f.config != "" {
 		var err error
-		if fc, err = loadConfig(f.config); err != nil {
+		if fc, err = loadConfig(ctx, f.config); err != nil {
 			return run.Plan{}, err
 		}
 		if err := applyConfigOptions(fs, fc); err != nil {
@@ -182,6 +182,6 @@ func planFromRunArgs(env *Env, args, commandLine []string) (*runFlags, run.Plan,
 	if err := applyEnv(fs, env.Getenv); err != nil {
 		return nil, run.Plan{}, err
 	}
-	plan, err := planFromFlags(env, f, catalog, fs, fs.Args(), commandLine)
+	plan, err := planFromFlags(context.Background(), env, f, catalog, fs, fs.Args(), commandLine)
 	return f, plan, err
 }

@@ -35,6 +35,11 @@ type influxSink struct {
 
 func (s *influxSink) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	if r.URL.Path == "/ping" { // the check before the run
+		w.Header().Set("X-Influxdb-Version", "1.8-test")
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	if r.URL.Path == "/query" { // CREATE DATABASE
 		io.WriteString(w, `{"results":[{"statement_id":0}]}`)
 		return
@@ -191,12 +196,27 @@ func TestRunLiveOutputs(t *testing.T) {
 	}
 }
 
-// TestRunInfluxDown: an unreachable InfluxDB costs its lines, counted in
-// the summary notes, and never fails the run.
+// TestRunInfluxDown: an InfluxDB that answers the check before the run
+// and then goes away costs its lines, counted in the summary notes, and
+// never fails the run. (A dead InfluxDB at the start is refused: exit 2,
+// see TestGuardRailsRefuse.)
 func TestRunInfluxDown(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "res")
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/ping" {
+			w.Header().Set("X-Influxdb-Version", "1.8-test")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		if hj, ok := w.(http.Hijacker); ok { // gone mid-run: the connection drops
+			if c, _, err := hj.Hijack(); err == nil {
+				c.Close()
+			}
+		}
+	}))
+	defer down.Close()
 	code, _, stderr := runMain(t, t.Context(), "run", "builtin.Noop", "-u", "2", "-d", "2s", "--no-csv", "--no-report", "--quiet",
-		"--out", "influxdb=http://127.0.0.1:"+deadPort(t)+"/k6", "--out", dir)
+		"--out", "influxdb="+down.URL+"/k6", "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

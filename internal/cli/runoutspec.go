@@ -20,6 +20,17 @@ func newOutputs() *output.Registry { return outputs.New() }
 // outputs are checked at once, before any result directory exists.
 func parseOutputSpec(reg *output.Registry, s string) (outputSpec, error) {
 	name, arg, ok := strings.Cut(s, "=")
+	if !ok && s != "" && !strings.ContainsAny(s, `/\.`) {
+		if reg == nil {
+			reg = newOutputs()
+		}
+		if f, known := reg.Lookup(s); known {
+			// k6 would stream to stdout here; stampede's stdout carries the
+			// summary, so a bare output name is refused rather than taken
+			// as a result directory called ./json.
+			return outputSpec{}, usagef("--out %s names the %s output without its argument: give --out %s=%s, or --out ./%s for a result directory of that name", s, f.Name, s, outArgHint(f.Name), s)
+		}
+	}
 	if !ok || strings.ContainsAny(name, `/\.`) {
 		return outputSpec{Kind: "dir", Arg: s}, nil
 	}
@@ -45,3 +56,12 @@ func parseOutputSpec(reg *output.Registry, s string) (outputSpec, error) {
 
 // joinUsages lists the forms of the outputs reg knows.
 func joinUsages(reg *output.Registry) string { return strings.Join(reg.Usages(), ", ") }
+
+// outArgHint is what follows NAME= for an output, for messages.
+func outArgHint(name string) string {
+	switch name {
+	case "influxdb", "prometheus-rw", "experimental-prometheus-rw":
+		return "URL"
+	}
+	return "FILE"
+}

@@ -49,7 +49,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 		InsecureSkipTLSVerify: f.k6.insecure, UserAgent: f.k6.userAgent,
 		CSV: f.csvFile, NoCSV: f.noCSV, SummaryExport: f.summaryOut, NoReport: f.noReport,
 		NoThresholds: f.k6.noThresholds, Repeat: f.repeat,
-		CommandLine:     redactEnvArgs(redactArgs(in.commandLine)),
+		CommandLine:     redactTagArgs(redactEnvArgs(redactArgs(in.commandLine))),
 		WorkloadOptions: in.workloadOptions,
 	}
 	if f.backoff == 0 {
@@ -159,6 +159,10 @@ func buildPlan(in planInput) (run.Plan, error) {
 	}
 	p.Vars = f.k6.vars()
 	p.Tags, _ = parseKV("--tag", f.k6.tags)
+	if err := checkTagNames(p.Tags); err != nil {
+		return p, err
+	}
+	p.Tags = redactTags(p.Tags, f.secretTags)
 	p.TrendStats, _ = f.k6.trendStatList()
 	if p.Profilers, err = parseProfilers(f.profiles, in.getenv); err != nil {
 		return p, err

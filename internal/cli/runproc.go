@@ -10,9 +10,10 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 )
 
-// redactArgs hides credentials in target URLs, secret flags and the
+// redactArgs hides credentials in target URLs, secret flags, the
 // values of secret headers (--header 'Authorization: ...', and names
-// marked with --secret-header).
+// marked with --secret-header) and of secret tags (--tag apitoken=…, and
+// names marked with --secret-tag).
 func redactArgs(args []string) []string {
 	marked := markedHeaders(args)
 	out := make([]string, len(args))
@@ -25,10 +26,10 @@ func redactArgs(args []string) []string {
 				out[i] = driver.Redact(a)
 			}
 		}
-		if i > 0 && strings.HasPrefix(args[i-1], "--") && isSecretFlag(args[i-1]) {
+		if i > 0 && strings.HasPrefix(args[i-1], "--") && !strings.Contains(args[i-1], "=") && isSecretFlag(args[i-1]) && !namesSecret(args[i-1]) {
 			out[i] = "xxxxx"
 		}
-		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") && isSecretFlag(k) {
+		if k, _, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") && isSecretFlag(k) && !namesSecret(k) {
 			out[i] = k + "=xxxxx"
 		}
 		if i > 0 && args[i-1] == "--header" {
@@ -38,7 +39,7 @@ func redactArgs(args []string) []string {
 			out[i] = "--header=" + driver.RedactHeader(v, marked...)
 		}
 	}
-	return out
+	return redactTagArgs(out) // --tag apitoken=…: also moved out of k8s manifests
 }
 
 // markedHeaders returns the header names given with --secret-header.

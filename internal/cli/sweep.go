@@ -127,7 +127,7 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 	}
 	var fc *fileConfig
 	if rs.flags.config != "" {
-		if fc, err = loadConfig(rs.flags.config); err != nil {
+		if fc, err = loadConfig(ctx, rs.flags.config); err != nil {
 			return err
 		}
 		if err := applyConfigOptions(rs.fs, fc); err != nil {

@@ -90,6 +90,7 @@ func (c Config) Validate() error {
 	if c.TimeUnit <= 0 {
 		p.bad("timeUnit must be > 0")
 	}
+	c.checkLimits(p.bad)
 	if total := c.TotalDuration(); c.Warmup > 0 && total > 0 && c.Warmup >= total {
 		p.bad("warmup (%s) must be shorter than the duration (%s): nothing would be measured", c.Warmup, total)
 	}
@@ -98,14 +99,19 @@ func (c Config) Validate() error {
 
 func checkStages(stages []Stage, bad func(string, ...any)) {
 	var total time.Duration
+	negative := false
 	for i, s := range stages {
 		if s.Duration < 0 || s.Target < 0 {
+			negative = true
 			bad("stage %d: duration and target must not be negative", i+1)
 		} else if total+s.Duration < total {
 			bad("stage %d: the stages last longer than %s in all", i+1, time.Duration(math.MaxInt64))
 			return
 		}
 		total += s.Duration
+	}
+	if len(stages) > 0 && total == 0 && !negative {
+		bad("the stages last 0s in all: nothing would run")
 	}
 }
 

@@ -51,6 +51,20 @@ func TestExecutorValidate(t *testing.T) {
 			"gracefulStop and warmup must not be negative\nwarmup (2s) must be shorter than the duration (1s): nothing would be measured"},
 		{"time unit", Config{Executor: ConstantArrivalRate, Rate: 1, TimeUnit: -time.Second},
 			"constant-arrival-rate needs a duration > 0\ntimeUnit must be > 0"},
+		{"stages of no time", Config{Executor: RampingVUs, Stages: []Stage{{0, 0}}},
+			"the stages last 0s in all: nothing would run"},
+		{"a week is the limit", Config{Executor: ConstantVUs, Duration: MaxTotalDuration}, ""},
+		{"-d 999999h", Config{Executor: ConstantVUs, Duration: 999999 * time.Hour},
+			"the scenario would run 999999h0m0s, longer than the limit of 168h0m0s (7 days)"},
+		{"ramping past a week", Config{Executor: RampingVUs, Stages: []Stage{{100 * time.Hour, 1}, {100 * time.Hour, 1}}},
+			"the scenario would run 200h0m0s, longer than the limit of 168h0m0s (7 days)"},
+		{"rate 1e12", Config{Executor: ConstantArrivalRate, Rate: 1_000_000_000_000, Duration: time.Second},
+			"a rate of 1e+12 iterations per second is above the limit of 10000000"},
+		{"rate at the limit", Config{Executor: ConstantArrivalRate, Rate: MaxRatePerSecond, Duration: time.Second}, ""},
+		{"rate per millisecond", Config{Executor: ConstantArrivalRate, Rate: 20_000, TimeUnit: time.Millisecond, Duration: time.Second},
+			"a rate of 2e+07 iterations per second is above the limit of 10000000"},
+		{"ramping rate stage", Config{Executor: RampingArrivalRate, Stages: []Stage{{time.Second, 20_000_000}}},
+			"a rate of 2e+07 iterations per second is above the limit of 10000000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

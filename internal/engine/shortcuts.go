@@ -72,6 +72,12 @@ func (s Shortcuts) Config() (Config, error) {
 	if len(s.Stages) > 0 && !takes(e, "stages") {
 		return c, fmt.Errorf("--stage only applies to ramping-vus and ramping-arrival-rate, not %s", name)
 	}
+	if s.RateSet && !takes(e, "rate") && !takes(e, "startRate") {
+		return c, fmt.Errorf("--rate only applies to constant-arrival-rate and ramping-arrival-rate, not %s", name)
+	}
+	if s.MaxVUs != 0 && !takes(e, "maxVUs") {
+		return c, fmt.Errorf("--max-vus only applies to constant-arrival-rate and ramping-arrival-rate, not %s", name)
+	}
 	c = c.Defaults()
 	if err := c.Validate(); err != nil {
 		return c, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; "))

@@ -38,6 +38,11 @@ func TestShortcuts(t *testing.T) {
 		{"validation on one line", with(func(s *Shortcuts) { s.VUs, s.Duration = -1, 0 }),
 			Config{}, "constant-vus needs vus ≥ 1; constant-vus needs a duration > 0"},
 		{"unknown executor", with(func(s *Shortcuts) { s.Executor = "warp" }), Config{}, `unknown executor "warp"`},
+		{"rate only for arrival rates", with(func(s *Shortcuts) {
+			s.Executor, s.Iterations, s.IterationsSet, s.Rate, s.RateSet = PerVUIterations, 2, true, 10, true
+		}), Config{}, "--rate only applies to constant-arrival-rate and ramping-arrival-rate, not per-vu-iterations"},
+		{"max-vus only for arrival rates", with(func(s *Shortcuts) { s.Stages, s.MaxVUs = []Stage{{time.Second, 2}}, 5 }),
+			Config{}, "--max-vus only applies to constant-arrival-rate and ramping-arrival-rate, not ramping-vus"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -83,9 +83,25 @@ func (s Spec) Validate() error {
 	}
 	if s.Image == "" {
 		errs = append(errs, errors.New("an image is needed (--image), e.g. one built from the repository's Dockerfile"))
+	} else if err := checkImage(s.Image); err != nil {
+		errs = append(errs, err)
 	}
 	if s.Parallelism < 1 {
 		errs = append(errs, fmt.Errorf("parallelism must be ≥ 1, not %d", s.Parallelism))
+	} else if s.Parallelism > MaxIndexedParallelism {
+		errs = append(errs, fmt.Errorf("parallelism %d: Kubernetes allows at most %d pods in an Indexed Job", s.Parallelism, MaxIndexedParallelism))
+	}
+	if s.Namespace != "" {
+		if err := checkDNS("namespace", s.Namespace, true); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, n := range []struct{ flag, v string }{{"results-pvc", s.ResultsPVC}, {"env-from-secret", s.SecretEnv}} {
+		if n.v != "" {
+			if err := checkDNS(n.flag, n.v, false); err != nil {
+				errs = append(errs, err)
+			}
+		}
 	}
 	if s.StartAt.IsZero() {
 		errs = append(errs, errors.New("a common start time is needed"))
@@ -100,8 +116,8 @@ func (s Spec) Validate() error {
 	}
 	for _, q := range []struct{ flag, v string }{{"cpu", s.CPU}, {"memory", s.Memory}} {
 		if q.v != "" {
-			if _, err := resource.ParseQuantity(q.v); err != nil {
-				errs = append(errs, fmt.Errorf("--%s %q: %v", q.flag, q.v, err))
+			if err := checkQuantity(q.flag, q.v); err != nil {
+				errs = append(errs, err)
 			}
 		}
 	}

@@ -152,6 +152,23 @@ func TestSpecValidate(t *testing.T) {
 		{"no start", func(s *Spec) { s.StartAt = time.Time{} }, "start"},
 		{"bad name", func(s *Spec) { s.Name = "Bench_1" }, "DNS label"},
 		{"bad cpu", func(s *Spec) { s.CPU = "two" }, "--cpu"},
+		{"negative cpu", func(s *Spec) { s.CPU = "-1" }, `--cpu "-1": must be greater than or equal to 0`},
+		{"negative memory", func(s *Spec) { s.Memory = "-2Gi" }, `--memory "-2Gi": must be greater than or equal to 0`},
+		{"namespace with an underscore", func(s *Spec) { s.Namespace = "NS_bad" }, `--namespace "NS_bad": a lowercase RFC 1123 label`},
+		{"image with a space", func(s *Spec) { s.Image = "x y" }, `--image "x y" is not an image reference`},
+		{"image upper case", func(s *Spec) { s.Image = "Acme/stampede" }, "is not an image reference"},
+		{"image with a trailing space", func(s *Spec) { s.Image = "x " }, "is not an image reference"},
+		{"parallelism past Kubernetes' limit", func(s *Spec) { s.Parallelism = 100000000 }, "at most 100000 pods in an Indexed Job"},
+		{"pvc name", func(s *Spec) { s.ResultsPVC = "Results PVC" }, "--results-pvc"},
+		{"secret name", func(s *Spec) { s.SecretEnv = "a/b" }, "--env-from-secret"},
+	}
+	for _, img := range []string{"stampede", "ghcr.io/acme/stampede:1.0", "localhost:5000/a/b_c__d-e:v1.2-rc",
+		"[::1]:5000/x", "x@sha256:" + strings.Repeat("ab", 32), "registry.example.com/team/app:latest@sha256:" + strings.Repeat("0", 64)} {
+		s := ok
+		s.Image = img
+		if err := s.Validate(); err != nil {
+			t.Errorf("image %q refused: %v", img, err)
+		}
 	}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)

@@ -43,6 +43,7 @@ var layers = []layer{
 
 	// Records and clients.
 	{1, "internal/reqlog", "per-request log records"},
+	{1, "internal/bounded", "size-bounded, interruptible input reads"},
 	{1, "internal/envinfo", ""},
 	{1, "internal/k8s", "manifests, results through pod logs"},
 	{1, "internal/progress/termbar", "draws progress reports"},

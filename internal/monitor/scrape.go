@@ -62,25 +62,42 @@ func newScraper(sp Spec, client *http.Client) *scraper {
 	return s
 }
 
-// read fetches the endpoint and turns what it has into a reading.
-func (s *scraper) read(ctx context.Context) (*reading, error) {
+// families fetches the endpoint once and returns the wanted families it
+// serves (none: it is no exporter the monitor reads).
+func (s *scraper) families(ctx context.Context) (map[string]*dto.MetricFamily, error) {
+	if err := s.fetch(ctx); err != nil {
+		return nil, err
+	}
+	return s.parse(s.buf.Bytes())
+}
+
+// fetch reads the endpoint's page into s.buf.
+func (s *scraper) fetch(ctx context.Context) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	req.Header.Set("Accept", "text/plain;version=0.0.4")
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return nil, scrapeError(err)
+		return scrapeError(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return nil, fmt.Errorf("HTTP %s", resp.Status)
+		return fmt.Errorf("HTTP %s", resp.Status)
 	}
 	s.buf.Reset()
 	if _, err := s.buf.ReadFrom(io.LimitReader(resp.Body, maxBody)); err != nil {
-		return nil, scrapeError(err)
+		return scrapeError(err)
+	}
+	return nil
+}
+
+// read fetches the endpoint and turns what it has into a reading.
+func (s *scraper) read(ctx context.Context) (*reading, error) {
+	if err := s.fetch(ctx); err != nil {
+		return nil, err
 	}
 	at := time.Now()
 	fams, err := s.parse(s.buf.Bytes())

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -89,6 +90,11 @@ type Factory struct {
 	// Check validates ARG without side effects, so that a bad --out fails
 	// before anything runs; nil accepts any ARG.
 	Check func(arg string) error
+	// Probe, when set, contacts the output's endpoint once before the run
+	// (in the preflight, after Check): an endpoint that is unreachable or
+	// does not speak the output's protocol is an error, and the run does
+	// not start (exit 2). nil: nothing to contact.
+	Probe func(ctx context.Context, arg string) error
 	// New makes the output from p. It must not start anything (no
 	// connection, no file, no goroutine): Start does.
 	New func(p Params) (Output, error)

@@ -14,18 +14,21 @@ package resultdir
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // File names inside a result directory.
@@ -145,7 +148,7 @@ func Load(dir string) (*Result, error) {
 }
 
 func readJSON(dir, name string, v any) error {
-	b, err := os.ReadFile(filepath.Join(dir, name))
+	b, err := bounded.ReadFile(context.Background(), filepath.Join(dir, name), bounded.ResultBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("%s is not a result directory (no %s): %w", dir, name, os.ErrNotExist)
@@ -270,19 +273,30 @@ func ScanSeries(dir string, fn func(*metrics.Point) error) error {
 		return err
 	}
 	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 256<<10))
-	for {
+	// One point per line, each at most bounded.RecordBytes: a file of one
+	// endless line is refused, not read into memory.
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 256<<10), int(bounded.RecordBytes))
+	for line := 1; sc.Scan(); line++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
 		var p metrics.Point
-		if err := dec.Decode(&p); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return fmt.Errorf("%s: %w", path, err)
+		if err := json.Unmarshal(b, &p); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		if err := fn(&p); err != nil {
 			return err
 		}
 	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return usage.Wrap(&bounded.TooLargeError{Path: path + ": a line", Limit: bounded.RecordBytes})
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // StampName returns a directory name for a run started at t.

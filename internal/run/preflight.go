@@ -54,6 +54,9 @@ func Preflight(ctx context.Context, p Plan, deps Deps) error {
 		}
 		l.Close()
 	}
+	if err := probeEndpoints(ctx, p, deps); err != nil {
+		return err
+	}
 	wenv := deps.workloadEnv(p, metrics.NewRegistry())
 	families, byFamily := p.families()
 	for _, fam := range families {

@@ -14,11 +14,18 @@ import (
 // together.
 const startAtTolerance = 5 * time.Second
 
+// MaxStartAhead is how far ahead --start-at may be: 7 days. A time beyond
+// cannot be meant (a year typed wrong) and would hold the run for ever.
+const MaxStartAhead = 7 * 24 * time.Hour
+
 // CheckStartAt refuses a start time further in the past than the
 // tolerance; spec is the time as the user gave it, for the message.
 func CheckStartAt(t time.Time, spec string, now time.Time) error {
 	if late := now.Sub(t); late > startAtTolerance {
 		return usagef("--start-at %s is %s in the past; give a time ahead, e.g. now+30s", spec, late.Round(time.Second))
+	}
+	if ahead := t.Sub(now); ahead > MaxStartAhead {
+		return usagef("--start-at %s is %.0f days ahead; the limit is %.0f days (e.g. now+30s)", spec, ahead.Hours()/24, MaxStartAhead.Hours()/24)
 	}
 	return nil
 }

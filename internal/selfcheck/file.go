@@ -1,17 +1,20 @@
 package selfcheck
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/stampede-bench/stampede/internal/bounded"
 )
 
 // Read loads dir/File. A missing file returns (nil, nil): older runs and
 // merged runs have none.
 func Read(dir string) (*Report, error) {
-	b, err := os.ReadFile(filepath.Join(dir, File))
+	b, err := bounded.ReadFile(context.Background(), filepath.Join(dir, File), bounded.ResultBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

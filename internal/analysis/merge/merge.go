@@ -9,6 +9,7 @@
 package merge
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
@@ -333,7 +335,7 @@ func contains(list []string, s string) bool {
 func copyEnvs(dirs []string, out string) error {
 	wrote := false
 	for i, d := range dirs {
-		b, err := os.ReadFile(filepath.Join(d, resultdir.EnvFile))
+		b, err := bounded.ReadFile(context.Background(), filepath.Join(d, resultdir.EnvFile), bounded.ResultBytes)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

@@ -144,6 +144,10 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 	if err := ctx.Err(); err != nil {
 		return driver.Result{Err: err}
 	}
+	ext, _ := op.Ext.(*Ext)
+	if err := checkOp(ext, op.Query); err != nil {
+		return driver.Result{Err: err} // never sent: no smuggled header, no split request
+	}
 	if c.firstDial > 0 {
 		c.tm.Connecting, c.tm.Blocked = c.firstDial, c.firstDial
 		c.firstDial = 0

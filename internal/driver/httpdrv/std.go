@@ -67,6 +67,10 @@ func (a *atomicCountingConn) Write(p []byte) (int, error) {
 
 func (c *stdConn) Do(ctx context.Context, op *driver.Op) driver.Result {
 	method, headers := methodHeaders(op)
+	ext, _ := op.Ext.(*Ext)
+	if err := checkOp(ext, op.Query); err != nil {
+		return driver.Result{Err: err}
+	}
 	u := *c.d.u
 	ref, err := url.Parse(op.Query)
 	if err != nil {

@@ -135,7 +135,7 @@ func (d *DB) Connect(ctx context.Context) (*pgx.Conn, error) { return d.connect(
 func (d *DB) connect(ctx context.Context) (*pgx.Conn, error) {
 	c, err := pgx.ConnectConfig(ctx, d.cfg)
 	if err != nil {
-		return nil, fmt.Errorf("postgres %s: %w", d.target, scrub(err, d.cfg.Password))
+		return nil, fmt.Errorf("postgres %s: %w", d.target, scrub(Cause(err), d.cfg.Password))
 	}
 	return c, nil
 }

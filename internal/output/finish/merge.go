@@ -1,13 +1,14 @@
 package finish
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/stampede-bench/stampede/internal/analysis/merge"
+	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -71,7 +72,7 @@ func Merged(res *merge.Result, specs []string, o Options) (*Result, error) {
 func commonTags(parts []string) map[string]string {
 	var common map[string]string
 	for i, dir := range parts {
-		b, err := os.ReadFile(filepath.Join(dir, resultdir.SummaryFile))
+		b, err := bounded.ReadFile(context.Background(), filepath.Join(dir, resultdir.SummaryFile), bounded.ResultBytes)
 		if err != nil {
 			return nil
 		}

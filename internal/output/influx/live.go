@@ -40,6 +40,7 @@ func Factory() output.Factory {
 			_, err := ParseURL(arg) // the error shows the URL without credentials
 			return err
 		},
+		Probe: Probe,
 		New: func(p output.Params) (output.Output, error) {
 			return NewLive(Config{
 				URL: p.Arg, Token: p.Env(TokenEnv), Registry: p.Registry,

@@ -28,6 +28,7 @@ func Factory() output.Factory {
 		Aliases: []string{"experimental-prometheus-rw"},
 		Usage:   "prometheus-rw=URL",
 		Check:   CheckURL,
+		Probe:   Probe,
 		New: func(p output.Params) (output.Output, error) {
 			return NewLive(Config{URL: p.Arg, Tags: p.TagsWithSegment(), Registry: p.Registry, Warn: p.Info})
 		},

@@ -297,6 +297,11 @@ func (o *Output) push(batch []series) {
 func (o *Output) post(body []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), o.cfg.Timeout)
 	defer cancel()
+	return o.postCtx(ctx, body)
+}
+
+// postCtx pushes one encoded WriteRequest within ctx.
+func (o *Output) postCtx(ctx context.Context, body []byte) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, o.cfg.URL, bytes.NewReader(body))
 	if err != nil {
 		return err

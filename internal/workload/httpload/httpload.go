@@ -59,7 +59,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	var params *table
 	if f.opts.ParamsFile != "" {
-		if params, err = readTable(f.opts.ParamsFile); err != nil {
+		if params, err = readTable(ctx, f.opts.ParamsFile); err != nil {
 			return nil, usage.Errorf("--params: %v", err)
 		}
 	}
@@ -276,6 +276,20 @@ func compileRequest(method, path string, headers []string, body string, params *
 	if r.body, err = compile(body, params); err != nil {
 		return nil, fmt.Errorf("--body: %w", err)
 	}
+	// Checked once the environment is filled in: a placeholder's value is
+	// percent-encoded when rendered, so only the text around it can break
+	// the request line or smuggle a header in.
+	if err := httpdrv.CheckMethod(r.method); err != nil {
+		return nil, fmt.Errorf("--%w", err)
+	}
+	if err := httpdrv.CheckTarget(r.path.literal()); err != nil {
+		return nil, fmt.Errorf("--%w", err)
+	}
+	for _, h := range r.headers {
+		if err := httpdrv.CheckHeader(h.literal()); err != nil {
+			return nil, fmt.Errorf("--%w", err)
+		}
+	}
 	return r, nil
 }
 
@@ -364,6 +378,9 @@ func (t tmpl) source() string {
 	return b.String()
 }
 func (t tmpl) text() string { return strings.Join(t.parts, "") }
+
+// literal is the text with each placeholder as "x", for the checks.
+func (t tmpl) literal() string { return strings.Join(t.parts, "x") }
 
 func (t tmpl) appendTo(b []byte, rec []string) []byte {
 	for i, p := range t.parts {

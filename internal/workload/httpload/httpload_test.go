@@ -2,13 +2,16 @@ package httpload
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -19,7 +22,7 @@ func writeParams(t *testing.T, text string) *table {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "p.csv")
 	os.WriteFile(path, []byte(text), 0o644)
-	tb, err := readTable(path)
+	tb, err := readTable(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,5 +155,87 @@ func TestExpandEnv(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("expandEnv(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
+	}
+}
+
+// TestCompileRequestRefusesInjection: values from the environment are
+// checked once filled in; values from --params are percent-encoded.
+func TestCompileRequestRefusesInjection(t *testing.T) {
+	params := &table{header: []string{"v"}, index: map[string]int{"v": 0}, rows: [][]string{{"a\r\nX-Evil: 1"}}}
+	tests := []struct {
+		name    string
+		method  string
+		path    string
+		headers []string
+		want    string
+	}{
+		{"header from -e with CR LF", "GET", "/", []string{"X-A: a\r\nX-Injected: 1"}, "line break"},
+		{"path from -e with CR LF", "GET", "/a\r\nGET /b", nil, "request target"},
+		{"lower-case method with a space", "ge t", "/", nil, "method"},
+		{"placeholder values are encoded", "GET", "/{{v}}", []string{"X-V: {{v}}"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := compileRequest(tc.method, tc.path, tc.headers, "", params)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf opBuf
+				op := r.render(&buf, 0)
+				if strings.ContainsAny(op.Query, "\r\n") || strings.ContainsAny(string(buf.headers[0]), "\r\n") {
+					t.Errorf("a line break reached the request: %q %q", op.Query, buf.headers[0])
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// endlessCSV is a parameter file that never ends.
+type endlessCSV struct{}
+
+func (endlessCSV) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = "a,b\n"[i%4]
+	}
+	return len(p), nil
+}
+
+// TestReadTableBounded: a --params file past bounded.ParamsBytes is
+// refused; a FIFO fed an endless stream is refused at the bound too.
+func TestReadTableBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "huge.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse file past the bound: its size says so before any read.
+	if err := f.Truncate(bounded.ParamsBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := readTable(t.Context(), path); !bounded.IsTooLarge(err) {
+		t.Fatalf("huge file: %v", err)
+	}
+	fifo := filepath.Join(t.TempDir(), "endless.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO: %v", err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer w.Close()
+		io.Copy(w, io.LimitReader(endlessCSV{}, bounded.ParamsBytes+(8<<20)))
+	}()
+	if _, err := readTable(ctx, fifo); !bounded.IsTooLarge(err) {
+		t.Fatalf("endless pipe: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package httpload
 import (
 	"strings"
 
+	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
@@ -39,13 +40,32 @@ func DefaultOptions() Options {
 // Validate returns the first problem of o as a usage error. A path or
 // header with placeholders is checked when the family opens, once they are
 // filled (they need ParamsFile's columns and the environment).
+//
+// Requests are what the user typed: the method is an RFC 9110 token, a
+// header name a token and its value free of CR, LF and NUL, the path free
+// of whitespace and control characters, and --expect-status 100 to 599.
 func (o *Options) Validate() error {
+	if err := httpdrv.CheckMethod(o.Method); err != nil {
+		return usage.Errorf("--%v", err)
+	}
+	if o.ExpectStatus != 0 {
+		if httpdrv.CheckStatus(o.ExpectStatus) != nil {
+			return usage.Errorf("--expect-status %d: HTTP status codes are 100 to 599", o.ExpectStatus)
+		}
+	}
 	if o.Path != "" && !strings.Contains(o.Path, "{{") && !strings.HasPrefix(o.Path, "/") {
 		return usage.Errorf("--path %q must start with /", o.Path)
 	}
+	if !strings.Contains(o.Path, "{{") {
+		if err := httpdrv.CheckTarget(o.Path); err != nil {
+			return usage.Errorf("--%v", err)
+		}
+	}
 	for _, h := range o.Headers {
-		if !strings.Contains(h, "{{") && !strings.Contains(h, ":") {
-			return usage.Errorf("--header %q: want 'Name: value'", h)
+		if !strings.Contains(h, "{{") {
+			if err := httpdrv.CheckHeader(h); err != nil {
+				return usage.Errorf("--%v", err)
+			}
 		}
 	}
 	return nil

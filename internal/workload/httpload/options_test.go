@@ -43,5 +43,13 @@ func TestValidate(t *testing.T) {
 		{"header", func(o *Options) { o.Headers = []string{"A: b"} }, ""},
 		{"header without colon", func(o *Options) { o.Headers = []string{"A: b", "Ab"} }, `--header "Ab": want 'Name: value'`},
 		{"header from the environment", func(o *Options) { o.Headers = []string{"{{__ENV.H}}"} }, ""},
+		{"header injection", func(o *Options) { o.Headers = []string{"X-A: a\r\nX-Injected: 1"} }, `--header "X-A: a\r\nX-Injected: 1": the value holds a line break or NUL (one header per --header)`},
+		{"header without a name", func(o *Options) { o.Headers = []string{": novalue"} }, `--header ": novalue": the name is empty`},
+		{"header name with a space", func(o *Options) { o.Headers = []string{"X A: 1"} }, `--header "X A: 1": ' ' is not allowed in a header name (RFC 9110 token)`},
+		{"path splitting a request", func(o *Options) { o.Path = "/a\r\nX-Evil: 1\r\n\r\nGET /b" }, `--path "/a\r\nX-Evil: 1\r\n\r\nGET /b": '\r' is not allowed in a request target (percent-encode it, e.g. %20 for a space)`},
+		{"method with a space", func(o *Options) { o.Method = "GE T" }, "--method \"GE T\": ' ' is not allowed in a method (RFC 9110 token: letters, digits and !#$%&'*+-.^_`|~)"},
+		{"method WebDAV", func(o *Options) { o.Method = "PROPFIND" }, ""},
+		{"expect-status 999", func(o *Options) { o.ExpectStatus = 999 }, "--expect-status 999: HTTP status codes are 100 to 599"},
+		{"expect-status 204", func(o *Options) { o.ExpectStatus = 204 }, ""},
 	})
 }

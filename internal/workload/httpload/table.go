@@ -1,10 +1,12 @@
 package httpload
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/stampede-bench/stampede/internal/bounded"
 )
 
 // table is a parameter file: a header line and rows.
@@ -14,14 +16,19 @@ type table struct {
 	rows   [][]string
 }
 
-func readTable(path string) (*table, error) {
-	f, err := os.Open(path)
+// readTable reads a --params file of at most bounded.ParamsBytes; ctx
+// ends the read.
+func readTable(ctx context.Context, path string) (*table, error) {
+	f, err := bounded.Open(path, bounded.ParamsBytes)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
+	r := csv.NewReader(bounded.Reader(ctx, f, bounded.ParamsBytes, path))
 	header, err := r.Read()
+	if bounded.IsTooLarge(err) || ctx.Err() != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: no header line", path)
 	}
@@ -33,6 +40,9 @@ func readTable(path string) (*table, error) {
 		rec, err := r.Read()
 		if err == io.EOF {
 			break
+		}
+		if bounded.IsTooLarge(err) || ctx.Err() != nil {
+			return nil, err
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)

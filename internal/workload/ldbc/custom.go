@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -56,7 +57,7 @@ func parseCustomFiles(paths []string, builtin []workload.Info) ([]customSpec, er
 	}
 	var out []customSpec
 	for _, path := range paths {
-		raw, err := os.ReadFile(path)
+		raw, err := bounded.ReadFile(context.Background(), path, bounded.ConfigBytes)
 		if err != nil {
 			return nil, fmt.Errorf("scenario file: %w", err)
 		}
@@ -172,7 +173,7 @@ func templateParams(q string) (string, []string) {
 // header line. Values that parse as integers bind as integers, others as
 // text.
 func readParamColumns(path string, columns []string, sep byte) ([][]any, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := bounded.ReadFile(context.Background(), path, bounded.ParamsBytes)
 	if err != nil {
 		return nil, err
 	}

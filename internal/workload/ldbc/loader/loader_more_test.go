@@ -339,3 +339,30 @@ func TestFingerprint(t *testing.T) {
 		t.Errorf("empty dir: %v", err)
 	}
 }
+
+// A person file with invalid UTF-8 is refused on the client, before the
+// target is touched, with the file and line — for SQLite as for
+// PostgreSQL.
+func TestInvalidUTF8Refused(t *testing.T) {
+	data := ldbctest.With(ldbctest.Tiny, map[string][]string{
+		ldbcfile.PersonPath: {"77|Ren\xe9|Latin|male|1985-01-02|2011-02-03T04:05:06.789+0000|1.2.3.4|Chrome"},
+	})
+	dir := t.TempDir()
+	ldbctest.Write(t, dir, data)
+	for name, target := range targets(t) {
+		t.Run(name, func(t *testing.T) {
+			tgt := target(t)
+			_, err := Load(t.Context(), Config{Target: tgt, Data: dir, FailedRows: filepath.Join(t.TempDir(), "failed.csv"), Workers: 2})
+			if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), "not valid UTF-8") ||
+				!strings.Contains(err.Error(), ldbcfile.PersonPath+" line ") || !strings.Contains(err.Error(), "nothing was loaded") {
+				t.Fatalf("err = %v, want a usage error naming %s:LINE and invalid UTF-8", err, ldbcfile.PersonPath)
+			}
+			if strings.Count(err.Error(), "\n") != 0 {
+				t.Errorf("more than one line: %q", err)
+			}
+			if m, err := Inspect(t.Context(), tgt, nil); m != nil || err != nil {
+				t.Errorf("target holds %+v, %v", m, err)
+			}
+		})
+	}
+}

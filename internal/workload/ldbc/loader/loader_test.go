@@ -199,12 +199,13 @@ func TestLoadBadInput(t *testing.T) {
 }
 
 // A row the target rejects although it passed validation (PostgreSQL
-// refuses text that is not UTF-8) is retried alone and reported with the
-// target's message; the rest of its chunk is loaded.
+// refuses a NUL byte in text, which is valid UTF-8; invalid UTF-8 is
+// refused on the client, see TestInvalidUTF8Refused) is retried alone and
+// reported with the target's message; the rest of its chunk is loaded.
 func TestTargetRejectsRow(t *testing.T) {
 	dir := t.TempDir()
 	ldbctest.Write(t, dir, ldbctest.With(ldbctest.Tiny, map[string][]string{
-		ldbcfile.PersonSpeaksLanguagePath: {"3|bad\xffutf8", "4|it"},
+		ldbcfile.PersonSpeaksLanguagePath: {"3|bad\x00nul", "4|it"},
 	}))
 	failed := filepath.Join(t.TempDir(), "f.csv")
 	tgt := pgtest.Schema(t)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
@@ -211,6 +212,11 @@ func (r *reader) parse(fields [][]byte) ([]any, rowKey, error) {
 			}
 			row[i] = v
 		case cText:
+			if !utf8.Valid(b) {
+				// Refused on the client for every target alike (SQLite
+				// would store the bytes, PostgreSQL refuse them mid-load).
+				return nil, rowKey{}, fmt.Errorf("%w: %s: not valid UTF-8 (LDBC files are UTF-8; convert the file, e.g. with iconv -t UTF-8)", ldbcfile.ErrMalformed, c.name)
+			}
 			row[i] = string(b)
 		case cGender:
 			if s := string(b); s != ldbcfile.GenderMale && s != ldbcfile.GenderFemale {

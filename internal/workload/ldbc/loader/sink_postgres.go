@@ -51,7 +51,7 @@ func openPostgres(ctx context.Context, u *url.URL, workers int, getenv func(stri
 	for _, err := range errs {
 		if err != nil {
 			s.close()
-			return nil, usage.Errorf("cannot connect to %s: %v", driver.RedactURL(u), scrubPass(err, cfg.Password))
+			return nil, usage.Errorf("cannot connect to %s: %v", driver.RedactURL(u), scrubPass(postgres.Cause(err), cfg.Password))
 		}
 	}
 	return s, nil
