@@ -37,6 +37,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/progress"
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
 
@@ -127,6 +128,9 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	t0 := time.Now()
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultWorkers
+	}
+	if err := datagen.Complete(cfg.Data); err != nil {
+		return Stats{}, usage.Errorf("%v: generate it again (stampede gen ldbc --force --out %s); nothing was loaded", err, cfg.Data)
 	}
 	ts := present(cfg.Data, tables())
 	if cfg.PersonGraphOnly {
