@@ -39,6 +39,7 @@ var layers = []layer{
 	{0, "internal/metrics", "recorders, snapshots, run totals"},
 	{0, "internal/fslock", "advisory locks on staging areas"},
 	{0, "internal/nospace", "recognises a full disk"},
+	{0, "internal/nospace/...", "test helper: a small file system to fill"},
 
 	// Records and clients.
 	{1, "internal/reqlog", "per-request log records"},

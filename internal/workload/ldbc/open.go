@@ -184,7 +184,7 @@ func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, targe
 	env.Logf("loading %s into %s", dir, driver.Redact(target))
 	cfg := loader.Config{Target: target, Data: dir, Drop: true, Getenv: env.Getenv, Dates: f.dates, MaxRejected: f.limit,
 		FailedRows:      filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".failed_rows.csv"),
-		PersonGraphOnly: !activity}
+		PersonGraphOnly: !activity, Note: func(line string) { env.Logf("%s", line) }}
 	if !env.Quiet {
 		cfg.Progress = termbar.New(env.Stderr, "validating, loading", "rows")
 	}
