@@ -25,8 +25,8 @@ const sqliteRowsPerStmt = 256
 // new file over the target, so the target is either the old load or the
 // new one, never a mix or an empty file.
 type sqliteSink struct {
-	path  string // the target
-	tmp   string // the staging file
+	path string // the target
+	tmp  string // the staging file
 	// lock is held on tmp while this load runs, so that another load
 	// can tell it from one a killed process left (removeDebris).
 	lock  *fslock.Lock
