@@ -92,6 +92,7 @@ func runLoad(ctx context.Context, env *Env, o loadOptions) error {
 	cfg := loader.Config{
 		Target: o.target, Data: o.data, Drop: o.drop, Workers: o.workers,
 		FailedRows: o.failedRows, Getenv: env.Getenv, MaxRejected: lim, Dates: dates,
+		Note: func(line string) { fmt.Fprintf(env.Stderr, "load: %s\n", line) },
 	}
 	if !o.quiet && isTerminal(env.Stderr) {
 		cfg.Progress = termbar.New(env.Stderr, "validating, loading", "rows")

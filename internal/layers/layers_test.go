@@ -40,6 +40,9 @@ var layers = []layer{
 	{0, "internal/monitor/...", ""},
 	{0, "internal/driver", "the driver interface"},
 	{0, "internal/metrics", "recorders, snapshots, run totals"},
+	{0, "internal/fslock", "advisory locks on staging areas"},
+	{0, "internal/nospace", "recognises a full disk"},
+	{0, "internal/nospace/...", "test helper: a small file system to fill"},
 
 	// Records and clients.
 	{1, "internal/reqlog", "per-request log records"},

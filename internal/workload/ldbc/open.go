@@ -135,10 +135,17 @@ func loadedFrom(ctx context.Context, env *workload.Env, target string) string {
 // stampede did not write, so a real data set is never overwritten.
 func (f *Family) ensureData(ctx context.Context, env *workload.Env, dir string) error {
 	if _, err := ldbcfile.Parts(dir, ldbcfile.PersonPath); err == nil {
-		return nil
+		err := datagen.Complete(dir)
+		if err == nil {
+			return nil
+		}
+		// Only a set stampede generated under --data-dir gets here (a
+		// --data set is checked by checkUserData); --force below removes
+		// only the files its manifest lists.
+		env.Logf("%v: removing it and generating it again", err)
 	}
 	env.Logf("generating LDBC SF%s into %s", strconv.FormatFloat(f.opts.SF, 'f', -1, 64), dir)
-	st, err := datagen.Generate(ctx, datagen.Config{SF: f.opts.SF, Out: dir, Seed: DataSeed, Force: true})
+	st, err := datagen.Generate(ctx, datagen.Config{SF: f.opts.SF, Out: dir, Seed: DataSeed, Force: true, Note: func(s string) { env.Logf("%s", s) }})
 	if err != nil {
 		if usage.Is(err) {
 			return usage.Errorf("generate %s: %v", dir, err)
@@ -177,7 +184,7 @@ func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, targe
 	env.Logf("loading %s into %s", dir, driver.Redact(target))
 	cfg := loader.Config{Target: target, Data: dir, Drop: true, Getenv: env.Getenv, Dates: f.dates, MaxRejected: f.limit,
 		FailedRows:      filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".failed_rows.csv"),
-		PersonGraphOnly: !activity}
+		PersonGraphOnly: !activity, Note: func(line string) { env.Logf("%s", line) }}
 	if !env.Quiet {
 		cfg.Progress = termbar.New(env.Stderr, "validating, loading", "rows")
 	}

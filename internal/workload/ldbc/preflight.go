@@ -7,6 +7,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
 
@@ -52,6 +53,9 @@ func (f *Family) checkUserData() error {
 	}
 	if _, err := ldbcfile.Parts(f.opts.Data, ldbcfile.PersonPath); err != nil {
 		return usage.Errorf("--data %s holds no LDBC data set (no %s); generate one with stampede gen ldbc --out %s, or leave --data out to use one generated under --data-dir", f.opts.Data, ldbcfile.PersonPath, f.opts.Data)
+	}
+	if err := datagen.Complete(f.opts.Data); err != nil {
+		return usage.Errorf("--data: %v: generate it again (stampede gen ldbc --force --out %s)", err, f.opts.Data)
 	}
 	return nil
 }

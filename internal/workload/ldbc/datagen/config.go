@@ -66,6 +66,10 @@ type Config struct {
 	// written so far (headers excluded), from one goroutine at a time,
 	// after every written chunk (at most a few hundred calls per file).
 	Progress func(rowsWritten int64)
+	// Note, when set, receives one line for each thing Generate did that
+	// the user did not ask for: removing the staging directory an
+	// interrupted or killed generation into Out left (nil: not told).
+	Note func(line string)
 
 	// sortBudget overrides the bytes an update stream sorter holds before
 	// writing a run (tests force runs with a small one).

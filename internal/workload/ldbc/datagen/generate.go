@@ -48,17 +48,40 @@ const personChunk = 4096
 // Generate writes an LDBC SNB social network for cfg.SF into cfg.Out and
 // returns what it wrote. It is deterministic in (cfg.SF, cfg.Seed), uses
 // cfg.Workers goroutines, and stops early with ctx.Err() (wrapped) when ctx
-// ends, leaving partial files behind. Bad input gives a usage error
-// (package usage) before anything is written.
+// ends. It writes into a staging directory (PartialSuffix) that becomes
+// cfg.Out only when every file is complete; a failed or interrupted call
+// removes it (and the parents of cfg.Out it made), and the next call
+// removes one a killed process left (cfg.Note says so). Bad input gives a
+// usage error (package usage) before anything is written.
 func Generate(ctx context.Context, cfg Config) (Stats, error) {
 	t0 := time.Now()
 	n, err := cfg.validate()
 	if err != nil {
 		return Stats{}, err
 	}
+	if err := removeAbandoned(cfg.Out, cfg.Note); err != nil {
+		return Stats{}, err
+	}
 	if err := prepareOut(cfg.Out, cfg.Force); err != nil {
 		return Stats{}, err
 	}
+	stage, err := openStaging(cfg.Out)
+	if err != nil {
+		return Stats{}, err
+	}
+	st, err := generateInto(ctx, cfg, n, stage.dir, t0)
+	if err == nil {
+		err = stage.publish(cfg.Out)
+	}
+	if err != nil {
+		stage.discard()
+		return Stats{}, err
+	}
+	return st, nil
+}
+
+// generateInto writes the data set into dir (the staging directory).
+func generateInto(ctx context.Context, cfg Config, n int, dir string, t0 time.Time) (Stats, error) {
 	d, err := newDicts()
 	if err != nil {
 		return Stats{}, err
@@ -73,9 +96,12 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 		updates:      cfg.UpdateStreams,
 		sortBudget:   cfg.sortBudget,
 	}
-	g.startUpdates(cfg.Out)
+	g.startUpdates(dir)
 	defer g.closeUpdates()
-	o := &outputs{root: cfg.Out, progress: cfg.Progress, manifest: &manifest{path: filepath.Join(cfg.Out, ManifestName)}}
+	o := &outputs{root: dir, progress: cfg.Progress, manifest: &manifest{path: filepath.Join(dir, ManifestName)}}
+	if err := o.manifest.write(nil); err != nil {
+		return Stats{}, fmt.Errorf("manifest: %w", err)
+	}
 	stages := []stage{
 		{"static files", g.writeStatic},
 		{"persons", func(ctx context.Context, _ *outputs) error { return g.generatePersons(ctx, n) }},
@@ -97,7 +123,7 @@ func Generate(ctx context.Context, cfg Config) (Stats, error) {
 	if err := o.closeAll(); err != nil {
 		return Stats{}, err
 	}
-	if err := o.manifest.finish(cfg.Out); err != nil {
+	if err := o.manifest.finish(dir); err != nil {
 		return Stats{}, fmt.Errorf("manifest: %w", err)
 	}
 	st := Stats{
@@ -126,7 +152,8 @@ func buildGraph(ctx context.Context, n int, seed int64, workers int) (*generator
 	return g, g.generateKnows(ctx)
 }
 
-// prepareOut checks that out can take a data set and makes it exist.
+// prepareOut checks that out can take a data set: absent, empty, or (with
+// force) emptied of a data set Generate wrote there before.
 func prepareOut(out string, force bool) error {
 	if fi, err := os.Stat(out); err == nil {
 		if !fi.IsDir() {
@@ -145,16 +172,7 @@ func prepareOut(out string, force bool) error {
 			}
 		}
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return badConfig("cannot create output directory: %v", unwrapPath(err))
-	}
-	probe, err := os.CreateTemp(out, ".stampede-write-test-*")
-	if err != nil {
-		return badConfig("output directory %s is not writable: %v", out, unwrapPath(err))
-	}
-	name := probe.Name()
-	_ = probe.Close()
-	return os.Remove(name)
+	return nil
 }
 
 // unwrapPath drops the path from *PathError messages that already name it.

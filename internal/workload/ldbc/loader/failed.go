@@ -58,7 +58,11 @@ func (fr *failedRows) add(t *table, file string, line int, reason, text string) 
 	}
 	reason = ldbcfile.Cut(strings.NewReplacer("|", "/", "\n", " ", "\r", " ").Replace(reason))
 	text = ldbcfile.Cut(strings.NewReplacer("\n", " ", "\r", " ").Replace(text))
-	fmt.Fprintf(fr.w, "%s|%d|%s|%s\n", file, line, reason, text)
+	if _, err := fmt.Fprintf(fr.w, "%s|%d|%s|%s\n", file, line, reason, text); err != nil {
+		// Never claim a file that could not be written.
+		fr.err = fmt.Errorf("failed-rows file %s could not be written: %w", fr.path, err)
+		return fr.err
+	}
 	if fr.n == 0 {
 		fr.first = fmt.Sprintf("%s line %d: %s", file, line, reason)
 	}
@@ -103,7 +107,10 @@ func (fr *failedRows) close() error {
 		err = cerr
 	}
 	fr.f = nil
-	return err
+	if err != nil && fr.err == nil {
+		fr.err = fmt.Errorf("failed-rows file %s could not be written: %w", fr.path, err)
+	}
+	return fr.err
 }
 
 // isFailedRowsFile reports whether path starts with FailedRowsHeader.

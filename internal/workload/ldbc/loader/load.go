@@ -35,8 +35,10 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
+	"github.com/stampede-bench/stampede/internal/nospace"
 	"github.com/stampede-bench/stampede/internal/progress"
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 )
 
@@ -78,6 +80,11 @@ type Config struct {
 	// comments, likes, ...): what the person-graph scenarios need, in a
 	// tenth of the rows. Meta.Activity records whether they were loaded.
 	PersonGraphOnly bool
+	// Note, when set, receives one line for each thing Load removed that
+	// a killed load left behind: a PostgreSQL staging schema no running
+	// load holds, a SQLite staging file (PATH.loading-*) with its -wal and
+	// -shm files (nil: not told).
+	Note func(line string)
 }
 
 // TableStats is the outcome for one table.
@@ -124,9 +131,20 @@ const DefaultWorkers = 4
 // target, a missing data set, an already loaded target without Drop)
 // gives usage errors (package usage).
 func Load(ctx context.Context, cfg Config) (Stats, error) {
+	st, err := doLoad(ctx, cfg)
+	if nospace.Is(err) && !strings.Contains(err.Error(), "no space left") {
+		err = fmt.Errorf("no space left on the target: %w; the target is unchanged", err)
+	}
+	return st, err
+}
+
+func doLoad(ctx context.Context, cfg Config) (Stats, error) {
 	t0 := time.Now()
 	if cfg.Workers <= 0 {
 		cfg.Workers = DefaultWorkers
+	}
+	if err := datagen.Complete(cfg.Data); err != nil {
+		return Stats{}, usage.Errorf("%v: generate it again (stampede gen ldbc --force --out %s); nothing was loaded", err, cfg.Data)
 	}
 	ts := present(cfg.Data, tables())
 	if cfg.PersonGraphOnly {
@@ -145,6 +163,15 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 		return Stats{}, err
 	}
 	defer s.close()
+	removed, err := s.removeDebris(ctx)
+	for _, r := range removed {
+		if cfg.Note != nil {
+			cfg.Note(r)
+		}
+	}
+	if err != nil {
+		return Stats{}, fmt.Errorf("remove what a killed load left in %s: %w", redact(cfg.Target), err)
+	}
 	kv, exists, err := s.inspect(ctx)
 	if err != nil {
 		if usage.Is(err) {
@@ -209,6 +236,9 @@ func Load(ctx context.Context, cfg Config) (Stats, error) {
 	l.meter.finish()
 	if err != nil {
 		return Stats{}, err
+	}
+	if err := fr.close(); err != nil {
+		return Stats{}, fmt.Errorf("%w; the target is unchanged", err)
 	}
 	if rejected := fr.count(); rejected > cfg.MaxRejected.Allowed(read) {
 		return Stats{}, fmt.Errorf("%w: the target rejected rows: %d of %d rows failed in all, more than --max-rejected %s allows (first: %s); see %s; the target is unchanged",
@@ -545,10 +575,18 @@ func (l *load) write(ctx context.Context, w int, c chunk) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if nospace.Is(err) {
+		// Not the rows' fault: retrying them one by one would take
+		// hours and blame every row.
+		return fmt.Errorf("no space left on the target: %w; the target is unchanged", err)
+	}
 	for i, r := range c.rows {
 		if err := l.s.write(ctx, w, c.t, c.rows[i:i+1]); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if nospace.Is(err) {
+				return fmt.Errorf("no space left on the target: %w; the target is unchanged", err)
 			}
 			if ferr := l.fr.add(c.t, c.file, c.lines[i], "rejected by target: "+err.Error(), formatRow(r)); ferr != nil {
 				return ferr

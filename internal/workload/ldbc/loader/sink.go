@@ -30,6 +30,10 @@ type sink interface {
 	// swap atomically replaces the target's loader tables (if any) with
 	// the staged ones.
 	swap(ctx context.Context) error
+	// removeDebris removes the staging areas of loads that were killed
+	// (never one a running load holds, never anything the loader did not
+	// make) and returns one line for each ("removed ...").
+	removeDebris(ctx context.Context) ([]string, error)
 	// abort removes the staging area; a no-op after swap. close aborts.
 	abort()
 	close() error

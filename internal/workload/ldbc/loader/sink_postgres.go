@@ -92,9 +92,15 @@ func (s *pgSink) inspect(ctx context.Context) (map[string]string, bool, error) {
 func (s *pgSink) stage(ctx context.Context) error {
 	var b [6]byte
 	rand.Read(b[:])
-	s.staging = StagingPrefix + hex.EncodeToString(b[:])
+	name := StagingPrefix + hex.EncodeToString(b[:])
+	// The session holds this lock until it ends: a schema whose lock is
+	// free belongs to a load that was killed (removeDebris).
+	if _, err := s.conns[0].Exec(ctx, "SELECT pg_advisory_lock($1)", stagingLockKey(name)); err != nil {
+		return fmt.Errorf("lock the staging schema: %w", err)
+	}
+	s.staging = name
 	q := s.q()
-	stmts := []string{"CREATE SCHEMA " + s.staging}
+	stmts := []string{"CREATE SCHEMA " + s.staging, "COMMENT ON SCHEMA " + s.staging + " IS '" + stagingComment + "'"}
 	for _, t := range tables() {
 		stmts = append(stmts, pgDialect.createSQL(t, q))
 	}

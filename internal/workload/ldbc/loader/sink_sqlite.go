@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
+	"github.com/stampede-bench/stampede/internal/fslock"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
@@ -24,8 +25,11 @@ const sqliteRowsPerStmt = 256
 // new file over the target, so the target is either the old load or the
 // new one, never a mix or an empty file.
 type sqliteSink struct {
-	path  string // the target
-	tmp   string // the staging file
+	path string // the target
+	tmp  string // the staging file
+	// lock is held on tmp while this load runs, so that another load
+	// can tell it from one a killed process left (removeDebris).
+	lock  *fslock.Lock
 	db    *sql.DB
 	conn  *sql.Conn // the one connection; statements are prepared on it
 	stmts map[string]*sql.Stmt
@@ -120,6 +124,11 @@ func (s *sqliteSink) stage(ctx context.Context) error {
 	}
 	s.tmp = f.Name()
 	f.Close()
+	// Released only after SQLite closed the file: closing another
+	// descriptor of it earlier would drop SQLite's own fcntl locks.
+	if s.lock, err = fslock.TryLock(s.tmp); err != nil && !errors.Is(err, fslock.ErrUnsupported) {
+		return fmt.Errorf("sqlite staging file: %w", err)
+	}
 	db, err := sql.Open("sqlite", sqlite.DSN(s.tmp, true))
 	if err != nil {
 		return fmt.Errorf("sqlite %s: %w", s.tmp, err)
@@ -252,6 +261,8 @@ func (s *sqliteSink) swap(ctx context.Context) error {
 	}
 	removeSQLiteFiles(s.tmp) // stray -wal/-shm of the staging name
 	s.tmp = ""
+	s.lock.Unlock()
+	s.lock = nil
 	return nil
 }
 
@@ -263,6 +274,8 @@ func (s *sqliteSink) abort() {
 		removeSQLiteFiles(s.tmp)
 		s.tmp = ""
 	}
+	s.lock.Unlock()
+	s.lock = nil
 }
 
 func removeSQLiteFiles(path string) {
