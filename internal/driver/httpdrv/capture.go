@@ -30,6 +30,9 @@ type Capture struct {
 	Body        []byte
 	MaxBody     int64
 	DiscardBody bool
+	// Head tells that the request was a HEAD: the response has no body
+	// whatever its Content-Length says.
+	Head bool
 }
 
 func (c *Capture) reset() {
@@ -106,7 +109,7 @@ func (r *reader) restCapture(line []byte, c *Capture) (status int, keepAlive boo
 		}
 	}
 	switch {
-	case status == 204 || status == 304 || status < 200:
+	case c.Head || status == 204 || status == 304 || status < 200:
 		return status, keepAlive, nil
 	case chunked:
 		return status, keepAlive, r.readChunked(c)

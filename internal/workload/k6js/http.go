@@ -227,6 +227,7 @@ func (v *vm) request(method string, u, body, params goja.Value) goja.Value {
 	if v.inInit {
 		v.throw("making HTTP requests in the init context is not supported (k6 neither)")
 	}
+	u, body, params = orUndef(u), orUndef(body), orUndef(params)
 	rp := v.params(params)
 	b, form := v.bodyBytes(body)
 	target := u.String()
@@ -273,7 +274,7 @@ func (v *vm) do(method, rawURL string, body []byte, form bool, rp *reqParams) (g
 		h.conns[origin] = oc
 	}
 	h.ext = httpdrv.Ext{Method: method, Capture: &h.capture, Timeout: rp.timeout}
-	h.capture.DiscardBody = rp.respType == "none"
+	h.capture.DiscardBody, h.capture.Head = rp.respType == "none", method == "HEAD"
 	hasCT := false
 	for _, kv := range rp.headers {
 		if strings.ContainsAny(kv[0]+kv[1], "\r\n") {
@@ -613,4 +614,13 @@ func (v *vm) jarObject() goja.Value {
 		h.jar.SetCookies(u, []*http.Cookie{{Name: name, Value: value}})
 	})
 	return o
+}
+
+// orUndef maps a missing value (nil, from Get of an absent property) to
+// undefined.
+func orUndef(v goja.Value) goja.Value {
+	if v == nil {
+		return goja.Undefined()
+	}
+	return v
 }

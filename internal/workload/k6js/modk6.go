@@ -357,6 +357,9 @@ func validMetricName(n string) bool {
 // addSample records value val of custom metric m with tags.
 func (s *shared) addSample(rec *metrics.Recorder, at time.Duration, m *customMetric, val goja.Value, tags map[string]string) {
 	f := val.ToFloat()
+	if m.kind == metrics.KindTrend && m.isTime {
+		f *= 1000 // ms -> µs
+	}
 	record := func(id metrics.ID) {
 		switch m.kind {
 		case metrics.KindCounter:
@@ -366,9 +369,6 @@ func (s *shared) addSample(rec *metrics.Recorder, at time.Duration, m *customMet
 		case metrics.KindGauge:
 			rec.Gauge(id, f)
 		case metrics.KindTrend:
-			if m.isTime {
-				f *= 1000 // ms -> µs
-			}
 			rec.Trend(id, at, int64(math.Round(f)))
 		}
 	}
