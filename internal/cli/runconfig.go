@@ -56,13 +56,13 @@ func isSecretFlag(name string) bool {
 //	scenarios:
 //	  go.Go1Step: {executor: constant-vus, vus: 50, duration: 30s}
 //	  go.Go2Step: {executor: ramping-vus, stages: [{duration: 10s, target: 100}]}
-//	thresholds: ["responseTime: p(95)<200"]
+//	thresholds: ["responseTime: p(95)<200"]   # or k6's map form (configthresholds.go)
 //	options: {batch-size: "300"}
 type fileConfig struct {
 	Target     string                   `yaml:"target"`
 	Order      []string                 `yaml:"-"`
 	Scenarios  map[string]engine.Config `yaml:"scenarios"`
-	Thresholds []string                 `yaml:"thresholds"`
+	Thresholds configThresholds         `yaml:"thresholds"`
 	Options    map[string]string        `yaml:"options"`
 }
 

@@ -61,7 +61,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 			target = fc.Target
 		}
 		if !changed("threshold") {
-			thresholds = append(append([]string(nil), thresholds...), fc.Thresholds...)
+			thresholds = append(append([]string(nil), thresholds...), fc.Thresholds.Specs...)
 		}
 	}
 	names := in.args

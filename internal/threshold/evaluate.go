@@ -1,6 +1,7 @@
 package threshold
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -103,6 +104,10 @@ type Result struct {
 	Value float64
 	// Pass reports whether the expression held. It is false when Err is set.
 	Pass bool
+	// NoData is set when the metric has no samples: as in k6, such an
+	// expression passes (checks: rate>0.99 with no check made), and the
+	// account says why.
+	NoData bool
 	// Err says why the expression could not be evaluated (no samples,
 	// unknown scenario); such a threshold fails.
 	Err error
@@ -127,6 +132,9 @@ func (r Result) String() string {
 	}
 	if r.Err != nil {
 		return fmt.Sprintf("%s %s: %s (%v)", mark, r.Metric, r.Expr, r.Err)
+	}
+	if r.NoData {
+		return fmt.Sprintf("%s %s: %s (no samples: passes, as in k6)", mark, r.Metric, r.Expr)
 	}
 	return fmt.Sprintf("%s %s: %s (%s=%g)", mark, r.Metric, r.Expr, r.Agg, r.Value)
 }
@@ -154,8 +162,11 @@ func Evaluate(snap *metrics.Snapshot, ts []Threshold) []Result {
 			r := Result{Metric: t.Key(), Expr: e.Source, Agg: e.Agg, Err: err}
 			if err == nil {
 				r.Kind, r.Unit, r.Value, r.Err = observe(sc, t.Metric, e.Agg)
+				if errors.Is(r.Err, errNoSamples) {
+					r.Err, r.NoData = nil, true
+				}
 			}
-			r.Pass = r.Err == nil && e.Op.Holds(r.Value, e.Value)
+			r.Pass = r.Err == nil && (r.NoData || e.Op.Holds(r.Value, e.Value))
 			out = append(out, r)
 		}
 	}
@@ -202,8 +213,11 @@ func observe(sc *metrics.ScenarioSnapshot, name string, a Agg) (metrics.Kind, me
 		}
 		return metrics.KindGauge, 0, g.Value, nil
 	}
-	return 0, 0, 0, fmt.Errorf("no samples of %s (known metrics with data: %s)", name, strings.Join(namesWithData(sc), ", "))
+	return 0, 0, 0, fmt.Errorf("%w of %s (known metrics with data: %s)", errNoSamples, name, strings.Join(namesWithData(sc), ", "))
 }
+
+// errNoSamples marks a metric without samples in the scenario.
+var errNoSamples = errors.New("no samples")
 
 func kindErr(name string, k metrics.Kind, a Agg) error {
 	return fmt.Errorf("%s is a %s: %s does not apply (use %s)", name, k, a, aggList(k))
@@ -213,7 +227,7 @@ func kindErr(name string, k metrics.Kind, a Agg) error {
 func TrendStat(t *metrics.Trend, a Agg) (float64, error) {
 	h := t.Hist
 	if h.TotalCount() == 0 {
-		return 0, fmt.Errorf("no samples")
+		return 0, errNoSamples
 	}
 	var v float64
 	switch a.Name {

@@ -37,7 +37,7 @@ func TestEvaluate(t *testing.T) {
 		{"gauge", "vus_max: value==400", 400, true, ""},
 		{"custom counter", "retries: count==40", 40, true, ""},
 		{"unknown scenario fails with a reason", "responseTime{scenario:go.Go9Step}: p(95)<200", 0, false, `unknown scenario "go.Go9Step" (ran: go.Go2Step, insert.InsertPersonScenario)`},
-		{"no samples fails with a reason", "http_req_duration: p(95)<200", 0, false, "no samples of http_req_duration"},
+		{"no samples passes as in k6", "http_req_duration: p(95)<200", 0, true, ""},
 		{"wrong aggregation at evaluation", "checks: count>1", 0, false, "checks is a rate"},
 	}
 	for _, tc := range tests {
@@ -62,6 +62,9 @@ func TestEvaluate(t *testing.T) {
 			}
 			if tc.wantErr == "" && r.Err != nil || tc.wantErr != "" && (r.Err == nil || !strings.Contains(r.Err.Error(), tc.wantErr)) {
 				t.Errorf("err %v, want %q", r.Err, tc.wantErr)
+			}
+			if noData := strings.HasPrefix(tc.name, "no samples"); r.NoData != noData || noData && !strings.Contains(r.String(), "no samples: passes, as in k6") {
+				t.Errorf("NoData %v, want %v (%s)", r.NoData, noData, r)
 			}
 			if Failed(rs) == tc.wantPass {
 				t.Errorf("Failed = %v with pass %v", Failed(rs), tc.wantPass)

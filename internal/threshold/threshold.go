@@ -13,6 +13,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 )
@@ -28,6 +29,8 @@ type Threshold struct {
 	Scenario string
 	// Exprs are the conditions; each must hold.
 	Exprs []Expr
+	// Aborts are the expressions with abortOnFail (k6 options form).
+	Aborts []Abort
 }
 
 // Key is the k6 name of the (sub)metric: METRIC or METRIC{scenario:NAME}.
@@ -57,6 +60,14 @@ type Expr struct {
 	Op     Op
 	// Value is the bound, in ms for time trends.
 	Value float64
+}
+
+// Abort is k6's abortOnFail for expression Expr (an index into Exprs):
+// the run ends as soon as it fails, once Delay (delayAbortEval) of the
+// run has passed.
+type Abort struct {
+	Expr  int
+	Delay time.Duration
 }
 
 // Agg is the statistic a threshold tests.
@@ -165,7 +176,7 @@ func Parse(spec string) (Threshold, error) {
 	default:
 		return Threshold{}, fmt.Errorf("threshold %q: unexpected %q after the metric name: %s", spec, firstRune(rest), example)
 	}
-	for part := range strings.SplitSeq(rest, ";") {
+	for part := range strings.FieldsFuncSeq(rest, isExprSep) {
 		part = strings.TrimSpace(part)
 		if part == "" {
 			continue
@@ -211,6 +222,10 @@ func ParseAll(specs []string) ([]Threshold, error) {
 	}
 	return out, nil
 }
+
+// isExprSep separates the expressions of a spec: ';' or, as in k6's
+// option strings, ','.
+func isExprSep(r rune) bool { return r == ';' || r == ',' }
 
 // isNameByte accepts the characters of metric names: k6's [A-Za-z0-9_]
 // plus '.' and '-' used by stampede's workloads.

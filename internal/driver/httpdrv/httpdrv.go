@@ -27,6 +27,12 @@ type Ext struct {
 	Method string
 	// Headers are "Name: value" lines without CRLF.
 	Headers []string
+	// Capture, when set, receives the response's headers and body (the
+	// body up to Capture.MaxBody) instead of their being discarded.
+	Capture *Capture
+	// Timeout, when > 0, bounds this request instead of the driver's
+	// timeout.
+	Timeout time.Duration
 }
 
 // Status is an error for a response whose status was not expected.
@@ -161,8 +167,10 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		c.tm.Blocked = c.tm.Connecting
 		t0 = now
 	}
-	if c.d.timeout > 0 {
-		c.nc.SetDeadline(t0.Add(c.d.timeout))
+	if to := requestTimeout(c.d.timeout, op); to > 0 {
+		c.nc.SetDeadline(t0.Add(to))
+	} else {
+		c.nc.SetDeadline(time.Time{})
 	}
 	c.wbuf = appendRequest(c.wbuf[:0], c.d.host, c.d.ua, op)
 	n, err := c.nc.Write(c.wbuf)
@@ -177,7 +185,7 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 	// response has usually arrived, saving a read that would fail with
 	// EAGAIN and a trip through the poller.
 	runtime.Gosched()
-	status, keep, err := c.r.response(&c.tm, t1)
+	status, keep, err := c.r.response(&c.tm, t1, captureOf(op))
 	c.tm.Received = c.cr.n
 	if err != nil {
 		return c.fail(ctx, err)

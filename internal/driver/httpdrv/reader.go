@@ -25,14 +25,19 @@ var errMalformed = errors.New("malformed HTTP response")
 // the request was written, to the status line) and Receiving (from then to
 // the end of the body, left to the caller: FirstByte is set instead, to
 // save a clock read).
-func (r *reader) response(tm *Timings, sent time.Time) (status int, keepAlive bool, err error) {
+func (r *reader) response(tm *Timings, sent time.Time, capture *Capture) (status int, keepAlive bool, err error) {
 	line, err := r.br.ReadSlice('\n')
 	tm.FirstByte = time.Now()
 	tm.Waiting = tm.FirstByte.Sub(sent)
 	if err != nil {
 		return 0, false, err
 	}
-	status, keepAlive, err = r.rest(line)
+	if capture != nil {
+		capture.reset()
+		status, keepAlive, err = r.restCapture(line, capture)
+	} else {
+		status, keepAlive, err = r.rest(line)
+	}
 	tm.Status = status
 	return status, keepAlive, err
 }

@@ -39,7 +39,7 @@ func FuzzResponse(f *testing.F) {
 				t.Fatalf("%d responses from %d bytes", n, len(data))
 			}
 			var tm Timings
-			status, _, err := r.response(&tm, time.Now())
+			status, _, err := r.response(&tm, time.Now(), nil)
 			if err != nil {
 				return
 			}
@@ -105,7 +105,7 @@ func FuzzResponseWellFormed(f *testing.F) {
 		}
 		r := newReader(strings.NewReader(wire))
 		var tm Timings
-		got, keep, err := r.response(&tm, time.Now())
+		got, keep, err := r.response(&tm, time.Now(), nil)
 		if err != nil || got != status {
 			t.Fatalf("status %d, %v; want %d from %q", got, err, status, wire)
 		}
@@ -115,7 +115,7 @@ func FuzzResponseWellFormed(f *testing.F) {
 		if bodyUntilClose {
 			return
 		}
-		if got, _, err := r.response(&tm, time.Now()); err != nil || got != 299 {
+		if got, _, err := r.response(&tm, time.Now(), nil); err != nil || got != 299 {
 			t.Fatalf("next response: %d, %v; %q was not consumed exactly", got, err, wire)
 		}
 	})

@@ -96,6 +96,11 @@ func (c *stdConn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		GotFirstResponseByte: func() { first = time.Now() },
 	}
 	ctx = httptrace.WithClientTrace(ctx, trace)
+	if e, ok := op.Ext.(*Ext); ok && e != nil && e.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, e.Timeout)
+		defer cancel()
+	}
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), strings.NewReader(string(op.Body)))
 	if err != nil {
 		return driver.Result{Err: err}
@@ -119,7 +124,12 @@ func (c *stdConn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		}
 		return driver.Result{Err: err}
 	}
-	io.Copy(io.Discard, resp.Body)
+	var cerr error
+	if capture := captureOf(op); capture != nil {
+		cerr = captureStd(capture, resp.Header, resp.Body)
+	} else {
+		io.Copy(io.Discard, resp.Body)
+	}
 	resp.Body.Close()
 	end := time.Now()
 	if !wrote.IsZero() {
@@ -130,6 +140,9 @@ func (c *stdConn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		}
 	}
 	c.tm.Status, c.tm.Proto = resp.StatusCode, resp.Proto
+	if cerr != nil {
+		return driver.Result{Status: resp.StatusCode, Err: cerr}
+	}
 	if resp.StatusCode >= 400 {
 		return driver.Result{Status: resp.StatusCode, Err: &Status{Code: resp.StatusCode}}
 	}
