@@ -17,14 +17,10 @@ import (
 // runRun is `stampede run`: translate the flags into a plan, check it, then
 // run it once or --repeat times.
 func runRun(ctx context.Context, env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSet, args []string) error {
-<<<<<<< HEAD
-	plan, err := planFromFlags(ctx, env, f, catalog, fs, args, env.args)
-=======
 	if isScriptRun(args) {
 		return runScript(ctx, env, f, fs, args)
 	}
-	plan, err := planFromFlags(env, f, catalog, fs, args, env.args)
->>>>>>> i28
+	plan, err := planFromFlags(ctx, env, f, catalog, fs, args, env.args)
 	if err != nil {
 		return err
 	}

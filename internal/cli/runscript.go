@@ -48,7 +48,7 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 	var fc *fileConfig
 	if f.config != "" {
 		var err error
-		if fc, err = loadConfig(f.config); err != nil {
+		if fc, err = loadConfig(ctx, f.config); err != nil {
 			return err
 		}
 		if len(fc.Scenarios) > 0 {
