@@ -100,11 +100,30 @@ func (c *CmdCollector) Start(ctx context.Context, s Scope) error {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(s.Dir, out)
 	}
+	// A process of the tree may exit between the listing and the
+	// profiler's attach (perf: "No such process"): list it again, twice.
+	tries := 1
+	if c.Tree != "" {
+		tries = 3
+	}
+	var err error
+	for try := 0; try < tries; try++ {
+		var run *cmdRun
+		if run, err = c.start(ctx, s, out); err == nil {
+			c.run = run
+			return nil
+		}
+	}
+	return err
+}
+
+// start launches the command once for scope s and waits for it to attach.
+func (c *CmdCollector) start(ctx context.Context, s Scope, out string) (*cmdRun, error) {
 	pid := c.PID
 	if c.Tree != "" {
 		pids, err := processTree(c.Tree)
 		if err != nil {
-			return fmt.Errorf("cmd collector: %w", err)
+			return nil, fmt.Errorf("cmd collector: %w", err)
 		}
 		pid = joinPIDs(pids)
 	}
@@ -121,7 +140,7 @@ func (c *CmdCollector) Start(ctx context.Context, s Scope) error {
 	cmd.WaitDelay = time.Second
 	ownProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("cmd collector: starting %q: %w", line, err)
+		return nil, fmt.Errorf("cmd collector: starting %q: %w", line, err)
 	}
 	run := &cmdRun{scope: s, out: out, cmd: cmd, stderr: tail, done: make(chan struct{})}
 	go func() {
@@ -131,10 +150,9 @@ func (c *CmdCollector) Start(ctx context.Context, s Scope) error {
 	if err := c.waitAttached(ctx, run); err != nil {
 		killGroup(cmd)
 		<-run.done
-		return fmt.Errorf("cmd collector: %q: %w%s", s.Scenario, err, run.stderr.suffix())
+		return nil, fmt.Errorf("cmd collector: %q: %w%s", s.Scenario, err, run.stderr.suffix())
 	}
-	c.run = run
-	return nil
+	return run, nil
 }
 
 // waitAttached returns once run's command is attached (see Start), or why
