@@ -15,8 +15,11 @@
 #   3. initdb one data directory, start the default build on 127.0.0.1:PORT,
 #      stampede gen ldbc + stampede load (SF, default 0.1)
 #   4. one stampede run of the five scenarios with
-#      --profile 'cmd=perf record -e cpu-clock -p {pid} -o {out};pid=tree:pg-default'
-#      (the postmaster and every backend it forked; perf follows later forks)
+#      --profile 'cmd=perf record -a -e cpu-clock -o {out}' (system-wide:
+#      PostgreSQL forks a backend per connection when the scenario starts,
+#      and perf -p samples such later forks without their names or
+#      mappings, so create_gcov could not map them; create_gcov keeps only
+#      the samples of the pg-default binary)
 #   5. create_gcov --use_lbr=false --gcov_version=1 per scenario, then
 #      profile_merger --gcov_version=1 into WORK/merged.afdo
 #   6. build "afdo": the same configure, plus -fauto-profile=WORK/merged.afdo
@@ -190,11 +193,11 @@ fi
 # --- 4. profile -------------------------------------------------------------
 # shellcheck disable=SC2086
 if [ ! -f "$WORK/merged.afdo" ]; then
-	say "profile the default build: $SCENARIOS ($PROFILE_DURATION each, perf record -e cpu-clock on the server's process tree)"
+	say "profile the default build: $SCENARIOS ($PROFILE_DURATION each, perf record -a -e cpu-clock)"
 	rm -rf "$WORK/profile-run"
 	start_server default
 	"$bin/stampede" run $SCENARIOS --target "$url" -u "$VUS" -d "$PROFILE_DURATION" --no-csv -q \
-		--profile "cmd=perf record -e cpu-clock -p {pid} -o {out};pid=tree:pg-default" \
+		--profile "cmd=perf record -a -e cpu-clock -o {out}" \
 		--out "$WORK/profile-run" >"$WORK/profile-run.txt"
 	stop_server
 

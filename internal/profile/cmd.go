@@ -45,7 +45,9 @@ type CmdCollector struct {
 	// Tree, when set, is a process name: {pid} becomes, at each Start,
 	// every process of that name and all their descendants (pid=tree:NAME),
 	// so a server's forked workers that already serve connections are
-	// profiled too; perf follows the ones forked later.
+	// profiled too. (perf -p samples workers forked after it attached, but
+	// records neither their names nor their mappings: for servers that fork
+	// per connection, profile system-wide with perf record -a.)
 	Tree string
 	// AttachTimeout is how long Start waits for a perf command to hold
 	// its perf events; 0 means DefaultAttachTimeout.
