@@ -15,11 +15,15 @@
 #   3. initdb one data directory, start the default build on 127.0.0.1:PORT,
 #      stampede gen ldbc + stampede load (SF, default 0.1)
 #   4. one stampede run of the five scenarios with
-#      --profile 'cmd=perf record -e cpu-clock -p {pid} -o {out};pid=tree:pg-default'
-#      (the postmaster and every backend it forked; perf follows later forks)
+#      --profile 'cmd=perf record -a -e cpu-clock -o {out}' (system-wide:
+#      PostgreSQL forks a backend per connection when the scenario starts,
+#      and perf -p samples such later forks without their names or
+#      mappings, so create_gcov could not map them; create_gcov keeps only
+#      the samples of the pg-default binary)
 #   5. create_gcov --use_lbr=false --gcov_version=1 per scenario, then
 #      profile_merger --gcov_version=1 into WORK/merged.afdo
-#   6. build "afdo": the same, plus -fauto-profile=WORK/merged.afdo
+#   6. build "afdo": the same configure, plus -fauto-profile=WORK/merged.afdo
+#      (only the server, src/backend: the other programs are the default's)
 #   7. RUNS (5) runs per build, the builds alternated A B B A ..., each run
 #      all five scenarios with --warmup and --monitor pid=pg-BUILD (target CPU
 #      per operation); the server restarted for every run on the same data
@@ -97,11 +101,11 @@ trap 'stop_server; exit 130' INT TERM
 # start_server BUILD: run WORK/BUILD/bin/pg-BUILD on the data directory and
 # wait until it accepts connections.
 start_server() {
-	local exe=$WORK/$1/bin/pg-$1
+	local exe=$inst/bin/pg-$1
 	su postgres -s /bin/sh -c "exec '$exe' -D '$data' -p $PORT -k '$WORK/sock' -c listen_addresses=127.0.0.1 -c shared_buffers=256MB -c max_connections=200 -c synchronous_commit=off" \
 		>>"$WORK/server-$1.log" 2>&1 &
 	for _ in $(seq 300); do
-		if [ -f "$data/postmaster.pid" ] && "$WORK/default/bin/pg_isready" -q -h 127.0.0.1 -p "$PORT"; then
+		if [ -f "$data/postmaster.pid" ] && "$inst/bin/pg_isready" -q -h 127.0.0.1 -p "$PORT"; then
 			server_pid=$(head -1 "$data/postmaster.pid")
 			return 0
 		fi
@@ -135,24 +139,35 @@ src=${src%/}
 echo "source: $src"
 
 # --- builds -----------------------------------------------------------------
-# build NAME CFLAGS: a VPATH build of $src into WORK/NAME; skipped when
-# WORK/NAME/.cflags already says CFLAGS.
+# Both builds are configured with the same prefix, WORK/default, so the
+# optimized server finds the same share/ and lib/ files: "default" is built
+# and installed whole (initdb, pg_isready, createdb come from it), "afdo"
+# only the server (src/backend), copied next to it as pg-afdo.
+inst=$WORK/default
+
+# build NAME CFLAGS: a VPATH build of $src in WORK/build-NAME, skipped when
+# its .cflags file already says CFLAGS; leaves WORK/default/bin/pg-NAME.
 build() {
-	local name=$1 flags=$2 dir=$WORK/build-$1 prefix=$WORK/$1
-	if [ -x "$prefix/bin/postgres" ] && [ "$(cat "$prefix/.cflags" 2>/dev/null)" = "$flags" ]; then
+	local name=$1 flags=$2 dir=$WORK/build-$1
+	if [ -x "$inst/bin/pg-$name" ] && [ "$(cat "$dir/.cflags" 2>/dev/null)" = "$flags" ]; then
 		echo "   $name: built already ($flags)"
-	else
-		say "build $name: CC=gcc-11 CFLAGS=\"$flags\" (minutes; log in $dir/make.log)"
-		rm -rf "$dir" "$prefix"
-		mkdir -p "$dir"
-		local t0=$SECONDS
-		(cd "$dir" && "$src/configure" --prefix="$prefix" --without-readline --without-zlib --without-icu --without-llvm \
-			CC=gcc-11 CFLAGS="$flags" >configure.log 2>&1) || die "configure of $name failed (see $dir/configure.log)"
-		(cd "$dir" && make -s -j"$(nproc)" >make.log 2>&1 && make -s install >install.log 2>&1) || die "build of $name failed (see $dir/make.log)"
-		echo "$flags" >"$prefix/.cflags"
-		echo "   $name built in $((SECONDS - t0)) s"
+		return
 	fi
-	cp -f "$prefix/bin/postgres" "$prefix/bin/pg-$name"
+	say "build $name: CC=gcc-11 CFLAGS=\"$flags\" (minutes; log in $dir/make.log)"
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	local t0=$SECONDS
+	(cd "$dir" && "$src/configure" --prefix="$inst" --without-readline --without-zlib --without-icu --without-llvm \
+		CC=gcc-11 CFLAGS="$flags" >configure.log 2>&1) || die "configure of $name failed (see $dir/configure.log)"
+	if [ "$name" = default ]; then
+		rm -rf "$inst"
+		(cd "$dir" && make -s -j"$(nproc)" >make.log 2>&1 && make -s install >install.log 2>&1) || die "build of $name failed (see $dir/make.log)"
+	else
+		(cd "$dir" && make -s -j"$(nproc)" -C src/backend >make.log 2>&1) || die "build of $name failed (see $dir/make.log)"
+	fi
+	cp -f "$dir/src/backend/postgres" "$inst/bin/pg-$name"
+	echo "$flags" >"$dir/.cflags"
+	echo "   $name built in $((SECONDS - t0)) s"
 }
 
 say "build stampede"
@@ -165,10 +180,10 @@ if [ ! -f "$WORK/loaded" ]; then
 	rm -rf "$data" "$WORK/sock"
 	mkdir -p "$data" "$WORK/sock"
 	chown postgres "$data" "$WORK/sock"
-	su postgres -s /bin/sh -c "'$WORK/default/bin/initdb' -D '$data' --auth=trust -U postgres -E UTF8 --no-locale" >"$WORK/initdb.log" 2>&1 ||
+	su postgres -s /bin/sh -c "'$inst/bin/initdb' -D '$data' --auth=trust -U postgres -E UTF8 --no-locale" >"$WORK/initdb.log" 2>&1 ||
 		die "initdb failed (see $WORK/initdb.log)"
 	start_server default
-	"$WORK/default/bin/createdb" -h 127.0.0.1 -p "$PORT" -U postgres ldbc
+	"$inst/bin/createdb" -h 127.0.0.1 -p "$PORT" -U postgres ldbc
 	[ -d "$WORK/sf$SF" ] || "$bin/stampede" gen ldbc --sf "$SF" --out "$WORK/sf$SF" --quiet
 	"$bin/stampede" load --target "$url" --data "$WORK/sf$SF" -q
 	stop_server
@@ -178,11 +193,11 @@ fi
 # --- 4. profile -------------------------------------------------------------
 # shellcheck disable=SC2086
 if [ ! -f "$WORK/merged.afdo" ]; then
-	say "profile the default build: $SCENARIOS ($PROFILE_DURATION each, perf record -e cpu-clock on the server's process tree)"
+	say "profile the default build: $SCENARIOS ($PROFILE_DURATION each, perf record -a -e cpu-clock)"
 	rm -rf "$WORK/profile-run"
 	start_server default
 	"$bin/stampede" run $SCENARIOS --target "$url" -u "$VUS" -d "$PROFILE_DURATION" --no-csv -q \
-		--profile "cmd=perf record -e cpu-clock -p {pid} -o {out};pid=tree:pg-default" \
+		--profile "cmd=perf record -a -e cpu-clock -o {out}" \
 		--out "$WORK/profile-run" >"$WORK/profile-run.txt"
 	stop_server
 
@@ -192,7 +207,7 @@ if [ ! -f "$WORK/merged.afdo" ]; then
 	for f in "$WORK"/profile-run/profiles/*.perf.data; do
 		out=${f%.perf.data}.afdo
 		samples=$(perf report -i "$f" --stdio --sort dso 2>/dev/null | awk '/pg-default/ {print $1; exit}')
-		create_gcov --binary="$WORK/default/bin/pg-default" --profile="$f" --gcov="$out" \
+		create_gcov --binary="$inst/bin/pg-default" --profile="$f" --gcov="$out" \
 			--use_lbr=false --gcov_version=1 >"$out.log" 2>&1 || die "create_gcov failed for $f (see $out.log)"
 		echo "   $(basename "$f"): pg-default share of samples ${samples:-?} -> $(basename "$out") ($(stat -c %s "$out") bytes)"
 		afdos+=("$out")

@@ -61,6 +61,9 @@ func perfEventFDs(pgid int) int {
 type procInfo struct {
 	pid, ppid, pgrp int
 	comm            string
+	// exiting is a process that has exited and waits to be reaped (state
+	// Z or X): it can no longer be profiled.
+	exiting bool
 }
 
 // processes reads every process's pid, parent, process group and comm
@@ -92,7 +95,7 @@ func processes() []procInfo {
 		}
 		ppid, _ := strconv.Atoi(f[1])
 		pgrp, _ := strconv.Atoi(f[2])
-		out = append(out, procInfo{pid: pid, ppid: ppid, pgrp: pgrp, comm: s[open+1 : close]})
+		out = append(out, procInfo{pid: pid, ppid: ppid, pgrp: pgrp, comm: s[open+1 : close], exiting: f[0] == "Z" || f[0] == "X"})
 	}
 	return out
 }
@@ -111,6 +114,7 @@ func groupMembers(pgid int) []int {
 // processTree lists, sorted, every process whose comm is name (compared on
 // the 15 bytes the kernel keeps) and all their descendants: a server and
 // the workers it forked, such as PostgreSQL's postmaster and backends.
+// Processes that have exited and wait to be reaped are left out.
 func processTree(name string) ([]int, error) {
 	if len(name) > 15 {
 		name = name[:15]
@@ -137,9 +141,17 @@ func processTree(name string) ([]int, error) {
 		seen[pid] = true
 		roots = append(roots, children[pid]...)
 	}
+	exiting := map[int]bool{}
+	for _, p := range procs {
+		if p.exiting {
+			exiting[p.pid] = true
+		}
+	}
 	out := make([]int, 0, len(seen))
 	for pid := range seen {
-		out = append(out, pid)
+		if !exiting[pid] {
+			out = append(out, pid)
+		}
 	}
 	sort.Ints(out)
 	return out, nil

@@ -102,7 +102,11 @@ func TestProcessTree(t *testing.T) {
 	if err := server.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = exec.Command("pkill", "-P", strconv.Itoa(server.Process.Pid)).Run(); _ = server.Process.Kill(); _ = server.Wait() }()
+	defer func() {
+		_ = exec.Command("pkill", "-P", strconv.Itoa(server.Process.Pid)).Run()
+		_ = server.Process.Kill()
+		_ = server.Wait()
+	}()
 	var pids []int
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if pids, err = processTree(name); err == nil && len(pids) == 3 {
@@ -124,5 +128,50 @@ func TestProcessTree(t *testing.T) {
 	}
 	if _, err := ParseSpecEnv("cmd=perf record -p {pid};pid=tree:a b", func(string) string { return "" }); err == nil {
 		t.Error("a bad tree name was accepted")
+	}
+}
+
+// TestProcessTreeLeavesOutExited: a worker that has exited but is not yet
+// reaped (a zombie) cannot be profiled, and perf -p fails on the whole list
+// if it is named ("No such process"): it is left out. (Mutation caught:
+// without the state check the zombie is in the list.)
+func TestProcessTreeLeavesOutExited(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(sleep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "stampzombzz"
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// bash starts a child that exits at once, then becomes the server,
+	// which never reaps it.
+	server := exec.Command("bash", "-c", "true & exec "+path+" 30")
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = server.Process.Kill(); _ = server.Wait() }()
+	var zombie bool
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && !zombie; time.Sleep(20 * time.Millisecond) {
+		for _, p := range processes() {
+			if p.ppid == server.Process.Pid && p.exiting {
+				zombie = true
+			}
+		}
+	}
+	if !zombie {
+		t.Fatal("no unreaped child appeared")
+	}
+	pids, err := processTree(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(pids, []int{server.Process.Pid}) {
+		t.Errorf("tree = %v, want only the server %d", pids, server.Process.Pid)
 	}
 }

@@ -45,7 +45,9 @@ type CmdCollector struct {
 	// Tree, when set, is a process name: {pid} becomes, at each Start,
 	// every process of that name and all their descendants (pid=tree:NAME),
 	// so a server's forked workers that already serve connections are
-	// profiled too; perf follows the ones forked later.
+	// profiled too. (perf -p samples workers forked after it attached, but
+	// records neither their names nor their mappings: for servers that fork
+	// per connection, profile system-wide with perf record -a.)
 	Tree string
 	// AttachTimeout is how long Start waits for a perf command to hold
 	// its perf events; 0 means DefaultAttachTimeout.
@@ -100,11 +102,30 @@ func (c *CmdCollector) Start(ctx context.Context, s Scope) error {
 	if !filepath.IsAbs(out) {
 		out = filepath.Join(s.Dir, out)
 	}
+	// A process of the tree may exit between the listing and the
+	// profiler's attach (perf: "No such process"): list it again, twice.
+	tries := 1
+	if c.Tree != "" {
+		tries = 3
+	}
+	var err error
+	for try := 0; try < tries; try++ {
+		var run *cmdRun
+		if run, err = c.start(ctx, s, out); err == nil {
+			c.run = run
+			return nil
+		}
+	}
+	return err
+}
+
+// start launches the command once for scope s and waits for it to attach.
+func (c *CmdCollector) start(ctx context.Context, s Scope, out string) (*cmdRun, error) {
 	pid := c.PID
 	if c.Tree != "" {
 		pids, err := processTree(c.Tree)
 		if err != nil {
-			return fmt.Errorf("cmd collector: %w", err)
+			return nil, fmt.Errorf("cmd collector: %w", err)
 		}
 		pid = joinPIDs(pids)
 	}
@@ -121,7 +142,7 @@ func (c *CmdCollector) Start(ctx context.Context, s Scope) error {
 	cmd.WaitDelay = time.Second
 	ownProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("cmd collector: starting %q: %w", line, err)
+		return nil, fmt.Errorf("cmd collector: starting %q: %w", line, err)
 	}
 	run := &cmdRun{scope: s, out: out, cmd: cmd, stderr: tail, done: make(chan struct{})}
 	go func() {
@@ -131,10 +152,9 @@ func (c *CmdCollector) Start(ctx context.Context, s Scope) error {
 	if err := c.waitAttached(ctx, run); err != nil {
 		killGroup(cmd)
 		<-run.done
-		return fmt.Errorf("cmd collector: %q: %w%s", s.Scenario, err, run.stderr.suffix())
+		return nil, fmt.Errorf("cmd collector: %q: %w%s", s.Scenario, err, run.stderr.suffix())
 	}
-	c.run = run
-	return nil
+	return run, nil
 }
 
 // waitAttached returns once run's command is attached (see Start), or why

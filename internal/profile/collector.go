@@ -67,7 +67,8 @@ func ParseSpec(spec string) (Collector, error) {
 //	            process id or a comma-separated list (perf -p takes one),
 //	            $VAR to read it from the environment, or tree:NAME for
 //	            every process named NAME and its descendants at the
-//	            scenario's start (a server's forked workers); without pid=,
+//	            scenario's start (a server's forked workers; ones forked
+//	            later are best caught with perf record -a); without pid=,
 //	            {pid} comes from $STAMPEDE_PROFILE_PID. A perf command is
 //	            waited for until it holds its perf events, so it is
 //	            attached before the scenario's first operation, and one
