@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"github.com/stampede-bench/stampede/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // An LDBC Interactive user's path for IC1: generate a full network, load

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/stampede-bench/stampede/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/analysis/sweep"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // lockedBuffer is an output stream a test reads while Main still writes.

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"github.com/stampede-bench/stampede/internal/testenv"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	pprofile "github.com/google/pprof/profile"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // writeCPUProfile records a short real CPU profile into path.

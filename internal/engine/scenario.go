@@ -108,7 +108,16 @@ func (it *Iter) RequestHTTP(query string, start time.Duration, res driver.Result
 // RequestAudit is Request with the statement as sent, a label and an
 // answer for the per-request log.
 func (it *Iter) RequestAudit(a Audit, start time.Duration, res driver.Result) time.Duration {
-	end := it.Clock.Now()
+	return it.RequestAuditAt(a, start, it.Clock.Now(), res)
+}
+
+// RequestAuditAt is RequestAudit for an operation that ended at end (a
+// run offset, read when the call returned). A workload that checks an
+// answer before recording it passes the end it read, so that the check's
+// own time is not the operation's, and a wrong answer as res.Err: the
+// operation is then a failed request in every output (errors,
+// requests_failed, the per-request log's isSucceed and errorMsg).
+func (it *Iter) RequestAuditAt(a Audit, start, end time.Duration, res driver.Result) time.Duration {
 	if res.Err != nil && stoppedBy(it.ctx, res.Err) {
 		return end // interrupted by the stop, not a target failure
 	}

@@ -2,7 +2,6 @@ package profile
 
 import (
 	"errors"
-	"github.com/stampede-bench/stampede/internal/testenv"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	pprofile "github.com/google/pprof/profile"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // burnCPU keeps one core busy for about d and returns a value so the work

@@ -2,7 +2,6 @@ package selfcheck
 
 import (
 	"encoding/json"
-	"github.com/stampede-bench/stampede/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // fakeSource returns a Source whose CPU time grows by the per-second loads

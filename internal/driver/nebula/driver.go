@@ -30,12 +30,23 @@ type Driver struct {
 	cfg     *Config
 	timeout time.Duration
 	next    atomic.Uint64 // round-robin over cfg.Addrs
+
+	// What the connections recovered (driver.Recoverer).
+	reconnects, relogins atomic.Int64
 }
 
 var (
 	_ driver.Driver    = (*Driver)(nil)
 	_ driver.Versioner = (*Driver)(nil)
+	_ driver.Recoverer = (*Driver)(nil)
 )
+
+// Recoveries counts, over every connection of the driver, the reconnects
+// after broken connections and the logins after the server dropped a
+// session.
+func (d *Driver) Recoveries() driver.Recoveries {
+	return driver.Recoveries{Reconnects: d.reconnects.Load(), Relogins: d.relogins.Load()}
+}
 
 // Open is the driver.Opener of nebula:// URLs. It opens one session to
 // check the target (address, handshake, credentials, space) before
@@ -133,6 +144,7 @@ type Conn struct {
 	backoff time.Duration
 	retryAt time.Time
 	orphan  int64 // session id a broken connection left behind (0: none)
+	relogin bool  // graphd dropped the session: log in again before the next call
 }
 
 var _ driver.Conn = (*Conn)(nil)
@@ -202,6 +214,18 @@ func scanValue(v *value, dest any) error {
 // timer is made per call.
 func (c *Conn) exec(ctx context.Context, op *driver.Op) driver.Result {
 	c.ok = false
+	if c.s != nil && c.relogin {
+		c.relogin = false
+		if err := c.s.Relogin(ctx, c.d.cfg); err != nil {
+			if ctx.Err() != nil {
+				return driver.Result{Err: ctx.Err()}
+			}
+			c.s.Abandon() // the login failed mid-call: open a new connection
+			c.s, c.retryAt = nil, time.Time{}
+		} else {
+			c.d.relogins.Add(1)
+		}
+	}
 	if c.s == nil {
 		if err := c.reconnect(ctx); err != nil {
 			return driver.Result{Err: err}
@@ -243,7 +267,12 @@ func (c *Conn) exec(ctx context.Context, op *driver.Op) driver.Result {
 		res.Rows = int64(r.rows)
 	}
 	if r.code != int32(graphsvc.ErrorCode_SUCCEEDED) {
-		res.Err = &ServerError{Code: graphsvc.ErrorCode(r.code), Msg: string(r.msg)}
+		code := graphsvc.ErrorCode(r.code)
+		res.Err = &ServerError{Code: code, Msg: string(r.msg)}
+		// The session is gone (graphd restarted, it expired, or an
+		// operator killed it) while the connection is fine: log in again
+		// before the next call rather than fail every call to the end.
+		c.relogin = code == graphsvc.ErrorCode_E_SESSION_INVALID || code == graphsvc.ErrorCode_E_SESSION_TIMEOUT
 	}
 	return res
 }
@@ -288,6 +317,7 @@ func (c *Conn) reconnect(ctx context.Context) error {
 		return fmt.Errorf("reconnect: %s", stableDialError(err))
 	}
 	c.s, c.backoff = s, 0
+	c.d.reconnects.Add(1)
 	if c.orphan != 0 {
 		s.Signout(ctx, c.orphan)
 		c.orphan = 0

@@ -67,17 +67,28 @@ func Dial(ctx context.Context, addr string, cfg *Config) (*Session, error) {
 	if vr.ErrorCode != graphsvc.ErrorCode_SUCCEEDED {
 		return fail("client version handshake with", &ServerError{Code: vr.ErrorCode, Msg: string(vr.ErrorMsg)})
 	}
-	stop = s.bound(ctx)
+	if err := s.login(ctx, cfg); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// login authenticates as cfg.User, then makes cfg.Space current when it is
+// set. The caller closes the connection on an error.
+func (s *Session) login(ctx context.Context, cfg *Config) error {
+	addr := s.addr
+	stop := s.bound(ctx)
 	ar, err := s.client.Authenticate(ctx, []byte(cfg.User), []byte(cfg.Password))
 	stop()
 	if err != nil {
-		return fail("authenticate at", transportError(ctx, err))
+		return fmt.Errorf("authenticate at %s: %w", addr, transportError(ctx, err))
 	}
 	if ar.ErrorCode != graphsvc.ErrorCode_SUCCEEDED {
-		return fail("authenticate as "+cfg.User+" at", &ServerError{Code: ar.ErrorCode, Msg: string(ar.ErrorMsg)})
+		return fmt.Errorf("authenticate as %s at %s: %w", cfg.User, addr, &ServerError{Code: ar.ErrorCode, Msg: string(ar.ErrorMsg)})
 	}
 	if ar.SessionID == nil {
-		return fail("authenticate at", errors.New("no session id in the answer"))
+		return fmt.Errorf("authenticate at %s: %w", addr, errors.New("no session id in the answer"))
 	}
 	s.id = *ar.SessionID
 	if cfg.Space != "" {
@@ -86,11 +97,21 @@ func Dial(ctx context.Context, addr string, cfg *Config) (*Session, error) {
 			err = &ServerError{Code: r.ErrorCode, Msg: string(r.ErrorMsg)}
 		}
 		if err != nil {
-			s.Close()
-			return nil, fmt.Errorf("use space %s at %s: %w", cfg.Space, addr, err)
+			s.Signout(ctx, s.id)
+			return fmt.Errorf("use space %s at %s: %w", cfg.Space, addr, err)
 		}
 	}
-	return s, nil
+	return nil
+}
+
+// Relogin authenticates again on the session's open connection, after
+// graphd dropped the session (E_SESSION_INVALID, E_SESSION_TIMEOUT): a
+// new session id, cfg.Space current again. ctx and cfg.ConnectTimeout
+// bound it. An error means the connection must be discarded.
+func (s *Session) Relogin(ctx context.Context, cfg *Config) error {
+	ctx, cancel := context.WithTimeout(ctx, cfg.ConnectTimeout)
+	defer cancel()
+	return s.login(ctx, cfg)
 }
 
 // bound makes ctx's deadline and cancellation apply to the socket until

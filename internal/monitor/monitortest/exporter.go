@@ -5,7 +5,6 @@ package monitortest
 
 import (
 	"fmt"
-	"github.com/stampede-bench/stampede/internal/testenv"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // Where Debian's prometheus-node-exporter and prometheus-process-exporter

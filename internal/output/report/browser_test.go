@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"context"
-	"github.com/stampede-bench/stampede/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // chromium returns the browser for the report tests: $STAMPEDE_CHROMIUM

@@ -6,7 +6,6 @@ package servertest
 
 import (
 	"fmt"
-	"github.com/stampede-bench/stampede/internal/testenv"
 	"net"
 	"net/http"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // need returns the path of binary, or skips/fails the test without it.

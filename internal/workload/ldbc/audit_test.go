@@ -18,6 +18,13 @@ import (
 // log's records (header first).
 func runLogged(t *testing.T, reg *metrics.Registry, name string, sc engine.Scenario, iterations int64) [][]string {
 	t.Helper()
+	recs, _ := runLoggedSnap(t, reg, name, sc, iterations)
+	return recs
+}
+
+// runLoggedSnap is runLogged that also returns the scenario's snapshot.
+func runLoggedSnap(t *testing.T, reg *metrics.Registry, name string, sc engine.Scenario, iterations int64) ([][]string, *metrics.ScenarioSnapshot) {
+	t.Helper()
 	var buf bytes.Buffer
 	log := csvlog.New(&buf, csvlog.Options{})
 	clock := metrics.NewClock()
@@ -35,7 +42,7 @@ func runLogged(t *testing.T, reg *metrics.Registry, name string, sc engine.Scena
 	if err != nil {
 		t.Fatal(err)
 	}
-	return recs
+	return recs, agg.Snapshot().Scenarios[0]
 }
 
 // Every answer can be audited from requests.csv alone: the query column

@@ -194,7 +194,11 @@ func (s *fetchEdge) NewVU(ctx context.Context, id int) (engine.VU, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &fetchEdgeVU{personVU{baseVU: b, s: &s.personQuery}, s}, nil
+	pv, err := s.personQuery.newVU(b)
+	if err != nil {
+		return nil, err
+	}
+	return &fetchEdgeVU{*pv, s}, nil
 }
 
 type fetchEdgeVU struct {
@@ -209,17 +213,7 @@ func (v *fetchEdgeVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	} else {
 		v.op.Args = append(v.op.Args[:0], v.e.args[i]...)
 	}
-	start := it.Now()
-	res := v.conn.Do(ctx, &v.op)
-	it.Request(v.e.label(i), start, res)
-	if res.Err != nil || !v.e.checks(it.N) {
-		return nil
-	}
-	want := v.e.want(nil, int64(i))
-	v.e.check(it, res.Rows == want)
-	if res.Rows != want {
-		return wrongResult("rows", res.Rows, want)
-	}
+	v.do(ctx, it, engine.Audit{Label: v.e.label(i)}, int64(i))
 	return nil
 }
 
@@ -228,8 +222,8 @@ func (v *fetchEdgeVU) Iterate(ctx context.Context, it *engine.Iter) error {
 // first direction listed is the one stored), built independently of them.
 type dirGraph struct {
 	out       map[int64][]int64
-	firstName map[int64]string // of each person
-	named     map[string]int64 // persons per first name
+	firstName map[int64]string   // of each person
+	named     map[string][]int64 // ids of the persons of each first name, sorted
 }
 
 // loadDirGraph reads the person and knows files; it also returns the
@@ -237,7 +231,7 @@ type dirGraph struct {
 func loadDirGraph(dir string) (*dirGraph, [][2]int64, error) {
 	lenient := ldbcfile.Reader{OnBadLine: func(*ldbcfile.LineError) error { return nil }}
 	persons := map[int64]bool{}
-	g := &dirGraph{out: map[int64][]int64{}, firstName: map[int64]string{}, named: map[string]int64{}}
+	g := &dirGraph{out: map[int64][]int64{}, firstName: map[int64]string{}, named: map[string][]int64{}}
 	pf, err := os.Open(filepath.Join(dir, ldbcfile.PersonPath))
 	if err != nil {
 		return nil, nil, err
@@ -246,13 +240,16 @@ func loadDirGraph(dir string) (*dirGraph, [][2]int64, error) {
 		if !persons[p.ID] {
 			persons[p.ID] = true
 			g.firstName[p.ID] = p.FirstName
-			g.named[p.FirstName]++
+			g.named[p.FirstName] = append(g.named[p.FirstName], p.ID)
 		}
 		return nil
 	})
 	pf.Close()
 	if err != nil {
 		return nil, nil, fmt.Errorf("reference: %w", err)
+	}
+	for _, ids := range g.named {
+		slices.Sort(ids)
 	}
 	kf, err := os.Open(filepath.Join(dir, ldbcfile.PersonKnowsPersonPath))
 	if err != nil {
@@ -316,7 +313,8 @@ func newLookUp(c common, d benchDialect, names []string, dg *dirGraph) *fetchEdg
 	c.labels = labels
 	s := &fetchEdge{}
 	s.personQuery = personQuery{common: c, query: d.LookUpFirstName(), ids: idx,
-		want: func(_ *refGraph, i int64) int64 { return dg.named[names[i]] }}
+		want:    func(_ *refGraph, i int64) int64 { return int64(len(dg.named[names[i]])) },
+		wantIDs: func(_ *refGraph, i int64) []int64 { return dg.named[names[i]] }}
 	s.stmts, _ = renderAll(c.dialect, s.query, rows)
 	if s.stmts != nil {
 		s.labels = s.stmts

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"github.com/stampede-bench/stampede/internal/testenv"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/testenv"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
@@ -211,11 +211,16 @@ func TestWrongAnswerFailsCheck(t *testing.T) {
 	}
 	defer opened.Close()
 	snap := run(t, env.Metrics, Go1Step, opened.Scenarios[Go1Step], 1, 3) // persons 1, 6, 8
-	if ch := snap.Rates[metrics.Checks]; ch == nil || ch.Fails != 1 || ch.Passes != 2 {
-		t.Errorf("checks %+v, want 1 fail of 3", ch)
+	// Person 1: {2,8} for {2,3}, the right count with a wrong id; person
+	// 8: a friend where the reference has none.
+	if ch := snap.Rates[metrics.Checks]; ch == nil || ch.Fails != 2 || ch.Passes != 1 {
+		t.Errorf("checks %+v, want 2 fails of 3", ch)
 	}
-	if n := snap.Errors["wrong result: rows 1 != reference 0"]; n != 1 {
-		t.Errorf("errors %v, want one wrong result", snap.Errors)
+	if n := snap.Errors["wrong result: 2 rows, 1 ids not in the reference, 1 reference ids missing"]; n != 1 {
+		t.Errorf("errors %v, want person 1's wrong id", snap.Errors)
+	}
+	if n := snap.Errors["wrong result: 1 rows, 1 ids not in the reference"]; n != 1 {
+		t.Errorf("errors %v, want person 8's unexpected friend", snap.Errors)
 	}
 }
 

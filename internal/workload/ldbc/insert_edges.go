@@ -159,15 +159,14 @@ func (v *insertEdgesVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	}
 	t0 := it.Now()
 	res := v.conn.Do(ctx, op)
-	it.Request(label, t0, res)
+	end := it.Now()
 	_, uncounted := v.s.dialect.(interface{ writesUncounted() })
 	if res.Err == nil && !uncounted && v.s.every > 0 && it.N%v.s.every == 0 {
-		want := int64(len(args) / 3)
-		ok := res.Rows == want
-		v.s.check(it, ok)
-		if !ok {
-			return wrongResult("rows written", res.Rows, want)
+		if want := int64(len(args) / 3); res.Rows != want {
+			res.Err = wrongResult("rows written", res.Rows, want)
 		}
+		v.s.check(it, res.Err == nil)
 	}
+	it.RequestAuditAt(engine.Audit{Label: label}, t0, end, res)
 	return nil
 }

@@ -214,22 +214,19 @@ func (v *interactiveVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	} else {
 		res = v.conn.Do(ctx, &v.op)
 	}
+	end := it.Now()
+	a := engine.Audit{Label: v.s.label(i)}
 	if v.s.stmts != nil {
 		// nGQL: the per-request log's query column holds the statement
 		// as sent, the label column the scenario and its parameters.
-		it.RequestAudit(engine.Audit{Label: v.s.label(i), Op: &v.op}, start, res)
-	} else {
-		it.Request(v.s.label(i), start, res)
+		a.Op = &v.op
 	}
-	if res.Err != nil || !check {
-		return nil
+	if res.Err == nil && check {
+		// A wrong answer is a failed operation, its difference the error.
+		res.Err = answerDiff(v.got, v.s.spec.want(v.s.net, row))
+		v.s.check(it, res.Err == nil)
 	}
-	want := v.s.spec.want(v.s.net, row)
-	ok := equalRows(v.got, want)
-	v.s.check(it, ok)
-	if !ok {
-		return answerDiff(v.got, want)
-	}
+	it.RequestAuditAt(a, start, end, res)
 	return nil
 }
 

@@ -248,7 +248,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			check = writeCheck
 		}
 		return common{name: name, drv: drv, ref: ref, every: int64(f.opts.CheckSample), dialect: d, checkID: check,
-			feed: newFeeder(n, f.opts.ParamOrder, env.Seed^int64(nameHash(name)))}
+			feed: newFeeder(n, f.opts.ParamOrder, env.Seed^int64(nameHash(name))), rec: &recoveryTally{}}
 	}
 	out := map[string]engine.Scenario{}
 	bench, err := f.benchScenarios(names, dir, base, p.khop)

@@ -114,10 +114,25 @@ func (g *refGraph) hasPerson(id int64) bool { _, ok := g.index[id]; return ok }
 
 // goStep counts the distinct persons at the end of KNOWS walks of exactly
 // n steps from start (the start itself included when a walk returns).
-func (g *refGraph) goStep(start int64, n int) int64 {
+func (g *refGraph) goStep(start int64, n int) int64 { return int64(len(g.goFrontier(start, n))) }
+
+// goStepIDs are the ids of those persons, sorted.
+func (g *refGraph) goStepIDs(start int64, n int) []int64 {
+	f := g.goFrontier(start, n)
+	out := make([]int64, len(f))
+	for i, v := range f {
+		out[i] = g.ids[v]
+	}
+	slices.Sort(out)
+	return out
+}
+
+// goFrontier is the vertices at the end of n-step walks from start, each
+// once.
+func (g *refGraph) goFrontier(start int64, n int) []int32 {
 	v, ok := g.index[start]
 	if !ok {
-		return 0
+		return nil
 	}
 	seen := make([]int32, len(g.ids)) // level+1 at which a vertex was added
 	frontier := []int32{v}
@@ -133,7 +148,7 @@ func (g *refGraph) goStep(start int64, n int) int64 {
 		}
 		frontier = next
 	}
-	return int64(len(frontier))
+	return frontier
 }
 
 // shortestPath is the number of hops of a shortest KNOWS path from a to b:

@@ -38,7 +38,12 @@ type common struct {
 	every   int64     // check every Nth iteration of a VU; 0 = never
 	feed    *feeder
 	dialect dialect
+	rec     *recoveryTally // nil: recoveries not noted
 }
+
+// Notes names what the driver recovered while the scenario ran
+// (engine.Noter).
+func (c *common) Notes() []string { return c.rec.notes(c.name, c.drv) }
 
 // label is what the per-request log shows for parameter row i: the
 // scenario and its parameters, precomputed so logging allocates nothing.
@@ -71,6 +76,7 @@ type baseVU struct {
 func (b *baseVU) Close() error { return b.conn.Close() }
 
 func (c *common) newBase(ctx context.Context, id int, query string) (*baseVU, error) {
+	c.rec.started(c.drv)
 	conn, err := c.drv.Conn(ctx)
 	if err != nil {
 		return nil, err
@@ -91,14 +97,19 @@ type personQuery struct {
 	query string
 	ids   []int64
 	stmts []string // per id, for dialects that render parameters (nGQL)
-	// want is the reference answer for person.
+	// want is the reference answer for person: its number of rows.
 	want func(ref *refGraph, person int64) int64
+	// wantIDs, when set, is the reference answer as ids (sorted, each
+	// once): a checked answer's rows must be exactly that set (GO N STEP,
+	// LOOKUP); want is then not used.
+	wantIDs func(ref *refGraph, person int64) []int64
 }
 
 // newGoStep returns go.Go<steps>Step.
 func newGoStep(c common, steps int, ids []int64) *personQuery {
 	return (&personQuery{common: c, query: c.dialect.GoStep(steps), ids: ids,
-		want: func(ref *refGraph, person int64) int64 { return ref.goStep(person, steps) }}).rendered()
+		want:    func(ref *refGraph, person int64) int64 { return ref.goStep(person, steps) },
+		wantIDs: func(ref *refGraph, person int64) []int64 { return ref.goStepIDs(person, steps) }}).rendered()
 }
 
 // newFetchPerson returns fetch.FetchTag: a person's properties by id.
@@ -130,12 +141,25 @@ func (s *personQuery) NewVU(ctx context.Context, id int) (engine.VU, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &personVU{baseVU: b, s: s}, nil
+	return s.newVU(b)
+}
+
+// newVU makes the VU of connection b; a scenario that checks ids needs a
+// driver that returns rows.
+func (s *personQuery) newVU(b *baseVU) (*personVU, error) {
+	rd, _ := b.conn.(rowsDoer)
+	if s.wantIDs != nil && s.ref != nil && s.every > 0 && rd == nil {
+		b.Close()
+		return nil, fmt.Errorf("%s: the target's driver cannot return rows for answer checks", s.name)
+	}
+	return &personVU{baseVU: b, s: s, rd: rd}, nil
 }
 
 type personVU struct {
 	*baseVU
-	s *personQuery
+	s   *personQuery
+	rd  rowsDoer
+	got idSet
 }
 
 func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
@@ -146,18 +170,35 @@ func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	} else {
 		v.op.Args = append(v.op.Args[:0], person)
 	}
-	start := it.Now()
-	res := v.conn.Do(ctx, &v.op)
-	it.RequestAudit(engine.Audit{Label: v.s.label(i), Op: &v.op}, start, res)
-	if res.Err != nil || !v.s.checks(it.N) {
-		return nil
-	}
-	want := v.s.want(v.s.ref, person)
-	v.s.check(it, res.Rows == want)
-	if res.Rows != want {
-		return wrongResult("rows", res.Rows, want)
-	}
+	v.do(ctx, it, engine.Audit{Label: v.s.label(i), Op: &v.op}, person)
 	return nil
+}
+
+// do runs v.op, checks the answer of a checked iteration against the
+// reference of key (a person, or a parameter row's index) and records the
+// operation: a wrong answer is a failed operation with the difference as
+// its error.
+func (v *personVU) do(ctx context.Context, it *engine.Iter, a engine.Audit, key int64) {
+	check := v.s.checks(it.N)
+	byID := check && v.s.wantIDs != nil
+	start := it.Now()
+	var res driver.Result
+	if byID {
+		v.got.reset()
+		res = v.rd.DoRows(ctx, &v.op, v.got.add)
+	} else {
+		res = v.conn.Do(ctx, &v.op)
+	}
+	end := it.Now()
+	if res.Err == nil && check {
+		if byID {
+			res.Err = v.got.diff(res.Rows, v.s.wantIDs(v.s.ref, key))
+		} else if want := v.s.want(v.s.ref, key); res.Rows != want {
+			res.Err = wrongResult("rows", res.Rows, want)
+		}
+		v.s.check(it, res.Err == nil)
+	}
+	it.RequestAuditAt(a, start, end, res)
 }
 
 // newShortestPath returns find_path.FindShortestPath.
@@ -193,13 +234,22 @@ func (s *shortestPath) NewVU(ctx context.Context, id int) (engine.VU, error) {
 		b.Close()
 		return nil, fmt.Errorf("%s: the target's driver cannot return values", s.name)
 	}
-	return &shortestPathVU{baseVU: b, s: s, sc: sc}, nil
+	rd, _ := b.conn.(rowsDoer)
+	if s.ref != nil && s.every > 0 && rd == nil {
+		b.Close()
+		return nil, fmt.Errorf("%s: the target's driver cannot return rows for answer checks", s.name)
+	}
+	_, perPath := s.dialect.(interface{ pathRows() })
+	return &shortestPathVU{baseVU: b, s: s, sc: sc, rd: rd, perPath: perPath}, nil
 }
 
 type shortestPathVU struct {
 	*baseVU
-	s  *shortestPath
-	sc scanner
+	s       *shortestPath
+	sc      scanner
+	rd      rowsDoer
+	perPath bool // a row per shortest path, none when there is none
+	got     pathLengths
 }
 
 func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
@@ -210,29 +260,33 @@ func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	} else {
 		v.op.Args = append(v.op.Args[:0], pair[0], pair[1])
 	}
-	var length int64
+	a := engine.Audit{Label: v.s.label(i), Op: &v.op}
 	start := it.Now()
-	res := v.sc.DoScan(ctx, &v.op, &length)
-	it.RequestAudit(engine.Audit{Label: v.s.label(i), Op: &v.op, Answer: length, HasAnswer: res.Err == nil && res.Rows == 1}, start, res)
-	if res.Err != nil || !v.s.checks(it.N) {
+	if !v.s.checks(it.N) {
+		var length int64
+		res := v.sc.DoScan(ctx, &v.op, &length)
+		end := it.Now()
+		if res.Err == nil {
+			switch {
+			case res.Rows > 0:
+				a.Answer, a.HasAnswer = length, true
+			case v.perPath:
+				a.Answer, a.HasAnswer = -1, true
+			}
+		}
+		it.RequestAuditAt(a, start, end, res)
 		return nil
 	}
-	want := v.s.ref.shortestPath(pair[0], pair[1], v.s.maxDepth)
-	if _, perPath := v.s.dialect.(interface{ pathRows() }); perPath {
-		// A row per shortest path, none when there is no path.
-		if res.Rows == 0 {
-			length = -1
-		}
-		res.Rows = 1
+	// A checked answer: every row's length against the reference.
+	v.got.reset()
+	res := v.rd.DoRows(ctx, &v.op, v.got.add)
+	end := it.Now()
+	if res.Err == nil {
+		a.Answer, a.HasAnswer = v.got.answer(v.perPath)
+		res.Err = v.got.diff(v.perPath, v.s.ref.shortestPath(pair[0], pair[1], v.s.maxDepth))
+		v.s.check(it, res.Err == nil)
 	}
-	ok := res.Rows == 1 && length == want
-	v.s.check(it, ok)
-	if !ok {
-		if res.Rows != 1 {
-			return wrongResult("rows", res.Rows, 1)
-		}
-		return wrongResult("path length", length, want)
-	}
+	it.RequestAuditAt(a, start, end, res)
 	return nil
 }
 
@@ -284,13 +338,13 @@ func (s *insertPersons) Setup(ctx context.Context) error {
 func (s *insertPersons) Notes() []string {
 	n := int64(s.feed.next.Load()) // persons claimed by the VUs
 	if n == 0 {
-		return nil
+		return s.common.Notes()
 	}
 	from := fmt.Sprintf("above the target's largest id %d when the run started", s.base)
 	if _, nebula := s.dialect.(ngqlDialect); nebula {
 		from = "a range reserved by the run's start time"
 	}
-	return []string{fmt.Sprintf("%s: new person ids %d..%d (%d claimed, %s)", s.name, s.base+1, s.base+n, n, from)}
+	return append([]string{fmt.Sprintf("%s: new person ids %d..%d (%d claimed, %s)", s.name, s.base+1, s.base+n, n, from)}, s.common.Notes()...)
 }
 
 func (s *insertPersons) NewVU(ctx context.Context, id int) (engine.VU, error) {
@@ -339,15 +393,15 @@ func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	}
 	t0 := it.Now()
 	res := v.conn.Do(ctx, op)
-	it.RequestAudit(engine.Audit{Label: v.s.name + " ids=" + strconv.FormatInt(v.rows[0].ID, 10) + ".." + strconv.FormatInt(v.rows[len(v.rows)-1].ID, 10), Op: op}, t0, res)
+	end := it.Now()
 	_, uncounted := v.s.dialect.(interface{ writesUncounted() })
 	if res.Err == nil && !uncounted && v.s.every > 0 && it.N%v.s.every == 0 {
-		ok := res.Rows == int64(v.s.batch)
-		v.s.check(it, ok)
-		if !ok {
-			return wrongResult("rows inserted", res.Rows, int64(v.s.batch))
+		if res.Rows != int64(v.s.batch) {
+			res.Err = wrongResult("rows inserted", res.Rows, int64(v.s.batch))
 		}
+		v.s.check(it, res.Err == nil)
 	}
+	it.RequestAuditAt(engine.Audit{Label: v.s.name + " ids=" + strconv.FormatInt(v.rows[0].ID, 10) + ".." + strconv.FormatInt(v.rows[len(v.rows)-1].ID, 10), Op: op}, t0, end, res)
 	return nil
 }
 

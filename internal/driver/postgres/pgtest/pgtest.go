@@ -8,13 +8,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"github.com/stampede-bench/stampede/internal/testenv"
 	"net/url"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
 // EnvVar names the variable holding the server URL.
