@@ -68,20 +68,42 @@ func (s *Sampler) loop() {
 			continue
 		}
 		if ok {
-			el := now.Sub(prevAt)
-			if el > 0 {
-				cpu := float64(u.CPU-prev.CPU) / float64(el) / float64(s.cores)
-				smp := Sample{Time: now, CPU: max(cpu, 0), RSS: u.RSS}
-				if dt := u.HostTotal - prev.HostTotal; u.HostTotal > prev.HostTotal && u.HostBusy >= prev.HostBusy {
-					smp.Host = min(float64(u.HostBusy-prev.HostBusy)/float64(dt), 1)
-				}
-				s.mu.Lock()
-				s.samples = append(s.samples, smp)
-				s.mu.Unlock()
+			smp, long := sampleOf(prev, u, now.Sub(prevAt), s.cores)
+			if !long {
+				// Too short to divide by (a tick that waited behind a
+				// busy scheduler, then the next one at once): keep prev,
+				// so that the next sample spans the whole interval.
+				continue
 			}
+			smp.Time = now
+			s.mu.Lock()
+			s.samples = append(s.samples, smp)
+			s.mu.Unlock()
 		}
 		prev, prevAt, ok = u, now, true
 	}
+}
+
+// MinInterval is the shortest interval a sample is computed from: 100 ms.
+// CPU time is accounted in scheduler ticks, so a fraction of a shorter
+// interval can be off by orders of magnitude (one tick over 33 µs is
+// 30,000%).
+const MinInterval = 100 * time.Millisecond
+
+// sampleOf computes the sample of the interval el between readings prev
+// and u for a process that may use cores cores; ok is false when el is
+// below MinInterval. CPU is never above 1 (all the usable cores), nor
+// below 0; Host likewise.
+func sampleOf(prev, u Usage, el time.Duration, cores int) (smp Sample, ok bool) {
+	if el < MinInterval {
+		return Sample{}, false
+	}
+	cpu := float64(u.CPU-prev.CPU) / float64(el) / float64(max(cores, 1))
+	smp = Sample{CPU: min(max(cpu, 0), 1), RSS: u.RSS}
+	if dt := u.HostTotal - prev.HostTotal; u.HostTotal > prev.HostTotal && u.HostBusy >= prev.HostBusy {
+		smp.Host = min(float64(u.HostBusy-prev.HostBusy)/float64(dt), 1)
+	}
+	return smp, true
 }
 
 // Latest returns the most recent sample, if any.

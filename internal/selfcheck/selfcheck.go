@@ -30,7 +30,10 @@ type Sample struct {
 	// Time is the end of the interval (wall clock).
 	Time time.Time `json:"t"`
 	// CPU is user+system CPU time during the interval divided by the
-	// interval and the usable cores (0–1; rounding may exceed 1 slightly).
+	// interval (at least MinInterval) and the usable cores: 0–1, never
+	// above 1 (threads outside GOMAXPROCS, such as those blocked in
+	// system calls, and accounting granularity can add more CPU time than
+	// the cores had; the figure is capped at all the cores).
 	CPU float64 `json:"cpu"`
 	// RSS is the resident memory at Time, bytes.
 	RSS int64 `json:"rss"`
