@@ -64,6 +64,10 @@ func annotateTarget(snap *metrics.Snapshot, stats map[string][]monitor.Stats, se
 		}
 		genBusy := gen.Saturated() || gen.HostSaturated()
 		saturated := false
+		procWatched := false // a process source (pid=, process-exporter) watches the target
+		for _, st := range sts {
+			procWatched = procWatched || (st.Proc && !st.Host && st.Samples > 0)
+		}
 		for _, st := range sts {
 			if n := st.FailureNote(); n != "" {
 				sc.Notes = appendNote(sc.Notes, n)
@@ -73,7 +77,9 @@ func annotateTarget(snap *metrics.Snapshot, stats map[string][]monitor.Stats, se
 				continue
 			}
 			saturated = true
-			if local[st.Source] && st.Host {
+			if local[st.Source] && st.Host && procWatched {
+				w += " — but this host is the generator's own machine (a loopback endpoint): its CPU counts the generator and every other process there; the process sources' figures are the target's"
+			} else if local[st.Source] && st.Host {
 				w += " — but this host is the generator's own machine (a loopback endpoint): its CPU counts the generator and every other process there; watch the target's process with --monitor pid=NAME"
 			} else if local[st.Source] && genBusy {
 				w += " — but it runs on the generator's machine, which was busy too: client and target share one CPU budget here; give the target its own machine to tell them apart"

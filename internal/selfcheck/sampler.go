@@ -13,6 +13,9 @@ type Usage struct {
 	CPU                 time.Duration
 	RSS                 int64
 	HostBusy, HostTotal uint64
+	// Throttle is the CPU throttling of the process's cgroups, by
+	// directory (nil when unknown).
+	Throttle map[string]Throttle
 }
 
 // Source reads the process usage; ProcessUsage is the real one.
@@ -103,6 +106,7 @@ func sampleOf(prev, u Usage, el time.Duration, cores int) (smp Sample, ok bool) 
 	if dt := u.HostTotal - prev.HostTotal; u.HostTotal > prev.HostTotal && u.HostBusy >= prev.HostBusy {
 		smp.Host = min(float64(u.HostBusy-prev.HostBusy)/float64(dt), 1)
 	}
+	smp.Throttled, smp.Held = throttledOf(prev.Throttle, u.Throttle, el)
 	return smp, true
 }
 

@@ -40,7 +40,18 @@ type Sample struct {
 	// Host is the busy fraction of the whole machine's CPUs during the
 	// interval (0–1), when known.
 	Host float64 `json:"host,omitempty"`
+	// Throttled is the fraction of the CPU quota's enforcement periods in
+	// which the generator's cgroup ran out of quota (0–1), Held the
+	// fraction of the interval it was held back; both 0 without a quota.
+	Throttled float64 `json:"throttled,omitempty"`
+	Held      float64 `json:"held,omitempty"`
 }
+
+// ThrottleThreshold is the fraction of a second's quota periods that must
+// have run out of quota for the second to count as busy: 0.2. A generator
+// its cgroup holds back wants more CPU than it gets, whatever its CPU
+// figure says.
+const ThrottleThreshold = 0.2
 
 // Report is what a Sampler saw during a run; it is written as File.
 type Report struct {
@@ -53,9 +64,14 @@ type Report struct {
 
 // Stats summarize the samples of a time window.
 type Stats struct {
-	// N is the number of samples, Busy those above the threshold and
-	// HostBusy those where the whole machine was above it.
-	N, Busy, HostBusy int
+	// N is the number of samples, Busy those above the threshold or
+	// throttled (Throttled of them by the cgroup's CPU quota, above
+	// ThrottleThreshold of its periods) and HostBusy those where the
+	// whole machine was above the threshold.
+	N, Busy, HostBusy, Throttled int
+	// MaxThrottled is the highest fraction of periods throttled, AvgHeld
+	// the mean fraction of the time held back by the quota.
+	MaxThrottled, AvgHeld float64
 	// MaxCPU and AvgCPU are fractions of the usable cores; MaxHost and
 	// AvgHost the machine's busy fraction.
 	MaxCPU, AvgCPU   float64
@@ -88,9 +104,15 @@ func (r *Report) Window(from, to time.Time) Stats {
 		sum += s.CPU
 		st.MaxCPU = max(st.MaxCPU, s.CPU)
 		st.MaxRSS = max(st.MaxRSS, s.RSS)
-		if s.CPU > r.threshold() {
+		throttled := s.Throttled > ThrottleThreshold
+		if throttled {
+			st.Throttled++
+		}
+		if s.CPU > r.threshold() || throttled {
 			st.Busy++
 		}
+		st.MaxThrottled = max(st.MaxThrottled, s.Throttled)
+		st.AvgHeld += s.Held
 		hsum += s.Host
 		st.MaxHost = max(st.MaxHost, s.Host)
 		if s.Host > r.threshold() {
@@ -98,6 +120,7 @@ func (r *Report) Window(from, to time.Time) Stats {
 		}
 	}
 	if st.N > 0 {
+		st.AvgHeld /= float64(st.N)
 		st.AvgCPU = sum / float64(st.N)
 		st.AvgHost = hsum / float64(st.N)
 	}
@@ -109,6 +132,9 @@ func (r *Report) Window(from, to time.Time) Stats {
 func (r *Report) Warning(from, to time.Time) string {
 	st := r.Window(from, to)
 	switch {
+	case st.Saturated() && st.Throttled*5 >= st.N:
+		return fmt.Sprintf("generator throttled by its cgroup's CPU quota in %d of %d s (up to %.0f%% of the quota periods; held back %.0f%% of the time; CPU averaged %.0f%% of its %d cores): numbers are limited by the client, not the target",
+			st.Throttled, st.N, 100*st.MaxThrottled, 100*st.AvgHeld, 100*st.AvgCPU, r.Cores)
 	case st.Saturated():
 		return fmt.Sprintf("generator CPU above %.0f%% of its %d cores in %d of %d s (max %.0f%%): numbers may be limited by the client, not the target",
 			100*r.threshold(), r.Cores, st.Busy, st.N, 100*st.MaxCPU)

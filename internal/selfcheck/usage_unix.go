@@ -19,7 +19,7 @@ func ProcessUsage() (Usage, error) {
 		return Usage{}, err
 	}
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	u := Usage{CPU: cpu, RSS: residentBytes()}
+	u := Usage{CPU: cpu, RSS: residentBytes(), Throttle: readThrottle(osReadFile)}
 	if b, err := os.ReadFile("/proc/stat"); err == nil {
 		u.HostBusy, u.HostTotal = parseProcStat(b)
 	}

@@ -86,8 +86,13 @@ type Point struct {
 	// during the scenario, GeneratorMax the highest second; -1: unknown.
 	GeneratorCPU float64 `json:"generatorCPU"`
 	GeneratorMax float64 `json:"generatorMax"`
-	// GeneratorSaturated is selfcheck's verdict for the scenario.
+	// GeneratorSaturated is selfcheck's verdict for the scenario: its CPU
+	// busy, or its cgroup's CPU quota throttling it.
 	GeneratorSaturated bool `json:"generatorSaturated,omitempty"`
+	// GeneratorThrottled is the fraction of the scenario's seconds in
+	// which the generator's cgroup throttled it (selfcheck.Stats.Throttled
+	// of N); 0 without a quota.
+	GeneratorThrottled float64 `json:"generatorThrottled,omitempty"`
 	// MsgRate is acknowledged messages per second for messaging scenarios
 	// (0 otherwise); ServerCPU the mean fraction of this machine's cores
 	// used by embedded server processes when ServersMeasured. See
@@ -130,6 +135,7 @@ func FromResult(r *resultdir.Result, check *selfcheck.Report) []Point {
 			if st.N > 0 {
 				p.GeneratorCPU, p.GeneratorMax, p.GeneratorSaturated = st.AvgCPU, st.MaxCPU, st.Saturated()
 				p.HostSaturated = st.HostSaturated()
+				p.GeneratorThrottled = float64(st.Throttled) / float64(st.N)
 			}
 		}
 		out = append(out, p)

@@ -64,9 +64,15 @@ func AddTarget(points []Point, r *resultdir.Result) error {
 }
 
 func targetOf(sts []monitor.Stats, local map[string]bool) *Target {
+	// A local host's CPU counts the generator too: when a process source
+	// (pid=, process-exporter) watches the target, its figures decide.
+	procs := false
+	for _, st := range sts {
+		procs = procs || (st.Samples > 0 && st.Proc && !st.Host && st.Cores > 0)
+	}
 	var t *Target
 	for _, st := range sts {
-		if st.Samples == 0 || !(st.Host || st.Cores > 0) {
+		if st.Samples == 0 || !(st.Host || st.Cores > 0) || (procs && st.Host && local[st.Source]) {
 			continue
 		}
 		better := t == nil || (st.Saturated() && !t.Saturated) || (st.Saturated() == t.Saturated && st.CPUMax > t.CPUMax)
@@ -155,8 +161,8 @@ func diagnoseMeasured(curve []Point, k Knee) (Verdict, bool) {
 		}
 		if p.GeneratorSaturated {
 			return Verdict{Side: SideClient, Reason: fmt.Sprintf(
-				"client saturated first: the generator's CPU was busy at %s (mean %.0f%%, max %.0f%% of its cores) while the target had headroom (%s); add generator machines (stampede run --segment, stampede k8s manifest)",
-				at(p), 100*p.GeneratorCPU, 100*p.GeneratorMax, t.describe())}, true
+				"client saturated first: %s at %s while the target had headroom (%s); %s",
+				generatorBusy(p), at(p), t.describe(), generatorRemedy(p))}, true
 		}
 	}
 	p := curve[last]

@@ -58,8 +58,8 @@ func Diagnose(curve []Point, k Knee) Verdict {
 		}
 		if p.GeneratorSaturated {
 			return Verdict{Side: SideClient, Reason: fmt.Sprintf(
-				"client saturated first: the generator's CPU was busy at %s %s (mean %.0f%%, max %.0f%% of its cores); add generator machines (stampede run --segment, stampede k8s manifest)",
-				p.Value, unitOf(p.Dimension), 100*p.GeneratorCPU, 100*p.GeneratorMax)}
+				"client saturated first: %s at %s %s; %s",
+				generatorBusy(p), p.Value, unitOf(p.Dimension), generatorRemedy(p))}
 		}
 	}
 	for _, p := range curve[:last+1] {
@@ -85,4 +85,22 @@ func Diagnose(curve []Point, k Knee) Verdict {
 	return Verdict{Side: SideTarget, Reason: fmt.Sprintf(
 		"target saturated first: throughput stayed near %.0f it/s while p99 rose %+.0f%%, and Little's law holds (%.1f busy VUs of %.0f), so the extra load queued at the target (%s)",
 		p.Throughput, 100*k.P99Growth, p.Concurrency, p.VUs, gen)}
+}
+
+// generatorBusy says how the generator was saturated at p: its CPU busy,
+// or its cgroup's CPU quota throttling it (then its CPU figure is low).
+func generatorBusy(p Point) string {
+	if p.GeneratorThrottled*5 >= 1 {
+		return fmt.Sprintf("the generator was throttled by its cgroup's CPU quota (in %.0f%% of the seconds; its CPU mean %.0f%%, max %.0f%% of its cores)",
+			100*p.GeneratorThrottled, 100*max(p.GeneratorCPU, 0), 100*max(p.GeneratorMax, 0))
+	}
+	return fmt.Sprintf("the generator's CPU was busy (mean %.0f%%, max %.0f%% of its cores)", 100*p.GeneratorCPU, 100*p.GeneratorMax)
+}
+
+// generatorRemedy is what to do about a saturated generator.
+func generatorRemedy(p Point) string {
+	if p.GeneratorThrottled*5 >= 1 {
+		return "raise the generator's CPU quota (cpu.max) or add generator machines (stampede run --segment, stampede k8s manifest)"
+	}
+	return "add generator machines (stampede run --segment, stampede k8s manifest)"
 }
