@@ -46,6 +46,8 @@ type scraper struct {
 	client   *http.Client
 	want     map[string]bool // metric family names to keep
 	extra    []string
+	groups   map[string]bool // process-exporter groups to keep (nil: all)
+	at       time.Time       // when the last page arrived
 	buf      bytes.Buffer
 	keep     bytes.Buffer
 	parser   *expfmt.TextParser // reused: one scraper reads on one goroutine
@@ -59,11 +61,39 @@ func newScraper(sp Spec, client *http.Client) *scraper {
 	for _, n := range sp.Metrics {
 		s.want[n] = true
 	}
+	if len(sp.Groups) > 0 {
+		s.groups = map[string]bool{}
+		for _, g := range sp.Groups {
+			s.groups[g] = true
+		}
+	}
 	return s
 }
 
 // read fetches the endpoint and turns what it has into a reading.
 func (s *scraper) read(ctx context.Context) (*reading, error) {
+	fams, err := s.page(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := newReading(s.at)
+	keepGroups(fams, s.groups)
+	deriveFamilies(r, fams, s.extra)
+	if !s.narrowed && fams[nodeExporterInfo] != nil && len(s.extra) == 0 {
+		// node_exporter: from now on ask only for what is read. A URL with
+		// its own query is the user's choice and stays as given.
+		s.narrowed = true
+		if u, err := url.Parse(s.url); err == nil && u.RawQuery == "" {
+			u.RawQuery = nodeCollectors
+			s.url = u.String()
+		}
+	}
+	return r, nil
+}
+
+// page fetches the endpoint and parses the wanted families; s.at is when
+// the answer arrived.
+func (s *scraper) page(ctx context.Context) (map[string]*dto.MetricFamily, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
 	if err != nil {
 		return nil, err
@@ -82,23 +112,8 @@ func (s *scraper) read(ctx context.Context) (*reading, error) {
 	if _, err := s.buf.ReadFrom(io.LimitReader(resp.Body, maxBody)); err != nil {
 		return nil, scrapeError(err)
 	}
-	at := time.Now()
-	fams, err := s.parse(s.buf.Bytes())
-	if err != nil {
-		return nil, err
-	}
-	r := newReading(at)
-	deriveFamilies(r, fams, s.extra)
-	if !s.narrowed && fams[nodeExporterInfo] != nil && len(s.extra) == 0 {
-		// node_exporter: from now on ask only for what is read. A URL with
-		// its own query is the user's choice and stays as given.
-		s.narrowed = true
-		if u, err := url.Parse(s.url); err == nil && u.RawQuery == "" {
-			u.RawQuery = nodeCollectors
-			s.url = u.String()
-		}
-	}
-	return r, nil
+	s.at = time.Now()
+	return s.parse(s.buf.Bytes())
 }
 
 // parse keeps the lines of the wanted families and parses them with
