@@ -2,10 +2,14 @@ package monitor
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // processPage is a process-exporter page with three groups.
@@ -119,5 +123,31 @@ func TestCheckGroups(t *testing.T) {
 				t.Errorf("Check: %v, want %q", err, c.err)
 			}
 		})
+	}
+}
+
+// The groups summed reach the summary and the scenario's note.
+func TestGroupsNote(t *testing.T) {
+	dir := t.TempDir()
+	var lines []byte
+	now := time.Now()
+	for i := 1; i <= 2; i++ {
+		b, err := json.Marshal(Sample{Time: now.Add(time.Duration(i) * time.Second), Source: "process", DT: 1,
+			Values: map[string]float64{ProcCPU: 1, ProcCPU + ":nebula-graphd": 0.75, ProcCPU + ":nebula-storaged": 0.25}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(append(lines, b...), '\n')
+	}
+	if err := os.WriteFile(filepath.Join(dir, File), lines, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all, err := Summarize(dir, []Window{{}}, SummarizeOptions{})
+	if err != nil || len(all) != 1 || len(all[0]) != 1 {
+		t.Fatalf("Summarize = %v, %v", all, err)
+	}
+	st := all[0][0]
+	if strings.Join(st.Groups, ",") != "nebula-graphd,nebula-storaged" || !strings.Contains(st.GroupsNote(), "groups nebula-graphd, nebula-storaged") {
+		t.Errorf("groups %q, note %q", st.Groups, st.GroupsNote())
 	}
 }

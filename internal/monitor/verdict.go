@@ -40,7 +40,7 @@ func (st Stats) GroupsNote() string {
 	if len(st.Groups) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("monitor %s: process figures sum the process-exporter groups %s (name the target's with #group=NAME to sum only those)",
+	return fmt.Sprintf("monitor %s: process figures and target CPU sum the process-exporter groups %s (the source's #group=NAME items choose them; without any, every group counts)",
 		st.Source, strings.Join(st.Groups, ", "))
 }
 
