@@ -28,7 +28,7 @@ func Probe(ctx context.Context, specs []Spec, client *http.Client) error {
 		}
 		s := newScraper(sp, client)
 		pctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
-		fams, err := s.families(pctx)
+		fams, err := s.page(pctx)
 		cancel()
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -62,8 +62,10 @@ type Counts struct {
 }
 
 // Check verifies what can be checked before a run: that pid sources name
-// processes that exist. Endpoints are not contacted: one that fails is
-// counted during the run.
+// processes that exist, and that a source naming process-exporter groups
+// (#group=NAME) has one of them (its page is read once, within 5 s).
+// Other endpoints are not contacted, and one that does not answer is not
+// an error: its failures are counted during the run.
 func Check(specs []Spec) error {
 	for _, sp := range specs {
 		if sp.Kind != KindPID {
@@ -74,6 +76,13 @@ func Check(specs []Spec) error {
 			return err
 		}
 		if err := p.check(); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), groupCheckTimeout)
+	defer cancel()
+	for _, sp := range specs {
+		if err := checkGroups(ctx, sp, http.DefaultClient); err != nil {
 			return err
 		}
 	}

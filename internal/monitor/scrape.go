@@ -46,6 +46,8 @@ type scraper struct {
 	client   *http.Client
 	want     map[string]bool // metric family names to keep
 	extra    []string
+	groups   map[string]bool // process-exporter groups to keep (nil: all)
+	at       time.Time       // when the last page arrived
 	buf      bytes.Buffer
 	keep     bytes.Buffer
 	parser   *expfmt.TextParser // reused: one scraper reads on one goroutine
@@ -59,52 +61,23 @@ func newScraper(sp Spec, client *http.Client) *scraper {
 	for _, n := range sp.Metrics {
 		s.want[n] = true
 	}
+	if len(sp.Groups) > 0 {
+		s.groups = map[string]bool{}
+		for _, g := range sp.Groups {
+			s.groups[g] = true
+		}
+	}
 	return s
-}
-
-// families fetches the endpoint once and returns the wanted families it
-// serves (none: it is no exporter the monitor reads).
-func (s *scraper) families(ctx context.Context) (map[string]*dto.MetricFamily, error) {
-	if err := s.fetch(ctx); err != nil {
-		return nil, err
-	}
-	return s.parse(s.buf.Bytes())
-}
-
-// fetch reads the endpoint's page into s.buf.
-func (s *scraper) fetch(ctx context.Context) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Accept", "text/plain;version=0.0.4")
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return scrapeError(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return fmt.Errorf("HTTP %s", resp.Status)
-	}
-	s.buf.Reset()
-	if _, err := s.buf.ReadFrom(io.LimitReader(resp.Body, maxBody)); err != nil {
-		return scrapeError(err)
-	}
-	return nil
 }
 
 // read fetches the endpoint and turns what it has into a reading.
 func (s *scraper) read(ctx context.Context) (*reading, error) {
-	if err := s.fetch(ctx); err != nil {
-		return nil, err
-	}
-	at := time.Now()
-	fams, err := s.parse(s.buf.Bytes())
+	fams, err := s.page(ctx)
 	if err != nil {
 		return nil, err
 	}
-	r := newReading(at)
+	r := newReading(s.at)
+	keepGroups(fams, s.groups)
 	deriveFamilies(r, fams, s.extra)
 	if !s.narrowed && fams[nodeExporterInfo] != nil && len(s.extra) == 0 {
 		// node_exporter: from now on ask only for what is read. A URL with
@@ -116,6 +89,31 @@ func (s *scraper) read(ctx context.Context) (*reading, error) {
 		}
 	}
 	return r, nil
+}
+
+// page fetches the endpoint and parses the wanted families; s.at is when
+// the answer arrived.
+func (s *scraper) page(ctx context.Context) (map[string]*dto.MetricFamily, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "text/plain;version=0.0.4")
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, scrapeError(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		return nil, fmt.Errorf("HTTP %s", resp.Status)
+	}
+	s.buf.Reset()
+	if _, err := s.buf.ReadFrom(io.LimitReader(resp.Body, maxBody)); err != nil {
+		return nil, scrapeError(err)
+	}
+	s.at = time.Now()
+	return s.parse(s.buf.Bytes())
 }
 
 // parse keeps the lines of the wanted families and parses them with

@@ -44,6 +44,10 @@ type Spec struct {
 	// Metrics are extra metric names to record from the endpoint (the
 	// URL's #fragment, comma-separated).
 	Metrics []string
+	// Groups are the process-exporter groups that are the target (the
+	// fragment's group=NAME items): only they are read and summed into
+	// the process figures. Empty: every group the page has.
+	Groups []string
 	// PID is the process id (KindPID), or 0 with ProcName set.
 	PID      int
 	ProcName string
@@ -89,7 +93,15 @@ func ParseSpec(s string) (Spec, error) {
 	sp := Spec{ID: name, Kind: KindHTTP}
 	if u.Fragment != "" {
 		for _, m := range strings.Split(u.Fragment, ",") {
-			if m = strings.TrimSpace(m); m != "" {
+			m = strings.TrimSpace(m)
+			if g, ok := strings.CutPrefix(m, "group="); ok {
+				if g == "" {
+					return Spec{}, fmt.Errorf("--monitor %s=…#group=: name a process-exporter group", name)
+				}
+				sp.Groups = append(sp.Groups, g)
+				continue
+			}
+			if m != "" {
 				sp.Metrics = append(sp.Metrics, m)
 			}
 		}

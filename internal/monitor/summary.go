@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -66,6 +67,9 @@ type Stats struct {
 	ProcCPUMax  float64 `json:"procCPUMax,omitempty"`
 	ProcRSSMax  float64 `json:"procRSSMax,omitempty"`
 	ProcThreads float64 `json:"procThreadsMax,omitempty"`
+	// Groups are the process-exporter groups summed into the process
+	// figures (all the page had, or the #group=NAME ones), sorted.
+	Groups []string `json:"groups,omitempty"`
 
 	hostSec, procSec, sum, busySum, rxSum, txSum, procSum float64
 }
@@ -166,6 +170,11 @@ func (st *Stats) add(s *Sample, frac float64, opts SummarizeOptions) {
 			st.CPUBusy++
 		}
 	}
+	for k := range v {
+		if g, ok := strings.CutPrefix(k, ProcCPU+":"); ok && !slices.Contains(st.Groups, g) {
+			st.Groups = append(st.Groups, g)
+		}
+	}
 	if c, ok := v[ProcCPU]; ok {
 		st.Proc = true
 		st.procSum += c
@@ -228,6 +237,7 @@ func (st *Stats) add(s *Sample, frac float64, opts SummarizeOptions) {
 }
 
 func (st *Stats) finish() {
+	slices.Sort(st.Groups)
 	if st.Samples == 0 {
 		return
 	}

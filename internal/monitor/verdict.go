@@ -34,6 +34,16 @@ func (st Stats) Warning() string {
 	return fmt.Sprintf("target %s saturated: %s: the numbers measure the target's limit", st.Source, strings.Join(parts, "; "))
 }
 
+// GroupsNote names the process-exporter groups summed into the source's
+// process figures (and the target's CPU), or "" when it has none.
+func (st Stats) GroupsNote() string {
+	if len(st.Groups) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("monitor %s: process figures and target CPU sum the process-exporter groups %s (the source's #group=NAME items choose them; without any, every group counts)",
+		st.Source, strings.Join(st.Groups, ", "))
+}
+
 // FailureNote says how many readings failed, or "".
 func (st Stats) FailureNote() string {
 	if st.Failed == 0 {
@@ -75,11 +85,21 @@ func (st Stats) Line() string {
 // TargetCPU is the CPU time the target used in a window, seconds, from a
 // window's Stats: the processes' when any source reports processes (they
 // are the target), else the hosts' busy time. ok is false without either.
+//
+// One target's CPU is never counted twice: a pid= source (read from
+// /proc, exact) and a process-exporter on the same machine usually watch
+// the same processes, so when pid= sources report, only they count;
+// process-exporter groups and servers' own process metrics count when no
+// pid= source does.
 func TargetCPU(stats []Stats) (secs float64, ok bool) {
-	var proc, host float64
-	var haveProc, haveHost bool
+	var pid, proc, host float64
+	var havePID, haveProc, haveHost bool
 	for _, st := range stats {
-		if st.Proc {
+		switch {
+		case st.Proc && strings.HasPrefix(st.Source, KindPID+":"):
+			pid += st.procSec
+			havePID = true
+		case st.Proc:
 			proc += st.procSec
 			haveProc = true
 		}
@@ -89,6 +109,8 @@ func TargetCPU(stats []Stats) (secs float64, ok bool) {
 		}
 	}
 	switch {
+	case havePID:
+		return pid, true
 	case haveProc:
 		return proc, true
 	case haveHost:

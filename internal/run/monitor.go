@@ -72,6 +72,9 @@ func annotateTarget(snap *metrics.Snapshot, stats map[string][]monitor.Stats, se
 			if n := st.FailureNote(); n != "" {
 				sc.Notes = appendNote(sc.Notes, n)
 			}
+			if n := st.GroupsNote(); n != "" {
+				sc.Notes = appendNote(sc.Notes, n)
+			}
 			w := st.Warning()
 			if w == "" {
 				continue
