@@ -16,6 +16,8 @@ import (
 // directory whose summary.json and snapshot.json are huge.
 type hugeFiles struct {
 	config, scenarioFile, params, resultDir string
+	// endlessDir is a result directory whose snapshot.json is /dev/zero.
+	endlessDir string
 	// html serves an HTML page; dead is a port nothing listens on.
 	html, dead string
 }
@@ -44,6 +46,11 @@ func hugeInputs(t *testing.T, tmp string) hugeFiles {
 	}
 	dead := "http://" + ln.Addr().String()
 	ln.Close()
+	endless := filepath.Join(tmp, "endless-result")
+	os.Mkdir(endless, 0o755)
+	if err := os.Symlink("/dev/zero", filepath.Join(endless, "snapshot.json")); err != nil {
+		t.Fatal(err)
+	}
 	res := filepath.Join(tmp, "huge-result")
 	os.Mkdir(res, 0o755)
 	sparse(t, filepath.Join(res, "summary.json"), bounded.ResultBytes+1)
@@ -53,6 +60,7 @@ func hugeInputs(t *testing.T, tmp string) hugeFiles {
 		scenarioFile: sparse(t, filepath.Join(tmp, "huge-scenarios.yaml"), bounded.ConfigBytes+1),
 		params:       sparse(t, filepath.Join(tmp, "huge.csv"), bounded.ParamsBytes+1),
 		resultDir:    res,
+		endlessDir:   endless,
 		html:         html.URL,
 		dead:         dead,
 	}
@@ -75,9 +83,11 @@ func guardRails2Rows(h hugeFiles) []struct {
 		{"--config /dev/zero", []string{"run", "builtin.Noop", "--config", "/dev/zero"}, "/dev/zero is larger than 16 MiB"},
 		{"--config huge", []string{"run", "builtin.Noop", "--config", h.config}, "is larger than 16 MiB"},
 		{"--scenario-file huge", []string{"run", "go.Go1Step", "--scenario-file", h.scenarioFile, "-d", "1s"}, "is larger than 16 MiB"},
+		{"--scenario-file endless", []string{"run", "go.Go1Step", "--scenario-file", "/dev/zero", "-d", "1s"}, "/dev/zero is larger than 16 MiB"},
 		{"--params huge", []string{"run", "http.Request", "--target", dead, "--params", h.params, "--path", "/{{a}}", "-d", "1s"}, "is larger than 256 MiB"},
 		{"report of a huge result", []string{"report", h.resultDir, "-o", filepath.Join(h.resultDir, "r.html")}, "is larger than 256 MiB"},
 		{"compare of a huge result", []string{"compare", h.resultDir, h.resultDir}, "is larger than 256 MiB"},
+		{"report of an endless result", []string{"report", h.endlessDir, "-o", filepath.Join(h.endlessDir, "r.html")}, "is larger than 256 MiB"},
 		// Requests are what the user typed.
 		{"header injection", []string{"run", "http.Request", "--target", dead, "-d", "1s", "--header", "X-A: a\r\nX-Injected: 1"}, "the value holds a line break"},
 		{"path splitting a request", []string{"run", "http.Request", "--target", dead, "-d", "1s", "--path", "/a\r\nX-Evil: 1\r\n\r\nGET /b"}, "is not allowed in a request target"},
