@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/bounded"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
 )
 
 // hugeFiles are inputs past their size bounds, made sparse so that they
@@ -18,6 +20,9 @@ type hugeFiles struct {
 	config, scenarioFile, params, resultDir string
 	// endlessDir is a result directory whose snapshot.json is /dev/zero.
 	endlessDir string
+	// latin1 is an LDBC data set whose person file is not UTF-8; db an
+	// SQLite target path for it.
+	latin1, db string
 	// html serves an HTML page; dead is a port nothing listens on.
 	html, dead string
 }
@@ -51,6 +56,10 @@ func hugeInputs(t *testing.T, tmp string) hugeFiles {
 	if err := os.Symlink("/dev/zero", filepath.Join(endless, "snapshot.json")); err != nil {
 		t.Fatal(err)
 	}
+	latin1 := filepath.Join(tmp, "latin1-data")
+	ldbctest.Write(t, latin1, ldbctest.With(ldbctest.Tiny, map[string][]string{
+		ldbcfile.PersonPath: {"77|Ren\xe9|Latin|male|1985-01-02|2011-02-03T04:05:06.789+0000|1.2.3.4|Chrome"},
+	}))
 	res := filepath.Join(tmp, "huge-result")
 	os.Mkdir(res, 0o755)
 	sparse(t, filepath.Join(res, "summary.json"), bounded.ResultBytes+1)
@@ -61,6 +70,8 @@ func hugeInputs(t *testing.T, tmp string) hugeFiles {
 		params:       sparse(t, filepath.Join(tmp, "huge.csv"), bounded.ParamsBytes+1),
 		resultDir:    res,
 		endlessDir:   endless,
+		latin1:       latin1,
+		db:           filepath.Join(tmp, "latin1.db"),
 		html:         html.URL,
 		dead:         dead,
 	}
@@ -74,7 +85,7 @@ func guardRails2Rows(h hugeFiles) []struct {
 	want string
 } {
 	const dead = "http://127.0.0.1:1/"
-	return []struct {
+	rows := []struct {
 		name string
 		args []string
 		want string
@@ -112,6 +123,8 @@ func guardRails2Rows(h hugeFiles) []struct {
 		{"--monitor of a dead port", []string{"run", "builtin.Noop", "-d", "1s", "--monitor", "node=" + h.dead + "/metrics"}, "connection refused"},
 		{"--out influxdb= a dead port", []string{"run", "builtin.Noop", "-d", "1s", "--out", "influxdb=" + h.dead + "/k6"}, "--out influxdb: InfluxDB at"},
 		{"--out influxdb= an HTML page", []string{"run", "builtin.Noop", "-d", "1s", "--out", "influxdb=" + h.html + "/k6"}, "does not answer as InfluxDB"},
+		// Data is UTF-8, for every target alike.
+		{"load of a person file that is not UTF-8", []string{"load", "--target", "sqlite://" + h.db, "--data", h.latin1}, "person_0_0.csv line 10: firstname: not valid UTF-8"},
 		// Unwritable outputs are bad input (exit 2) in every command.
 		{"report -o unwritable", []string{"report", h.resultDir, "-o", "/proc/stampede/r.html"}, "-o /proc/stampede/r.html"},
 		{"merge -o unwritable", []string{"merge", h.resultDir, h.resultDir, "-o", "/proc/stampede/merged"}, "-o /proc/stampede/merged"},
@@ -123,4 +136,12 @@ func guardRails2Rows(h hugeFiles) []struct {
 		{"manifest --parallelism 100000000", []string{"k8s", "manifest", "-n", "100000000", "--image", "x", "--", "builtin.Noop"}, "at most 100000 pods"},
 		{"manifest without run arguments", []string{"k8s", "manifest", "-n", "2", "--image", "x"}, "needs the run arguments after --"},
 	}
+	if pg := os.Getenv("STAMPEDE_TEST_POSTGRES"); pg != "" {
+		rows = append(rows, struct {
+			name string
+			args []string
+			want string
+		}{"load of a person file that is not UTF-8 into PostgreSQL", []string{"load", "--target", pg, "--data", h.latin1, "--failed-rows", h.db + ".pg-failed.csv"}, "person_0_0.csv line 10: firstname: not valid UTF-8"})
+	}
+	return rows
 }
