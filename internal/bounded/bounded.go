@@ -11,6 +11,7 @@ package bounded
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,12 +25,17 @@ const (
 	// ConfigBytes bounds a --config file and a --scenario-file: 16 MiB.
 	ConfigBytes int64 = 16 << 20
 	// ParamsBytes bounds a parameter file (--params, a custom scenario's
-	// params:): 256 MiB.
-	ParamsBytes int64 = 256 << 20
+	// params:): 64 MiB (some 2.5 million rows of two columns, about 300 MiB
+	// in memory once parsed).
+	ParamsBytes int64 = 64 << 20
+	// LineBytes bounds one line of a parameter file read as a stream: 1 MiB.
+	LineBytes int64 = 1 << 20
 	// ResultBytes bounds one JSON file of a result directory read back
-	// (summary.json, snapshot.json, options.json, env.json, selfcheck.json):
-	// 1 GiB.
-	ResultBytes int64 = 256 << 20
+	// (summary.json, snapshot.json, options.json, selfcheck.json): 64 MiB,
+	// some ten times the snapshot of a large run. They are decoded as a
+	// stream (DecodeJSON), so bytes that are no JSON (a /dev/zero) stop
+	// the read at once.
+	ResultBytes int64 = 64 << 20
 	// RecordBytes bounds one line of a JSON-lines file read back
 	// (series.jsonl, monitor.jsonl): 64 MiB.
 	RecordBytes int64 = 64 << 20
@@ -104,6 +110,35 @@ func (b *reader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Lines returns a reader of r that fails with a usage *TooLargeError
+// (naming path and "a line") once a line — the bytes between two '\n' —
+// is longer than max: an endless input without line breaks stops there
+// instead of growing one record without bound.
+func Lines(r io.Reader, max int64, path string) io.Reader {
+	return &lines{r: r, max: max, path: path}
+}
+
+type lines struct {
+	r    io.Reader
+	max  int64
+	run  int64 // bytes since the last '\n'
+	path string
+}
+
+func (l *lines) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i := 0; i < n; i++ {
+		if p[i] == '\n' {
+			l.run = 0
+			continue
+		}
+		if l.run++; l.run > l.max {
+			return 0, usage.Wrap(&TooLargeError{Path: l.path + ": a line", Limit: l.max})
+		}
+	}
+	return n, err
+}
+
 // ReadAll reads r to its end through Reader: at most limit bytes, else a
 // usage *TooLargeError naming path.
 func ReadAll(ctx context.Context, r io.Reader, limit int64, path string) ([]byte, error) {
@@ -155,6 +190,29 @@ func Open(path string, limit int64) (*os.File, error) {
 		return nil, usage.Wrap(&TooLargeError{Path: path, Limit: limit})
 	}
 	return f, nil
+}
+
+// DecodeJSON decodes the JSON document in the file at path into v, reading
+// at most limit bytes (else a usage *TooLargeError) as a stream: input
+// that is not JSON fails at its first bad byte, without being buffered.
+// A syntax error names the file. A file that does not exist is an error
+// wrapping os.ErrNotExist.
+func DecodeJSON(ctx context.Context, path string, limit int64, v any) error {
+	f, err := Open(path, limit)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := json.NewDecoder(Reader(ctx, f, limit, path)).Decode(v); err != nil {
+		if IsTooLarge(err) || ctx.Err() != nil {
+			return err
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%s: unexpected end of JSON input", path) // as json.Unmarshal says it
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // IsTooLarge reports whether err is, or wraps, a *TooLargeError.

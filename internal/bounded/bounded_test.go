@@ -138,3 +138,44 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+func TestLines(t *testing.T) {
+	if b, err := io.ReadAll(Lines(strings.NewReader("ab\ncd\n"), 2, "p.csv")); err != nil || string(b) != "ab\ncd\n" {
+		t.Fatalf("short lines: %q, %v", b, err)
+	}
+	if _, err := io.ReadAll(Lines(strings.NewReader("abc\n"), 2, "p.csv")); !IsTooLarge(err) || !strings.Contains(err.Error(), "p.csv: a line is larger than 2 B") {
+		t.Fatalf("long line: %v", err)
+	}
+	src := &endless{}
+	if _, err := io.ReadAll(Lines(src, 1<<20, "zero")); !IsTooLarge(err) || src.n > 2<<20 {
+		t.Fatalf("endless line: %v after %d bytes", err, src.n)
+	}
+}
+
+func TestDecodeJSON(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	var v map[string]int
+	if err := DecodeJSON(t.Context(), write("ok.json", `{"a":1}`), 1024, &v); err != nil || v["a"] != 1 {
+		t.Fatalf("ok: %v %v", v, err)
+	}
+	for name, text := range map[string]string{"cut.json": `{"a":`, "empty.json": ""} {
+		if err := DecodeJSON(t.Context(), write(name, text), 1024, &v); err == nil || !strings.Contains(err.Error(), name+": unexpected end of JSON input") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	start := time.Now()
+	if err := DecodeJSON(t.Context(), "/dev/zero", 1<<30, &v); err == nil || !strings.Contains(err.Error(), `invalid character '\x00'`) {
+		t.Errorf("/dev/zero: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("/dev/zero took %s: not refused at its first byte", d)
+	}
+	if err := DecodeJSON(t.Context(), write("big.json", `{"a":1}`+strings.Repeat(" ", 2048)), 1024, &v); !IsTooLarge(err) {
+		t.Errorf("big: %v", err)
+	}
+}

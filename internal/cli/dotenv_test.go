@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/bounded"
 )
 
 func TestDotenv(t *testing.T) {
@@ -41,5 +43,17 @@ func TestOneLine(t *testing.T) {
 func TestOneLineAfterColon(t *testing.T) {
 	if got := oneLine(errors.New("failed to connect:\nhost a: refused\nhost a: refused")); got != "failed to connect: host a: refused" {
 		t.Errorf("oneLine = %q", got)
+	}
+}
+
+// TestDotenvBounded: a .env past bounded.ConfigBytes (here a sparse file)
+// is refused with one line instead of read into memory.
+func TestDotenvBounded(t *testing.T) {
+	path := sparse(t, filepath.Join(t.TempDir(), ".env"), bounded.ConfigBytes+1)
+	if _, err := withDotenv(os.Getenv, path); !bounded.IsTooLarge(err) {
+		t.Fatalf("huge .env: %v", err)
+	}
+	if _, err := withDotenv(os.Getenv, "/dev/zero"); !bounded.IsTooLarge(err) {
+		t.Fatalf("endless .env: %v", err)
 	}
 }

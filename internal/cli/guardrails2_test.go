@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/bounded"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
 )
 
 // hugeFiles are inputs past their size bounds, made sparse so that they
@@ -16,6 +18,11 @@ import (
 // directory whose summary.json and snapshot.json are huge.
 type hugeFiles struct {
 	config, scenarioFile, params, resultDir string
+	// endlessDir is a result directory whose snapshot.json is /dev/zero.
+	endlessDir string
+	// latin1 is an LDBC data set whose person file is not UTF-8; db an
+	// SQLite target path for it.
+	latin1, db string
 	// html serves an HTML page; dead is a port nothing listens on.
 	html, dead string
 }
@@ -44,6 +51,15 @@ func hugeInputs(t *testing.T, tmp string) hugeFiles {
 	}
 	dead := "http://" + ln.Addr().String()
 	ln.Close()
+	endless := filepath.Join(tmp, "endless-result")
+	os.Mkdir(endless, 0o755)
+	if err := os.Symlink("/dev/zero", filepath.Join(endless, "snapshot.json")); err != nil {
+		t.Fatal(err)
+	}
+	latin1 := filepath.Join(tmp, "latin1-data")
+	ldbctest.Write(t, latin1, ldbctest.With(ldbctest.Tiny, map[string][]string{
+		ldbcfile.PersonPath: {"77|Ren\xe9|Latin|male|1985-01-02|2011-02-03T04:05:06.789+0000|1.2.3.4|Chrome"},
+	}))
 	res := filepath.Join(tmp, "huge-result")
 	os.Mkdir(res, 0o755)
 	sparse(t, filepath.Join(res, "summary.json"), bounded.ResultBytes+1)
@@ -53,6 +69,9 @@ func hugeInputs(t *testing.T, tmp string) hugeFiles {
 		scenarioFile: sparse(t, filepath.Join(tmp, "huge-scenarios.yaml"), bounded.ConfigBytes+1),
 		params:       sparse(t, filepath.Join(tmp, "huge.csv"), bounded.ParamsBytes+1),
 		resultDir:    res,
+		endlessDir:   endless,
+		latin1:       latin1,
+		db:           filepath.Join(tmp, "latin1.db"),
 		html:         html.URL,
 		dead:         dead,
 	}
@@ -66,7 +85,7 @@ func guardRails2Rows(h hugeFiles) []struct {
 	want string
 } {
 	const dead = "http://127.0.0.1:1/"
-	return []struct {
+	rows := []struct {
 		name string
 		args []string
 		want string
@@ -75,9 +94,12 @@ func guardRails2Rows(h hugeFiles) []struct {
 		{"--config /dev/zero", []string{"run", "builtin.Noop", "--config", "/dev/zero"}, "/dev/zero is larger than 16 MiB"},
 		{"--config huge", []string{"run", "builtin.Noop", "--config", h.config}, "is larger than 16 MiB"},
 		{"--scenario-file huge", []string{"run", "go.Go1Step", "--scenario-file", h.scenarioFile, "-d", "1s"}, "is larger than 16 MiB"},
-		{"--params huge", []string{"run", "http.Request", "--target", dead, "--params", h.params, "--path", "/{{a}}", "-d", "1s"}, "is larger than 256 MiB"},
-		{"report of a huge result", []string{"report", h.resultDir, "-o", filepath.Join(h.resultDir, "r.html")}, "is larger than 256 MiB"},
-		{"compare of a huge result", []string{"compare", h.resultDir, h.resultDir}, "is larger than 256 MiB"},
+		{"--scenario-file endless", []string{"run", "go.Go1Step", "--scenario-file", "/dev/zero", "-d", "1s"}, "/dev/zero is larger than 16 MiB"},
+		{"--params huge", []string{"run", "http.Request", "--target", dead, "--params", h.params, "--path", "/{{a}}", "-d", "1s"}, "is larger than 64 MiB"},
+		{"report of a huge result", []string{"report", h.resultDir, "-o", filepath.Join(h.resultDir, "r.html")}, "is larger than 64 MiB"},
+		{"compare of a huge result", []string{"compare", h.resultDir, h.resultDir}, "is larger than 64 MiB"},
+		{"report of an endless result", []string{"report", h.endlessDir, "-o", filepath.Join(h.endlessDir, "r.html")}, `snapshot.json: invalid character '\x00'`},
+		{"--params endless", []string{"run", "http.Request", "--target", dead, "--params", "/dev/zero", "--path", "/{{a}}", "-d", "1s"}, "/dev/zero: a line is larger than 1 MiB"},
 		// Requests are what the user typed.
 		{"header injection", []string{"run", "http.Request", "--target", dead, "-d", "1s", "--header", "X-A: a\r\nX-Injected: 1"}, "the value holds a line break"},
 		{"path splitting a request", []string{"run", "http.Request", "--target", dead, "-d", "1s", "--path", "/a\r\nX-Evil: 1\r\n\r\nGET /b"}, "is not allowed in a request target"},
@@ -101,6 +123,8 @@ func guardRails2Rows(h hugeFiles) []struct {
 		{"--monitor of a dead port", []string{"run", "builtin.Noop", "-d", "1s", "--monitor", "node=" + h.dead + "/metrics"}, "connection refused"},
 		{"--out influxdb= a dead port", []string{"run", "builtin.Noop", "-d", "1s", "--out", "influxdb=" + h.dead + "/k6"}, "--out influxdb: InfluxDB at"},
 		{"--out influxdb= an HTML page", []string{"run", "builtin.Noop", "-d", "1s", "--out", "influxdb=" + h.html + "/k6"}, "does not answer as InfluxDB"},
+		// Data is UTF-8, for every target alike.
+		{"load of a person file that is not UTF-8", []string{"load", "--target", "sqlite://" + h.db, "--data", h.latin1}, "person_0_0.csv line 10: firstname: not valid UTF-8"},
 		// Unwritable outputs are bad input (exit 2) in every command.
 		{"report -o unwritable", []string{"report", h.resultDir, "-o", "/proc/stampede/r.html"}, "-o /proc/stampede/r.html"},
 		{"merge -o unwritable", []string{"merge", h.resultDir, h.resultDir, "-o", "/proc/stampede/merged"}, "-o /proc/stampede/merged"},
@@ -112,4 +136,12 @@ func guardRails2Rows(h hugeFiles) []struct {
 		{"manifest --parallelism 100000000", []string{"k8s", "manifest", "-n", "100000000", "--image", "x", "--", "builtin.Noop"}, "at most 100000 pods"},
 		{"manifest without run arguments", []string{"k8s", "manifest", "-n", "2", "--image", "x"}, "needs the run arguments after --"},
 	}
+	if pg := os.Getenv("STAMPEDE_TEST_POSTGRES"); pg != "" {
+		rows = append(rows, struct {
+			name string
+			args []string
+			want string
+		}{"load of a person file that is not UTF-8 into PostgreSQL", []string{"load", "--target", pg, "--data", h.latin1, "--failed-rows", h.db + ".pg-failed.csv"}, "person_0_0.csv line 10: firstname: not valid UTF-8"})
+	}
+	return rows
 }

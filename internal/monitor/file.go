@@ -2,10 +2,10 @@ package monitor
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 )
@@ -22,20 +22,34 @@ func Scan(dir string, fn func(*Sample) error) error {
 		return err
 	}
 	defer f.Close()
-	dec := json.NewDecoder(bufio.NewReaderSize(f, 64<<10))
-	for {
+	// One sample per line, each at most maxLine: a file of one endless
+	// line is refused, not read into memory.
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	for line := 1; sc.Scan(); line++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
 		var s Sample
-		if err := dec.Decode(&s); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return fmt.Errorf("%s: %w", path, err)
+		if err := json.Unmarshal(b, &s); err != nil {
+			return fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		if err := fn(&s); err != nil {
 			return err
 		}
 	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("%s: a line is longer than %d MiB, the limit of one sample (docs/guardrails.md)", path, maxLine>>20)
+		}
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
+
+// maxLine bounds one line of File read back: 64 MiB.
+const maxLine = 64 << 20
 
 // Sources lists the source IDs in dir/File in order of first appearance.
 func Sources(dir string) ([]string, error) {

@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,5 +56,21 @@ func TestProbe(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestScanEndlessLine: a monitor.jsonl of one line past the bound is
+// refused, not read into memory.
+func TestScanEndlessLine(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, File))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(maxLine + 1) // sparse: NUL bytes, no newline
+	f.Close()
+	err = Scan(dir, func(*Sample) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "longer than 64 MiB") {
+		t.Fatalf("err = %v", err)
 	}
 }

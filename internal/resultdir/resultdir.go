@@ -148,17 +148,11 @@ func Load(dir string) (*Result, error) {
 }
 
 func readJSON(dir, name string, v any) error {
-	b, err := bounded.ReadFile(context.Background(), filepath.Join(dir, name), bounded.ResultBytes)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("%s is not a result directory (no %s): %w", dir, name, os.ErrNotExist)
-		}
-		return err
+	err := bounded.DecodeJSON(context.Background(), filepath.Join(dir, name), bounded.ResultBytes, v)
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%s is not a result directory (no %s): %w", dir, name, os.ErrNotExist)
 	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
-	}
-	return nil
+	return err
 }
 
 // IsResult reports whether dir holds a run.

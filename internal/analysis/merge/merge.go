@@ -335,7 +335,7 @@ func contains(list []string, s string) bool {
 func copyEnvs(dirs []string, out string) error {
 	wrote := false
 	for i, d := range dirs {
-		b, err := bounded.ReadFile(context.Background(), filepath.Join(d, resultdir.EnvFile), bounded.ResultBytes)
+		b, err := bounded.ReadFile(context.Background(), filepath.Join(d, resultdir.EnvFile), bounded.ConfigBytes)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

@@ -2,7 +2,6 @@ package finish
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -72,16 +71,12 @@ func Merged(res *merge.Result, specs []string, o Options) (*Result, error) {
 func commonTags(parts []string) map[string]string {
 	var common map[string]string
 	for i, dir := range parts {
-		b, err := bounded.ReadFile(context.Background(), filepath.Join(dir, resultdir.SummaryFile), bounded.ResultBytes)
-		if err != nil {
-			return nil
-		}
 		var doc struct {
 			Stampede struct {
 				Tags map[string]string `json:"tags"`
 			} `json:"stampede"`
 		}
-		if json.Unmarshal(b, &doc) != nil {
+		if bounded.DecodeJSON(context.Background(), filepath.Join(dir, resultdir.SummaryFile), bounded.ResultBytes, &doc) != nil {
 			return nil
 		}
 		if i == 0 {

@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/output/servertest"
 )
 
 func TestProbe(t *testing.T) {
@@ -44,5 +46,13 @@ func TestProbe(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestProbeRealInfluxDB: a real InfluxDB 1.x passes the check.
+func TestProbeRealInfluxDB(t *testing.T) {
+	base := servertest.InfluxDB(t)
+	if err := Probe(t.Context(), base+"/k6probe"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/output/servertest"
 )
 
 func TestProbe(t *testing.T) {
@@ -47,5 +49,14 @@ func TestProbe(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestProbeRealPrometheus: a real Prometheus with its receiver enabled
+// takes the empty write.
+func TestProbeRealPrometheus(t *testing.T) {
+	base := servertest.Prometheus(t)
+	if err := Probe(t.Context(), base+"/api/v1/write"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -195,12 +195,23 @@ func TestCompileRequestRefusesInjection(t *testing.T) {
 	}
 }
 
-// endlessCSV is a parameter file that never ends.
-type endlessCSV struct{}
+// endlessCSV is a parameter file that never ends: lines of 1 KiB ("aaa…,b"),
+// so that the rows held until the bound stay few.
+type endlessCSV struct{ off int }
 
-func (endlessCSV) Read(p []byte) (int, error) {
+func (e *endlessCSV) Read(p []byte) (int, error) {
 	for i := range p {
-		p[i] = "a,b\n"[i%4]
+		switch e.off % 1024 {
+		case 1021:
+			p[i] = ','
+		case 1022:
+			p[i] = 'b'
+		case 1023:
+			p[i] = '\n'
+		default:
+			p[i] = 'a'
+		}
+		e.off++
 	}
 	return len(p), nil
 }
@@ -233,9 +244,12 @@ func TestReadTableBounded(t *testing.T) {
 			return
 		}
 		defer w.Close()
-		io.Copy(w, io.LimitReader(endlessCSV{}, bounded.ParamsBytes+(8<<20)))
+		io.Copy(w, io.LimitReader(&endlessCSV{}, bounded.ParamsBytes+(8<<20)))
 	}()
 	if _, err := readTable(ctx, fifo); !bounded.IsTooLarge(err) {
 		t.Fatalf("endless pipe: %v", err)
+	}
+	if _, err := readTable(ctx, "/dev/zero"); !bounded.IsTooLarge(err) || !strings.Contains(err.Error(), "a line is larger than 1 MiB") {
+		t.Fatalf("endless line: %v", err)
 	}
 }

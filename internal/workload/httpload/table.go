@@ -24,7 +24,7 @@ func readTable(ctx context.Context, path string) (*table, error) {
 		return nil, err
 	}
 	defer f.Close()
-	r := csv.NewReader(bounded.Reader(ctx, f, bounded.ParamsBytes, path))
+	r := csv.NewReader(bounded.Lines(bounded.Reader(ctx, f, bounded.ParamsBytes, path), bounded.LineBytes, path))
 	header, err := r.Read()
 	if bounded.IsTooLarge(err) || ctx.Err() != nil {
 		return nil, err
