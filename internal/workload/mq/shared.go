@@ -28,7 +28,9 @@ type run struct {
 	cluster *kfake.Cluster
 	pay     *payloads
 	maxVUs  int
-	logf    func(format string, args ...any)
+	// rb is what the cluster said of the load topics at Open.
+	rb   *topicsReadBack
+	logf func(format string, args ...any)
 }
 
 // base is the state of one scenario: counts shared by its VUs and the
@@ -103,6 +105,10 @@ func (b *base) Started(_ context.Context, at time.Duration, clock metrics.Clock)
 			defer b.bg.Done()
 			b.watch.run(b.bgCtx, clock.Now, b.opts.DeliveryTimeout+guardSlack)
 		}()
+		if b.produces() && b.rb != nil {
+			b.pending.Trend(b.ids.leaderNodes, int64(b.rb.leading()))
+			b.pending.Trend(b.ids.partitions, int64(b.rb.partitionCount()))
+		}
 		if b.produces() {
 			b.rate = b.newSampler(clock)
 			b.rate.Start(at)

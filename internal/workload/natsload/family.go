@@ -76,6 +76,10 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
+	streamsGiven := o.Streams != DefaultOptions().Streams || f.explicit != nil && f.explicit("streams")
+	if env.Target == "" && !streamsGiven {
+		o.Streams = o.Nodes // one stream per node: leaders spread
+	}
 	for _, n := range names {
 		if n == ScenarioEndToEnd && o.MessageSize < stampLen {
 			return nil, usage.Errorf("nats.EndToEnd needs --nats-message-size ≥ %d (it carries a send stamp)", stampLen)
@@ -158,7 +162,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	r := &run{opts: o, streams: o.streamNames(), connect: connect, cluster: cluster, admin: js, kill: kill, maxVUs: env.MaxVUs, seed: env.Seed, logf: logf}
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	created, err := ensureStreams(sctx, js, r.streams, &o)
+	var nodeNames []string
+	if cluster != nil {
+		for i := range cluster.Size() {
+			nodeNames = append(nodeNames, cluster.NodeName(i))
+		}
+	}
+	created, err := ensureStreams(sctx, js, r.streams, &o, nodeNames)
 	if err != nil {
 		if errors.Is(err, errLayout) {
 			return nil, usage.Errorf("nats %s: %v", target, err)
@@ -183,6 +193,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if err != nil {
 		return nil, fmt.Errorf("nats %s: %w", target, err)
 	}
+	if cluster != nil && spreadLeaders(sctx, admin, infos, nodeNames) > 0 {
+		if infos, err = waitCurrent(sctx, js, r.streams); err != nil {
+			return nil, fmt.Errorf("nats %s: %w", target, err)
+		}
+	}
+	leaders := leaderCounts(infos, nodeNames)
+	r.leaderNodes = leading(leaders)
 	var jsz *natsdrv.JSZ
 	if cfg.Monitor != "" {
 		if j, jerr := natsdrv.ReadJSZ(ctx, cfg.Monitor); jerr == nil {
@@ -201,6 +218,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		}
 	}
 	notes = append(notes, settingsNote(&o, infos, jsz, nodes, names))
+	notes = append(notes, layoutNote(&o, leaders, clusterSize(cluster, jsz), env.MaxVUs, streamsGiven || env.Target != ""))
 	r.ids = registerMetrics(env.Metrics, names, &o, cluster != nil)
 	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: "nats-server " + version}
 	for _, n := range names {

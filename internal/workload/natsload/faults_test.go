@@ -54,6 +54,15 @@ func countStamps(t *testing.T, url, stream string) int {
 	}
 }
 
+// countAll is countStamps over every stream of the run.
+func countAll(t *testing.T, url string, streams []string) int {
+	n := 0
+	for _, st := range streams {
+		n += countStamps(t, url, st)
+	}
+	return n
+}
+
 // TestFaultKillOneNodeOfR3: publishing continues with 2 of 3 nodes, and
 // every acknowledged message is in the stream afterwards.
 func TestFaultKillOneNodeOfR3(t *testing.T) {
@@ -82,7 +91,7 @@ func TestFaultKillOneNodeOfR3(t *testing.T) {
 	if ackedAtKill == 0 || acked-ackedAtKill < 100 {
 		t.Fatalf("publishing did not continue after the kill: %d acknowledged before, %d in all", ackedAtKill, acked)
 	}
-	if got := countStamps(t, s.cluster.URL(), s.streams[0]); int64(got) < acked {
+	if got := countAll(t, s.cluster.URL(), s.streams); int64(got) < acked {
 		t.Fatalf("the stream holds %d distinct messages, fewer than the %d acknowledged: acknowledged messages were lost", got, acked)
 	}
 }
@@ -156,7 +165,7 @@ func TestKillNodeEndToEndR3(t *testing.T) {
 	if !strings.Contains(notes, sprintf("end to end: %d acknowledged", acked)) || !strings.Contains(notes, "the broker holds ") {
 		t.Fatalf("the end-to-end note lacks the acknowledged count or the stream's:\n%s", notes)
 	}
-	if got := countStamps(t, s.cluster.URL(), s.streams[0]); int64(got) < acked {
+	if got := countAll(t, s.cluster.URL(), s.streams); int64(got) < acked {
 		t.Fatalf("the stream holds %d distinct messages, fewer than the %d acknowledged", got, acked)
 	}
 	if !s.cluster.Running(0) || !s.cluster.Running(1) || !s.cluster.Running(2) {

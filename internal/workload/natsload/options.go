@@ -26,7 +26,10 @@ type Options struct {
 	Nodes int
 	// Streams is how many streams the load spreads over, 1 to 10000
 	// (default 1; --streams), named StreamPrefix-i with subject
-	// StreamPrefix.i (default prefix "stampede"; --stream-prefix).
+	// StreamPrefix.i (default prefix "stampede"; --stream-prefix). On the
+	// embedded cluster, unless --streams is given (or the field changed
+	// from 1), there is one stream per node, stream i led by node i mod N,
+	// so that writes spread over the nodes as a node sweep needs.
 	Streams      int
 	StreamPrefix string
 	// Replicas of created streams, 1 to 5 (default 1; --nats-replicas).

@@ -82,9 +82,11 @@ func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
 	p.it = it
 	p.b.sent.Add(1)
 	si := p.next
-	p.next++
-	if p.next == len(p.b.streams) {
-		p.next = 0
+	if !p.b.pinned() {
+		p.next++
+		if p.next == len(p.b.streams) {
+			p.next = 0
+		}
 	}
 	p.seq++
 	now := it.Now()

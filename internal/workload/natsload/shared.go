@@ -28,10 +28,12 @@ type run struct {
 	// ledger's, the kill's leader).
 	admin jetstream.JetStream
 	// kill is --kill-node (parsed).
-	kill   msgload.KillSpec
-	maxVUs int
-	seed   int64
-	logf   func(format string, args ...any)
+	kill msgload.KillSpec
+	// leaderNodes is how many nodes lead at least one load stream.
+	leaderNodes int
+	maxVUs      int
+	seed        int64
+	logf        func(format string, args ...any)
 }
 
 // base is one scenario's state: counts shared by its VUs and background
@@ -97,6 +99,10 @@ var _ engine.Starter = (*base)(nil)
 func (b *base) Started(_ context.Context, at time.Duration, clock metrics.Clock) {
 	b.startOnce.Do(func() {
 		b.start, b.startWall, b.clock = at, time.Now(), clock
+		if b.ids.leaderNodes != 0 && b.name != ScenarioConsume {
+			b.pending.Trend(b.ids.leaderNodes, int64(b.leaderNodes))
+			b.pending.Trend(b.ids.partitions, int64(len(b.streams)))
+		}
 		if b.ids.throughput != 0 && b.name != ScenarioConsume {
 			b.rate = b.newSampler(clock)
 			b.rate.Start(at)
@@ -168,6 +174,12 @@ func (b *base) phase(at time.Duration) int {
 }
 
 func (b *base) churn() bool { return b.churnOn }
+
+// pinned tells whether each VU writes one stream (VU i → stream i mod S),
+// so that per-stream rates are measured (a slow leader shows); with fewer
+// VUs than streams they rotate over the streams instead, and per-stream
+// counts are equal by construction.
+func (b *base) pinned() bool { return b.maxVUs >= len(b.streams) }
 
 // acknowledged records one PubAck of a size-byte message to stream si.
 func (b *base) acknowledged(r *metrics.Recorder, end time.Duration, si, size int) {
