@@ -73,8 +73,16 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if err != nil {
 		return nil, err
 	}
+	r0window := false // the async window was divided among the VUs
 	if err := o.Validate(); err != nil {
 		return nil, err
+	}
+	if f.explicit != nil && !f.explicit("nats-async-window") && o.AsyncWindow == DefaultOptions().AsyncWindow && env.MaxVUs > 1 {
+		// The default depth is one nats bench client's --batch 500 in all,
+		// not per VU: 50 VUs × 500 queued 25,000 messages in the client,
+		// and the latency measured that queue, not the broker.
+		o.AsyncWindow = max(1, DefaultOptions().AsyncWindow/env.MaxVUs)
+		r0window = true
 	}
 	streamsGiven := o.Streams != DefaultOptions().Streams || f.explicit != nil && f.explicit("streams")
 	if env.Target == "" && !streamsGiven {
@@ -159,7 +167,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		return nil, err
 	}
 	version := admin.ConnectedServerVersion()
-	r := &run{opts: o, streams: o.streamNames(), connect: connect, cluster: cluster, admin: js, kill: kill, maxVUs: env.MaxVUs, seed: env.Seed, logf: logf}
+	r := &run{windowAuto: r0window, opts: o, streams: o.streamNames(), connect: connect, cluster: cluster, admin: js, kill: kill, maxVUs: env.MaxVUs, seed: env.Seed, logf: logf}
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	var nodeNames []string
@@ -218,6 +226,10 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		}
 	}
 	notes = append(notes, settingsNote(&o, infos, jsz, nodes, names))
+	if r0window && o.PublishMode == "async" && hasScenario(names, ScenarioPublish) {
+		notes = append(notes, sprintf("nats.Publish async window: %d messages per VU × %d VUs ≈ %d in flight in all, as one nats bench client with --batch 500 (--nats-async-window N gives every VU a window of N)",
+			o.AsyncWindow, env.MaxVUs, o.AsyncWindow*env.MaxVUs))
+	}
 	notes = append(notes, layoutNote(&o, leaders, clusterSize(cluster, jsz), env.MaxVUs, streamsGiven || env.Target != ""))
 	r.ids = registerMetrics(env.Metrics, names, &o, cluster != nil)
 	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: "nats-server " + version}
@@ -252,4 +264,13 @@ func span(names []string) string {
 		return names[0]
 	}
 	return names[0] + " … " + names[len(names)-1] + " (" + strconv.Itoa(len(names)) + ")"
+}
+
+func hasScenario(names []string, n string) bool {
+	for _, x := range names {
+		if x == n {
+			return true
+		}
+	}
+	return false
 }

@@ -16,7 +16,7 @@ func TestProfilesReadBackFromTheCluster(t *testing.T) {
 		profile string
 		want    []string
 	}{
-		{ProfileHighThroughput, []string{"R1 ×3", "background fsync", "async publish, window of 500", "3-node embedded cluster"}},
+		{ProfileHighThroughput, []string{"R1 ×3", "background fsync", "async publish, window of 250", "250 messages per VU × 2 VUs ≈ 500 in flight in all", "3-node embedded cluster"}},
 		{ProfileHighReliability, []string{"R3 ×3", "sync_interval=always (fsync every write)", "sync publish", "current"}},
 	}
 	for _, tt := range tests {
@@ -57,8 +57,11 @@ func TestPublishConsumeEndToEnd(t *testing.T) {
 	if !strings.Contains(joined, "per stream (2 streams): min 250") && !strings.Contains(joined, "per stream (2 streams)") {
 		t.Errorf("no per-stream spread in notes:\n%s", joined)
 	}
-	if n := o.Scenarios[ScenarioPublish].(*publishScenario).perStream[0].Load(); n != 250 {
-		t.Errorf("stream 0 got %d messages, want an even 250", n)
+	// 2 VUs on 2 streams: each VU writes its own stream, so the split is
+	// measured (shared iterations: not necessarily even).
+	ps := o.Scenarios[ScenarioPublish].(*publishScenario).perStream
+	if a, b := ps[0].Load(), ps[1].Load(); a == 0 || b == 0 || a+b != 500 {
+		t.Errorf("streams got %d and %d messages, want both > 0 and 500 in all", a, b)
 	}
 	con := runOpened(t, o, env, step{ScenarioConsume, vus(2, 3*time.Second)}).Scenario(ScenarioConsume)
 	if got := con.Counters[MetricConsumed]; got != 500 {

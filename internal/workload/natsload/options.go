@@ -42,8 +42,10 @@ type Options struct {
 	// PubAck) (--nats-publish).
 	PublishMode string
 	// AsyncWindow is how many messages an async iteration publishes
-	// before it waits for their PubAcks (default 500, as nats bench;
-	// --nats-async-window).
+	// before it waits for their PubAcks (--nats-async-window). Default
+	// 500 in all, as one nats bench client with --batch 500: when the flag
+	// is not given, each of the run's VUs gets 500/VUs (at least 1), so
+	// that the default depth measures the broker, not a client queue.
 	AsyncWindow int
 	// Fsync is always (sync_interval: always, fsync before every ack) or
 	// default (default: background fsync); it configures the embedded

@@ -172,6 +172,7 @@ func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err erro
 	}
 	b.acknowledged(it.Rec, end, si, len(p.buf))
 	it.Rec.Trend(b.ids.publishLatency, end, int64((end-sent)/time.Microsecond))
+	b.noteFastest(end - sent)
 	if it.Intended != it.Start && b.ids.publishDelay != 0 {
 		// Arrival-rate executor (or the max-rate pacer): how late the
 		// send was against its schedule.
@@ -212,10 +213,21 @@ func (s *publishScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 	return &publishVU{s: s, p: p}, nil
 }
 
-// Teardown stops the background work and writes the notes.
+// Teardown stops the background work and writes the notes, with how much
+// of the publish latency was client-side queueing.
 func (s *publishScenario) Teardown(context.Context) error {
 	s.stopBackground()
 	s.report()
+	if s.started.Load() && s.acked.Load() > 0 {
+		el := time.Since(s.startWall)
+		inflight := s.maxVUs
+		if s.opts.PublishMode == "async" {
+			inflight *= s.opts.AsyncWindow
+		}
+		if n := queueingNote(inflight, float64(s.acked.Load())/el.Seconds(), time.Duration(s.fastest.Load())); n != "" {
+			s.note("%s", n)
+		}
+	}
 	return nil
 }
 

@@ -29,6 +29,9 @@ type run struct {
 	admin jetstream.JetStream
 	// kill is --kill-node (parsed).
 	kill msgload.KillSpec
+	// windowAuto is set when the async window is the default 500 divided
+	// among the VUs.
+	windowAuto bool
 	// leaderNodes is how many nodes lead at least one load stream.
 	leaderNodes int
 	maxVUs      int
@@ -66,6 +69,8 @@ type base struct {
 	killEv msgload.KillEvent
 	// retries counts publish retries (publish_retries).
 	retries atomic.Int64
+	// fastest is the lowest publish → PubAck latency, ns (0: none yet).
+	fastest atomic.Int64
 
 	pending metrics.Pending
 	// rate takes msgs_per_s and its parts (the core's sampler).
