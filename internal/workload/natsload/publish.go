@@ -46,6 +46,11 @@ type publisher struct {
 	lastSi  int
 	// opts turn nats.go's own retries off: stampede retries and counts.
 	opts []jetstream.PublishOpt
+	// subjects are the streams' subjects (the scenario's, shared).
+	subjects []string
+	// hdr is an empty header shared by every message: with options,
+	// nats.go would allocate one per message (an empty header is not sent).
+	hdr nats.Header
 }
 
 // noResponders tells a publish that no stream answered (its leader is
@@ -73,7 +78,8 @@ func newPublisher(b *base, id int) (*publisher, error) {
 	}
 	p := &publisher{b: b, vc: vc, vu: uint32(id), next: id % len(b.streams),
 		buf:  newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15),
-		opts: []jetstream.PublishOpt{jetstream.WithRetryAttempts(0)}}
+		opts: []jetstream.PublishOpt{jetstream.WithRetryAttempts(0)}, hdr: nats.Header{}}
+	p.subjects = b.subjects
 	return p, nil
 }
 
@@ -100,7 +106,7 @@ func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
 func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, err error) {
 	si, sent := p.pick(it)
 	p.lastSi = si
-	subj := subjectOf(p.b.streams[si])
+	subj := p.subjects[si]
 	var perr error
 	for try := 0; ; try++ {
 		// The run's context may carry a far deadline (the graceful
@@ -108,7 +114,7 @@ func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, 
 		// bound each wait.
 		pctx, cancel := context.WithTimeout(ctx, p.b.opts.PublishTimeout)
 		var ack *jetstream.PubAck
-		ack, perr = p.vc.js.Publish(pctx, subj, p.buf, p.opts...)
+		ack, perr = p.vc.js.PublishMsg(pctx, &nats.Msg{Subject: subj, Data: p.buf, Header: p.hdr}, p.opts...)
 		cancel()
 		if ack != nil {
 			p.lastSeq = ack.Sequence
@@ -130,7 +136,7 @@ func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) er
 	p.futs, p.sent, p.si = p.futs[:0], p.sent[:0], p.si[:0]
 	for range k {
 		si, sent := p.pick(it)
-		f, err := p.vc.js.PublishAsync(subjectOf(p.b.streams[si]), p.buf, p.opts...)
+		f, err := p.vc.js.PublishMsgAsync(&nats.Msg{Subject: p.subjects[si], Data: p.buf, Header: p.hdr}, p.opts...)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -151,7 +157,7 @@ func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) er
 			}
 			if err != nil && noResponders(err) && try < p.b.opts.PublishRetries && p.retried(ctx, it) {
 				m := f.Msg()
-				if f2, rerr := p.vc.js.PublishMsgAsync(&nats.Msg{Subject: m.Subject, Data: m.Data, Header: m.Header}, p.opts...); rerr == nil {
+				if f2, rerr := p.vc.js.PublishMsgAsync(&nats.Msg{Subject: m.Subject, Data: m.Data, Header: p.hdr}, p.opts...); rerr == nil {
 					f = f2
 					continue
 				}

@@ -57,9 +57,11 @@ type base struct {
 
 	sent, acked, failed, consumed, lost atomic.Int64
 	ackedBytes                          atomic.Int64
-	perStream                           []atomicInt
-	phaseAcked                          [3]atomic.Int64
-	churnOps, churnErrs                 atomic.Int64
+	// subjects are the streams\' subjects, made once for the VUs.
+	subjects            []string
+	perStream           []atomicInt
+	phaseAcked          [3]atomic.Int64
+	churnOps, churnErrs atomic.Int64
 	// churnOn is set by addChurn or addKill: the scenario changes the
 	// cluster in a window from winFrom for winFor after its start.
 	churnOn         bool
@@ -88,6 +90,9 @@ type base struct {
 
 func newBase(r *run, name string) *base {
 	b := &base{run: r, name: name, perStream: make([]atomicInt, len(r.streams))}
+	for _, st := range r.streams {
+		b.subjects = append(b.subjects, subjectOf(st))
+	}
 	b.bgCtx, b.bgCancel = context.WithCancel(context.Background())
 	if r.cluster != nil {
 		b.onStart = append(b.onStart, b.sampleServerCPU)
