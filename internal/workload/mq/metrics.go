@@ -36,9 +36,10 @@ const (
 	// there are several: acknowledged msgs/s of one topic in one second.
 	// Its spread (min, median, max) shows how evenly topics are served.
 	MetricTopicThroughput = "topic_msgs_per_s"
-	// MetricLost counts kafka.EndToEnd messages never consumed within
-	// --e2e-timeout; MetricUnmatched consumed messages nobody waited for
-	// (duplicates, or late after a loss was counted).
+	// MetricLost counts kafka.EndToEnd messages acknowledged, never
+	// consumed, and confirmed absent from their partition at the end of
+	// the scenario (offset at or past the log's end; the core's ledger);
+	// MetricUnmatched consumed messages nobody waited for (duplicates).
 	MetricLost      = "lost"
 	MetricUnmatched = "unmatched"
 	// MetricChurnOps counts topics created and deleted by churn.

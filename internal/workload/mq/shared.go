@@ -48,6 +48,9 @@ type base struct {
 	started   atomic.Bool
 	clock     metrics.Clock
 	onStart   []func(ctx context.Context, start time.Duration)
+	// atClose runs once after the VUs stopped and the background work
+	// ended, before what is pending is recorded (the ledger's check).
+	atClose []func()
 
 	sent  atomic.Int64 // messages handed to a producer
 	acked atomic.Int64
@@ -254,6 +257,9 @@ func (b *base) closeVU(it *engine.Iter) {
 	}
 	b.closeOnce.Do(func() {
 		b.stopBackground()
+		for _, f := range b.atClose {
+			f()
+		}
 		if b.pending.Drain(it.Rec, it.Now()) {
 			it.Rec.Flush()
 		}
