@@ -94,10 +94,12 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		}
 	}
 	kill, _ := o.kill() // validated
-	if kill.Enabled() {
-		if env.Target != "" {
-			return nil, usage.Errorf("--kill-node needs the embedded cluster (no --target): it SIGKILLs one of the nodes stampede runs; on a --target cluster kill a node yourself")
-		}
+	switch {
+	case o.KillHook != "" && !kill.Enabled():
+		return nil, usage.Errorf("--kill-hook needs --kill-node AT[,restart AFTER]")
+	case kill.Enabled() && env.Target != "" && o.KillHook == "":
+		return nil, usage.Errorf("--kill-node needs the embedded cluster (no --target), where it SIGKILLs one of the nodes stampede runs; on a --target cluster give --kill-hook 'CMD {action} {node}' to kill and restart a node by its server name")
+	case kill.Enabled() && env.Target == "":
 		if err := kill.Check(o.Nodes); err != nil {
 			return nil, usage.Errorf("%v", err)
 		}
@@ -204,6 +206,11 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if cluster != nil && spreadLeaders(sctx, admin, infos, nodeNames) > 0 {
 		if infos, err = waitCurrent(sctx, js, r.streams); err != nil {
 			return nil, fmt.Errorf("nats %s: %w", target, err)
+		}
+	}
+	if kill.Enabled() && cluster == nil {
+		if r.killer, err = newHookKiller(sctx, r, o.KillHook); err != nil {
+			return nil, fmt.Errorf("nats %s: --kill-hook: %s", target, natsdrv.ErrorMessage(err))
 		}
 	}
 	leaders := leaderCounts(infos, nodeNames)

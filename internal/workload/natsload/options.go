@@ -99,6 +99,12 @@ type Options struct {
 	// kill), follower, or nN (--kill-which).
 	KillNode  string
 	KillWhich string
+	// KillHook is the command that kills and restarts a node of a
+	// --target cluster for --kill-node: sh -c CMD with {action}
+	// (kill|restart) and {node} (the server name) replaced, also in
+	// STAMPEDE_KILL_ACTION and STAMPEDE_KILL_NODE (default "": --kill-node
+	// needs the embedded cluster; --kill-hook).
+	KillHook string
 	// PublishRetries is how often a publish that found no stream to answer
 	// it ("no responders", as during a leader election) is sent again,
 	// PublishRetryWait apart (defaults 2 and 250ms, nats.go's; --nats-publish-retries,

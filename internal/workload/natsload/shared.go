@@ -32,6 +32,9 @@ type run struct {
 	// windowAuto is set when the async window is the default 500 divided
 	// among the VUs.
 	windowAuto bool
+	// killer carries out --kill-node on a --target cluster (--kill-hook);
+	// nil on the embedded cluster, which broker kills directly.
+	killer msgload.NodeKiller
 	// leaderNodes is how many nodes lead at least one load stream.
 	leaderNodes int
 	maxVUs      int
