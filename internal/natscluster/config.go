@@ -15,6 +15,8 @@ func (c *Cluster) nodeConfig(i int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "server_name: %s\nhost: \"127.0.0.1\"\nport: %d\nhttp: %s\n", q(n.Name), n.Port, q("127.0.0.1:"+strconv.Itoa(n.HTTPPort)))
 	fmt.Fprintf(&b, "log_file: %s\nmax_payload: 8MB\n", q(filepath.Join(c.dir, n.Name+".log")))
+	// A tag per node lets a one-replica stream be placed on a chosen node.
+	fmt.Fprintf(&b, "server_tags: [%s]\n", q(NodeTag(n.Name)))
 	fmt.Fprintf(&b, "jetstream {\n  store_dir: %s\n  max_memory_store: 256MB\n  max_file_store: %d\n", q(filepath.Join(c.dir, n.Name)), c.opts.MaxStore)
 	if c.opts.SyncAlways {
 		b.WriteString("  sync_interval: always\n")

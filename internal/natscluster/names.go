@@ -12,3 +12,7 @@ func (c *Cluster) Index(name string) int {
 	}
 	return -1
 }
+
+// NodeTag is the server tag of the node named name: a stream placed with
+// it (Placement.Tags) lands on that node.
+func NodeTag(name string) string { return "stampede-node:" + name }

@@ -97,6 +97,7 @@ func Analyze(points []Point, r Rule) *Analysis {
 		}
 		if c.Scaling != nil {
 			c.Verdict, _ = sharedMachineVerdict(c.Points, c.Verdict)
+			c.Verdict = layoutVerdict(c.Points, c.Verdict)
 		}
 	}
 	return a

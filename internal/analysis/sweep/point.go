@@ -100,6 +100,11 @@ type Point struct {
 	MsgRate         float64 `json:"msgRate,omitempty"`
 	ServerCPU       float64 `json:"serverCPU,omitempty"`
 	ServersMeasured bool    `json:"serversMeasured,omitempty"`
+	// LeaderNodes is how many nodes led the load's streams or partitions
+	// and Partitions how many the load wrote (messaging families; 0:
+	// unknown). See layout.go.
+	LeaderNodes int `json:"leaderNodes,omitempty"`
+	Partitions  int `json:"partitions,omitempty"`
 	// HostSaturated is selfcheck's verdict on the generator's whole
 	// machine (busy with other processes) for the scenario.
 	HostSaturated bool `json:"hostSaturated,omitempty"`
@@ -130,6 +135,7 @@ func FromResult(r *resultdir.Result, check *selfcheck.Report) []Point {
 			InProcess: r.Options.InProcess, StandIn: r.Options.StandIn}
 		measure(&p, sc, cfg)
 		measureMessaging(&p, sc)
+		measureLayout(&p, sc)
 		if check != nil {
 			st := check.Window(sc.Start, sc.End)
 			if st.N > 0 {

@@ -11,6 +11,7 @@ import (
 
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // background consumers read what the scenario produces, from the end
@@ -127,6 +128,8 @@ type e2eScenario struct {
 	prod    *producers
 	cons    *background
 	waiters waiters
+	ledger  *msgload.Ledger
+	index   map[string]int
 }
 
 var (
@@ -136,8 +139,12 @@ var (
 )
 
 func newEndToEnd(r *run) *e2eScenario {
-	s := &e2eScenario{base: newBase(r, ScenarioEndToEnd)}
+	s := &e2eScenario{base: newBase(r, ScenarioEndToEnd), ledger: msgload.NewLedger(), index: map[string]int{}}
+	for i, t := range r.topics {
+		s.index[t] = i
+	}
 	s.addChurn()
+	s.atClose = append(s.atClose, s.account)
 	return s
 }
 
@@ -167,7 +174,9 @@ func (s *e2eScenario) dispatch(recs []*kgo.Record, nowNs int64) {
 		}
 		w := s.waiters.get(st.VU)
 		if w == nil || w.want.Load() != st.Seq {
-			unmatched++
+			if !s.ledger.ConsumedLate(msgload.Ref{Part: s.index[rec.Topic], Partition: rec.Partition, Seq: rec.Offset}) {
+				unmatched++
+			}
 			continue
 		}
 		select {
@@ -199,11 +208,30 @@ func (s *e2eScenario) Teardown(context.Context) error {
 		s.prod.close()
 	}
 	s.report()
-	if s.started.Load() {
-		s.note("end to end: %d acknowledged, %d consumed, %d lost (not consumed within %s), %d unmatched",
-			s.acked.Load(), s.consumed.Load(), s.lost.Load(), s.opts.E2ETimeout, s.unmatched.Load())
-	}
 	return nil
+}
+
+// account runs once the VUs stopped: it asks the cluster about every
+// message not consumed in time (the core's ledger) and writes the
+// end-to-end note; only a message the partition confirms it does not hold
+// (its offset at or past the end of the log) counts as lost.
+func (s *e2eScenario) account() {
+	if s.ledger.Account().Overdue > 0 {
+		time.Sleep(time.Second) // deliveries still on their way
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s.ledger.Verify(ctx, &offsetHolder{adm: s.admin, topics: s.topics}, 5*time.Second)
+	a := s.ledger.Account()
+	if a.Lost > 0 {
+		s.pending.Add(s.ids.lost, a.Lost)
+		s.lost.Store(a.Lost)
+	}
+	line := a.Describe(s.opts.E2ETimeout, -1, "")
+	if n := s.unmatched.Load(); n > 0 {
+		line += sprintf("; %d unmatched (consumed messages nobody waited for: duplicates)", n)
+	}
+	s.note("%s", line)
 }
 
 func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
@@ -236,6 +264,8 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	if !v.snd.ok {
 		return nil // the produce failed and was recorded
 	}
+	s.ledger.Acked()
+	ref := v.snd.lastRef()
 	v.timer.Reset(s.opts.E2ETimeout)
 	defer v.timer.Stop()
 	for {
@@ -249,12 +279,12 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 			r.Trend(m.e2e, now, max(0, (d.ns-v.snd.sentNs)/1000))
 			r.Add(m.consumed, now, 1)
 			r.Add(m.consumedBytes, now, int64(v.snd.lastValueLen()))
+			s.ledger.Consumed()
 			return nil
 		case <-v.timer.C:
 			now := it.Now()
-			it.Rec.Add(s.ids.lost, now, 1)
-			it.Rec.Error(now, "lost: not consumed within --e2e-timeout")
-			s.lost.Add(1)
+			s.ledger.Overdue(ref)
+			it.Rec.Error(now, "e2e timeout: acknowledged, not consumed within --e2e-timeout (the partition is asked at the end whether it holds it)")
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()

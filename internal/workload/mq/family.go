@@ -198,6 +198,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	rctx, rcancel := context.WithTimeout(ctx, 15*time.Second)
 	rb := readBack(rctx, adm, r.topics)
 	rcancel()
+	r.rb = rb
 	opened.Notes = append(notes, o.describe(), rb.note(cfgs))
 	opened.Close = func() error {
 		var errs []error

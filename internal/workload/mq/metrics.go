@@ -36,13 +36,21 @@ const (
 	// there are several: acknowledged msgs/s of one topic in one second.
 	// Its spread (min, median, max) shows how evenly topics are served.
 	MetricTopicThroughput = "topic_msgs_per_s"
-	// MetricLost counts kafka.EndToEnd messages never consumed within
-	// --e2e-timeout; MetricUnmatched consumed messages nobody waited for
-	// (duplicates, or late after a loss was counted).
+	// MetricLost counts kafka.EndToEnd messages acknowledged, never
+	// consumed, and confirmed absent from their partition at the end of
+	// the scenario (offset at or past the log's end; the core's ledger);
+	// MetricUnmatched consumed messages nobody waited for (duplicates).
 	MetricLost      = "lost"
 	MetricUnmatched = "unmatched"
 	// MetricChurnOps counts topics created and deleted by churn.
 	MetricChurnOps = "churn_ops"
+	// MetricLeaderNodes (one sample per scenario) is how many brokers lead
+	// at least one partition of the load topics, MetricPartitions how many
+	// partitions the load writes (as read back): a node sweep reads them to
+	// say when the layout, not the cluster, limits the curve. The nats
+	// family records the same names for stream leaders and streams.
+	MetricLeaderNodes = "leader_nodes"
+	MetricPartitions  = "load_partitions"
 	// MetricMaxRate is kafka.MaxRate's result: the highest sustained rate,
 	// msgs/s (one sample).
 	MetricMaxRate = "max_rate"
@@ -67,7 +75,7 @@ type ids struct {
 	messages, bytes, publishLatency, publishDelay metrics.ID
 	e2e, consumed, consumedBytes, lag, backlog    metrics.ID
 	throughput, lost, unmatched, churnOps, maxRat metrics.ID
-	topicTput                                     metrics.ID
+	topicTput, leaderNodes, partitions            metrics.ID
 	// perTopic[i] is messages{topic:NAME} of topic i.
 	perTopic []metrics.ID
 	// phaseMsgs[i] is messages{phase:P}; phaseTput[i] msgs_per_s{phase:P}.
@@ -117,6 +125,8 @@ func registerMetrics(reg *metrics.Registry, topics []string, n needs) *ids {
 		m.publishLatency = trend(MetricPublishLatency, metrics.UnitMicros)
 		m.publishDelay = trend(MetricPublishDelay, metrics.UnitMicros)
 		m.throughput = trend(MetricThroughput, metrics.UnitNone)
+		m.leaderNodes = trend(MetricLeaderNodes, metrics.UnitNone)
+		m.partitions = trend(MetricPartitions, metrics.UnitNone)
 		if len(topics) > 1 {
 			m.topicTput = trend(MetricTopicThroughput, metrics.UnitNone)
 		}

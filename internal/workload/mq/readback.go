@@ -165,3 +165,23 @@ func countsOf(m map[int]int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// leading counts the brokers that lead at least one load partition.
+func (rb *topicsReadBack) leading() int {
+	k := 0
+	for id, n := range rb.leaders {
+		if n > 0 && id >= 0 {
+			k++
+		}
+	}
+	return k
+}
+
+// partitionCount is the number of load partitions read back.
+func (rb *topicsReadBack) partitionCount() int {
+	n := 0
+	for parts, topics := range rb.partitions {
+		n += parts * topics
+	}
+	return n
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // sender is the producing half of a VU. An iteration hands K records
@@ -168,6 +169,14 @@ func (s *sender) record(it *engine.Iter, f *inflight, i int, err error) {
 		// send was against its schedule.
 		rec.Trend(b.ids.publishDelay, end, int64((sent-it.Intended)/time.Microsecond))
 	}
+}
+
+// lastRef is where the broker stored the first message of the last
+// iteration (valid once it was acknowledged).
+func (s *sender) lastRef() msgload.Ref {
+	f := s.cur.Load()
+	r := &f.recs[0]
+	return msgload.Ref{Part: f.ti[0], Partition: r.Partition, Seq: r.Offset}
 }
 
 // lastValueLen is the size of the first message of the last iteration.

@@ -28,7 +28,9 @@ type run struct {
 	cluster *kfake.Cluster
 	pay     *payloads
 	maxVUs  int
-	logf    func(format string, args ...any)
+	// rb is what the cluster said of the load topics at Open.
+	rb   *topicsReadBack
+	logf func(format string, args ...any)
 }
 
 // base is the state of one scenario: counts shared by its VUs and the
@@ -46,6 +48,9 @@ type base struct {
 	started   atomic.Bool
 	clock     metrics.Clock
 	onStart   []func(ctx context.Context, start time.Duration)
+	// atClose runs once after the VUs stopped and the background work
+	// ended, before what is pending is recorded (the ledger's check).
+	atClose []func()
 
 	sent  atomic.Int64 // messages handed to a producer
 	acked atomic.Int64
@@ -103,6 +108,10 @@ func (b *base) Started(_ context.Context, at time.Duration, clock metrics.Clock)
 			defer b.bg.Done()
 			b.watch.run(b.bgCtx, clock.Now, b.opts.DeliveryTimeout+guardSlack)
 		}()
+		if b.produces() && b.rb != nil {
+			b.pending.Trend(b.ids.leaderNodes, int64(b.rb.leading()))
+			b.pending.Trend(b.ids.partitions, int64(b.rb.partitionCount()))
+		}
 		if b.produces() {
 			b.rate = b.newSampler(clock)
 			b.rate.Start(at)
@@ -248,6 +257,9 @@ func (b *base) closeVU(it *engine.Iter) {
 	}
 	b.closeOnce.Do(func() {
 		b.stopBackground()
+		for _, f := range b.atClose {
+			f()
+		}
 		if b.pending.Drain(it.Rec, it.Now()) {
 			it.Rec.Flush()
 		}

@@ -103,7 +103,7 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // scenario starts and restarted Restart later; throughput is reported
 // before, during (killed) and after (restarted) the fault.
 func (b *base) addKill() {
-	if !b.kill.Enabled() || b.cluster == nil {
+	if !b.kill.Enabled() || b.cluster == nil && b.killer == nil {
 		return
 	}
 	b.churnOn = true
@@ -112,7 +112,11 @@ func (b *base) addKill() {
 		b.winFor = 1 << 62 // never restarted: "during" to the end
 	}
 	b.onStart = append(b.onStart, func(ctx context.Context) {
-		ev := msgload.RunKill(ctx, b.kill, broker{b.run}, 0, b.clock.Now, b.start)
+		var k msgload.NodeKiller = broker{b.run}
+		if b.killer != nil {
+			k = b.killer
+		}
+		ev := msgload.RunKill(ctx, b.kill, k, 0, b.clock.Now, b.start)
 		b.churnOps.Add(1)
 		b.pending.Add(b.ids.churnOps, 1)
 		if ev.Err != "" {

@@ -73,8 +73,20 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if err != nil {
 		return nil, err
 	}
+	r0window := false // the async window was divided among the VUs
 	if err := o.Validate(); err != nil {
 		return nil, err
+	}
+	if f.explicit != nil && !f.explicit("nats-async-window") && o.AsyncWindow == DefaultOptions().AsyncWindow && env.MaxVUs > 1 {
+		// The default depth is one nats bench client's --batch 500 in all,
+		// not per VU: 50 VUs × 500 queued 25,000 messages in the client,
+		// and the latency measured that queue, not the broker.
+		o.AsyncWindow = max(1, DefaultOptions().AsyncWindow/env.MaxVUs)
+		r0window = true
+	}
+	streamsGiven := o.Streams != DefaultOptions().Streams || f.explicit != nil && f.explicit("streams")
+	if env.Target == "" && !streamsGiven {
+		o.Streams = o.Nodes // one stream per node: leaders spread
 	}
 	for _, n := range names {
 		if n == ScenarioEndToEnd && o.MessageSize < stampLen {
@@ -82,10 +94,12 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		}
 	}
 	kill, _ := o.kill() // validated
-	if kill.Enabled() {
-		if env.Target != "" {
-			return nil, usage.Errorf("--kill-node needs the embedded cluster (no --target): it SIGKILLs one of the nodes stampede runs; on a --target cluster kill a node yourself")
-		}
+	switch {
+	case o.KillHook != "" && !kill.Enabled():
+		return nil, usage.Errorf("--kill-hook needs --kill-node AT[,restart AFTER]")
+	case kill.Enabled() && env.Target != "" && o.KillHook == "":
+		return nil, usage.Errorf("--kill-node needs the embedded cluster (no --target), where it SIGKILLs one of the nodes stampede runs; on a --target cluster give --kill-hook 'CMD {action} {node}' to kill and restart a node by its server name")
+	case kill.Enabled() && env.Target == "":
 		if err := kill.Check(o.Nodes); err != nil {
 			return nil, usage.Errorf("%v", err)
 		}
@@ -155,10 +169,16 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		return nil, err
 	}
 	version := admin.ConnectedServerVersion()
-	r := &run{opts: o, streams: o.streamNames(), connect: connect, cluster: cluster, admin: js, kill: kill, maxVUs: env.MaxVUs, seed: env.Seed, logf: logf}
+	r := &run{windowAuto: r0window, opts: o, streams: o.streamNames(), connect: connect, cluster: cluster, admin: js, kill: kill, maxVUs: env.MaxVUs, seed: env.Seed, logf: logf}
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	created, err := ensureStreams(sctx, js, r.streams, &o)
+	var nodeNames []string
+	if cluster != nil {
+		for i := range cluster.Size() {
+			nodeNames = append(nodeNames, cluster.NodeName(i))
+		}
+	}
+	created, err := ensureStreams(sctx, js, r.streams, &o, nodeNames)
 	if err != nil {
 		if errors.Is(err, errLayout) {
 			return nil, usage.Errorf("nats %s: %v", target, err)
@@ -183,6 +203,18 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if err != nil {
 		return nil, fmt.Errorf("nats %s: %w", target, err)
 	}
+	if cluster != nil && spreadLeaders(sctx, admin, infos, nodeNames) > 0 {
+		if infos, err = waitCurrent(sctx, js, r.streams); err != nil {
+			return nil, fmt.Errorf("nats %s: %w", target, err)
+		}
+	}
+	if kill.Enabled() && cluster == nil {
+		if r.killer, err = newHookKiller(sctx, r, o.KillHook); err != nil {
+			return nil, fmt.Errorf("nats %s: --kill-hook: %s", target, natsdrv.ErrorMessage(err))
+		}
+	}
+	leaders := leaderCounts(infos, nodeNames)
+	r.leaderNodes = leading(leaders)
 	var jsz *natsdrv.JSZ
 	if cfg.Monitor != "" {
 		if j, jerr := natsdrv.ReadJSZ(ctx, cfg.Monitor); jerr == nil {
@@ -201,6 +233,11 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		}
 	}
 	notes = append(notes, settingsNote(&o, infos, jsz, nodes, names))
+	if r0window && o.PublishMode == "async" && hasScenario(names, ScenarioPublish) {
+		notes = append(notes, sprintf("nats.Publish async window: %d messages per VU × %d VUs ≈ %d in flight in all, as one nats bench client with --batch 500 (--nats-async-window N gives every VU a window of N)",
+			o.AsyncWindow, env.MaxVUs, o.AsyncWindow*env.MaxVUs))
+	}
+	notes = append(notes, layoutNote(&o, leaders, clusterSize(cluster, jsz), env.MaxVUs, streamsGiven || env.Target != ""))
 	r.ids = registerMetrics(env.Metrics, names, &o, cluster != nil)
 	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: "nats-server " + version}
 	for _, n := range names {
@@ -234,4 +271,13 @@ func span(names []string) string {
 		return names[0]
 	}
 	return names[0] + " … " + names[len(names)-1] + " (" + strconv.Itoa(len(names)) + ")"
+}
+
+func hasScenario(names []string, n string) bool {
+	for _, x := range names {
+		if x == n {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,9 @@ package natsload
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/stampede-bench/stampede/internal/natscluster"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
@@ -54,6 +58,15 @@ func countStamps(t *testing.T, url, stream string) int {
 	}
 }
 
+// countAll is countStamps over every stream of the run.
+func countAll(t *testing.T, url string, streams []string) int {
+	n := 0
+	for _, st := range streams {
+		n += countStamps(t, url, st)
+	}
+	return n
+}
+
 // TestFaultKillOneNodeOfR3: publishing continues with 2 of 3 nodes, and
 // every acknowledged message is in the stream afterwards.
 func TestFaultKillOneNodeOfR3(t *testing.T) {
@@ -82,7 +95,7 @@ func TestFaultKillOneNodeOfR3(t *testing.T) {
 	if ackedAtKill == 0 || acked-ackedAtKill < 100 {
 		t.Fatalf("publishing did not continue after the kill: %d acknowledged before, %d in all", ackedAtKill, acked)
 	}
-	if got := countStamps(t, s.cluster.URL(), s.streams[0]); int64(got) < acked {
+	if got := countAll(t, s.cluster.URL(), s.streams); int64(got) < acked {
 		t.Fatalf("the stream holds %d distinct messages, fewer than the %d acknowledged: acknowledged messages were lost", got, acked)
 	}
 }
@@ -156,7 +169,7 @@ func TestKillNodeEndToEndR3(t *testing.T) {
 	if !strings.Contains(notes, sprintf("end to end: %d acknowledged", acked)) || !strings.Contains(notes, "the broker holds ") {
 		t.Fatalf("the end-to-end note lacks the acknowledged count or the stream's:\n%s", notes)
 	}
-	if got := countStamps(t, s.cluster.URL(), s.streams[0]); int64(got) < acked {
+	if got := countAll(t, s.cluster.URL(), s.streams); int64(got) < acked {
 		t.Fatalf("the stream holds %d distinct messages, fewer than the %d acknowledged", got, acked)
 	}
 	if !s.cluster.Running(0) || !s.cluster.Running(1) || !s.cluster.Running(2) {
@@ -175,6 +188,7 @@ func TestKillNodeBadInput(t *testing.T) {
 		{[]string{"--kill-node", "1s", "--kill-which", "n5"}, "", "the cluster has 3 nodes"},
 		{[]string{"--kill-node", "1s", "--churn-nodes"}, "", "use one of them"},
 		{[]string{"--kill-node", "1s"}, "nats://127.0.0.1:1", "needs the embedded cluster"},
+		{[]string{"--kill-hook", "true"}, "", "--kill-hook needs --kill-node"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, _, err := open(t, family(t, tc.args...), tc.target, 1, ScenarioPublish)
@@ -182,5 +196,45 @@ func TestKillNodeBadInput(t *testing.T) {
 				t.Fatalf("err %v, want a usage error with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestKillHookOnTarget: on a --target cluster --kill-node runs --kill-hook
+// with the leader's server name; here the hook SIGKILLs that node's
+// process, as a lab's script would.
+func TestKillHookOnTarget(t *testing.T) {
+	dir := t.TempDir()
+	c, err := natscluster.Start(context.Background(), natscluster.Options{Nodes: 3, Dir: dir, Launch: testLaunch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i, pid := range c.PIDs() {
+		if err := os.WriteFile(filepath.Join(dir, c.NodeName(i)+".pid"), []byte(strconv.Itoa(pid)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hook := "kill -9 $(cat " + dir + "/{node}.pid) && echo {action} {node} >> " + dir + "/hook.log"
+	f := family(t, "--nats-replicas", "3", "--nats-publish", "sync", "--kill-node", "1s", "--kill-hook", hook, "--nats-publish-timeout", "2s")
+	o, env, err := open(t, f, c.URL(), 2, ScenarioPublish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := o.Scenarios[ScenarioPublish].(*publishScenario)
+	runOpened(t, o, env, step{ScenarioPublish, vus(2, 4*time.Second)})
+	notes := strings.Join(s.Notes(), "\n")
+	log, _ := os.ReadFile(filepath.Join(dir, "hook.log"))
+	t.Logf("hook log %q\n%s", log, notes)
+	if !strings.HasPrefix(string(log), "kill n") || !strings.Contains(notes, "(leader) killed with SIGKILL at 1") {
+		t.Fatalf("the hook did not kill the leader: log %q, notes:\n%s", log, notes)
+	}
+	running := 0
+	for i := range 3 {
+		if c.Running(i) {
+			running++
+		}
+	}
+	if running != 2 {
+		t.Fatalf("%d nodes running after the kill, want 2", running)
 	}
 }

@@ -32,6 +32,7 @@ func (f *Family) BindFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.MaxRateStep, "nats-max-rate-step", o.MaxRateStep, "nats.MaxRate: how long each rate is held")
 	fs.Float64Var(&o.MaxRateErrors, "nats-max-rate-errors", o.MaxRateErrors, "nats.MaxRate: highest tolerated error ratio")
 	fs.StringVar(&o.KillNode, "kill-node", o.KillNode, "nats embedded cluster: AT[,restart AFTER], e.g. 5s,restart 10s: SIGKILL a node AT after the scenario starts and start it again AFTER later")
+	fs.StringVar(&o.KillHook, "kill-hook", o.KillHook, "nats --kill-node on a --target cluster: command run with sh -c, {action} (kill|restart) and {node} (server name) replaced, also in STAMPEDE_KILL_ACTION and STAMPEDE_KILL_NODE")
 	fs.StringVar(&o.KillWhich, "kill-which", o.KillWhich, "nats --kill-node: leader (of the first stream), follower, or nN (n1, n2, ...)")
 	fs.IntVar(&o.PublishRetries, "nats-publish-retries", o.PublishRetries, "nats: resend a publish that found no stream to answer (no responders, as in a leader election) up to this often; each retry is counted in publish_retries")
 	fs.DurationVar(&o.PublishRetryWait, "nats-publish-retry-wait", o.PublishRetryWait, "nats: wait between publish retries")

@@ -39,6 +39,13 @@ const (
 	// consumed within --nats-e2e-timeout; of them, only those the stream
 	// confirms it does not hold count in MetricLost.
 	MetricOverdue = "e2e_overdue"
+	// MetricLeaderNodes (one sample per scenario) is how many nodes lead
+	// at least one of the load's streams, MetricPartitions how many
+	// streams the load writes: a node sweep reads them to say when the
+	// layout, not the cluster, limits the curve. The kafka family records
+	// the same names for partition leaders and partitions.
+	MetricLeaderNodes = "leader_nodes"
+	MetricPartitions  = "load_partitions"
 	// MetricMaxRate is nats.MaxRate's result, msgs/s.
 	MetricMaxRate = "max_rate"
 	// MetricServerCPU is sampled every second on the embedded cluster:
@@ -53,7 +60,7 @@ type ids struct {
 	messages, bytes, publishLatency, publishDelay, e2e   metrics.ID
 	consumed, lag                                        metrics.ID
 	throughput, streamTput, lost, churnOps, maxRate, cpu metrics.ID
-	retries, overdue                                     metrics.ID
+	retries, overdue, leaderNodes, partitions            metrics.ID
 	phaseMsgs, phaseTput                                 [3]metrics.ID
 }
 
@@ -86,6 +93,8 @@ func registerMetrics(reg *metrics.Registry, names []string, o *Options, embedded
 		m.publishLatency = trend(MetricPublishLatency, metrics.UnitMicros)
 		m.publishDelay = trend(MetricPublishDelay, metrics.UnitMicros)
 		m.retries = counter(MetricPublishRetries, metrics.UnitNone)
+		m.leaderNodes = trend(MetricLeaderNodes, metrics.UnitNone)
+		m.partitions = trend(MetricPartitions, metrics.UnitNone)
 		m.throughput = trend(MetricThroughput, metrics.UnitNone)
 		if o.Streams > 1 {
 			m.streamTput = trend(MetricStreamThroughput, metrics.UnitNone)

@@ -26,7 +26,10 @@ type Options struct {
 	Nodes int
 	// Streams is how many streams the load spreads over, 1 to 10000
 	// (default 1; --streams), named StreamPrefix-i with subject
-	// StreamPrefix.i (default prefix "stampede"; --stream-prefix).
+	// StreamPrefix.i (default prefix "stampede"; --stream-prefix). On the
+	// embedded cluster, unless --streams is given (or the field changed
+	// from 1), there is one stream per node, stream i led by node i mod N,
+	// so that writes spread over the nodes as a node sweep needs.
 	Streams      int
 	StreamPrefix string
 	// Replicas of created streams, 1 to 5 (default 1; --nats-replicas).
@@ -39,8 +42,10 @@ type Options struct {
 	// PubAck) (--nats-publish).
 	PublishMode string
 	// AsyncWindow is how many messages an async iteration publishes
-	// before it waits for their PubAcks (default 500, as nats bench;
-	// --nats-async-window).
+	// before it waits for their PubAcks (--nats-async-window). Default
+	// 500 in all, as one nats bench client with --batch 500: when the flag
+	// is not given, each of the run's VUs gets 500/VUs (at least 1), so
+	// that the default depth measures the broker, not a client queue.
 	AsyncWindow int
 	// Fsync is always (sync_interval: always, fsync before every ack) or
 	// default (default: background fsync); it configures the embedded
@@ -94,6 +99,12 @@ type Options struct {
 	// kill), follower, or nN (--kill-which).
 	KillNode  string
 	KillWhich string
+	// KillHook is the command that kills and restarts a node of a
+	// --target cluster for --kill-node: sh -c CMD with {action}
+	// (kill|restart) and {node} (the server name) replaced, also in
+	// STAMPEDE_KILL_ACTION and STAMPEDE_KILL_NODE (default "": --kill-node
+	// needs the embedded cluster; --kill-hook).
+	KillHook string
 	// PublishRetries is how often a publish that found no stream to answer
 	// it ("no responders", as during a leader election) is sent again,
 	// PublishRetryWait apart (defaults 2 and 250ms, nats.go's; --nats-publish-retries,

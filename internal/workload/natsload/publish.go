@@ -46,6 +46,11 @@ type publisher struct {
 	lastSi  int
 	// opts turn nats.go's own retries off: stampede retries and counts.
 	opts []jetstream.PublishOpt
+	// subjects are the streams' subjects (the scenario's, shared).
+	subjects []string
+	// hdr is an empty header shared by every message: with options,
+	// nats.go would allocate one per message (an empty header is not sent).
+	hdr nats.Header
 }
 
 // noResponders tells a publish that no stream answered (its leader is
@@ -73,7 +78,8 @@ func newPublisher(b *base, id int) (*publisher, error) {
 	}
 	p := &publisher{b: b, vc: vc, vu: uint32(id), next: id % len(b.streams),
 		buf:  newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15),
-		opts: []jetstream.PublishOpt{jetstream.WithRetryAttempts(0)}}
+		opts: []jetstream.PublishOpt{jetstream.WithRetryAttempts(0)}, hdr: nats.Header{}}
+	p.subjects = b.subjects
 	return p, nil
 }
 
@@ -82,9 +88,11 @@ func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
 	p.it = it
 	p.b.sent.Add(1)
 	si := p.next
-	p.next++
-	if p.next == len(p.b.streams) {
-		p.next = 0
+	if !p.b.pinned() {
+		p.next++
+		if p.next == len(p.b.streams) {
+			p.next = 0
+		}
 	}
 	p.seq++
 	now := it.Now()
@@ -98,7 +106,7 @@ func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
 func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, err error) {
 	si, sent := p.pick(it)
 	p.lastSi = si
-	subj := subjectOf(p.b.streams[si])
+	subj := p.subjects[si]
 	var perr error
 	for try := 0; ; try++ {
 		// The run's context may carry a far deadline (the graceful
@@ -106,7 +114,7 @@ func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, 
 		// bound each wait.
 		pctx, cancel := context.WithTimeout(ctx, p.b.opts.PublishTimeout)
 		var ack *jetstream.PubAck
-		ack, perr = p.vc.js.Publish(pctx, subj, p.buf, p.opts...)
+		ack, perr = p.vc.js.PublishMsg(pctx, &nats.Msg{Subject: subj, Data: p.buf, Header: p.hdr}, p.opts...)
 		cancel()
 		if ack != nil {
 			p.lastSeq = ack.Sequence
@@ -128,7 +136,7 @@ func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) er
 	p.futs, p.sent, p.si = p.futs[:0], p.sent[:0], p.si[:0]
 	for range k {
 		si, sent := p.pick(it)
-		f, err := p.vc.js.PublishAsync(subjectOf(p.b.streams[si]), p.buf, p.opts...)
+		f, err := p.vc.js.PublishMsgAsync(&nats.Msg{Subject: p.subjects[si], Data: p.buf, Header: p.hdr}, p.opts...)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -149,7 +157,7 @@ func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) er
 			}
 			if err != nil && noResponders(err) && try < p.b.opts.PublishRetries && p.retried(ctx, it) {
 				m := f.Msg()
-				if f2, rerr := p.vc.js.PublishMsgAsync(&nats.Msg{Subject: m.Subject, Data: m.Data, Header: m.Header}, p.opts...); rerr == nil {
+				if f2, rerr := p.vc.js.PublishMsgAsync(&nats.Msg{Subject: m.Subject, Data: m.Data, Header: p.hdr}, p.opts...); rerr == nil {
 					f = f2
 					continue
 				}
@@ -170,6 +178,7 @@ func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err erro
 	}
 	b.acknowledged(it.Rec, end, si, len(p.buf))
 	it.Rec.Trend(b.ids.publishLatency, end, int64((end-sent)/time.Microsecond))
+	b.noteFastest(end - sent)
 	if it.Intended != it.Start && b.ids.publishDelay != 0 {
 		// Arrival-rate executor (or the max-rate pacer): how late the
 		// send was against its schedule.
@@ -210,10 +219,21 @@ func (s *publishScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 	return &publishVU{s: s, p: p}, nil
 }
 
-// Teardown stops the background work and writes the notes.
+// Teardown stops the background work and writes the notes, with how much
+// of the publish latency was client-side queueing.
 func (s *publishScenario) Teardown(context.Context) error {
 	s.stopBackground()
 	s.report()
+	if s.started.Load() && s.acked.Load() > 0 {
+		el := time.Since(s.startWall)
+		inflight := s.maxVUs
+		if s.opts.PublishMode == "async" {
+			inflight *= s.opts.AsyncWindow
+		}
+		if n := queueingNote(inflight, float64(s.acked.Load())/el.Seconds(), time.Duration(s.fastest.Load())); n != "" {
+			s.note("%s", n)
+		}
+	}
 	return nil
 }
 

@@ -50,8 +50,12 @@ func (b *base) streamSpread(el time.Duration) string {
 	sort.SliceStable(all, func(i, j int) bool { return all[i].n < all[j].n })
 	rate := func(n int64) string { return fmtRate(float64(n) / el.Seconds()) }
 	lo, med, hi := all[0], all[len(all)/2], all[len(all)-1]
-	return sprintf("per stream (%d streams): min %s msgs/s (%s), median %s, max %s (%s); total %s msgs/s",
-		len(all), rate(lo.n), lo.name, rate(med.n), rate(hi.n), hi.name, rate(total))
+	how := "each VU writes one stream (VU i → stream i mod S), so the spread is measured"
+	if !b.pinned() {
+		how = "fewer VUs than streams: the VUs rotate over the streams, so per-stream counts are equal by construction"
+	}
+	return sprintf("per stream (%d streams): min %s msgs/s (%s), median %s, max %s (%s); total %s msgs/s; %s",
+		len(all), rate(lo.n), lo.name, rate(med.n), rate(hi.n), hi.name, rate(total), how)
 }
 
 func (b *base) churnReport(el time.Duration) string {

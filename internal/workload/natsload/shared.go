@@ -28,10 +28,18 @@ type run struct {
 	// ledger's, the kill's leader).
 	admin jetstream.JetStream
 	// kill is --kill-node (parsed).
-	kill   msgload.KillSpec
-	maxVUs int
-	seed   int64
-	logf   func(format string, args ...any)
+	kill msgload.KillSpec
+	// windowAuto is set when the async window is the default 500 divided
+	// among the VUs.
+	windowAuto bool
+	// killer carries out --kill-node on a --target cluster (--kill-hook);
+	// nil on the embedded cluster, which broker kills directly.
+	killer msgload.NodeKiller
+	// leaderNodes is how many nodes lead at least one load stream.
+	leaderNodes int
+	maxVUs      int
+	seed        int64
+	logf        func(format string, args ...any)
 }
 
 // base is one scenario's state: counts shared by its VUs and background
@@ -52,9 +60,11 @@ type base struct {
 
 	sent, acked, failed, consumed, lost atomic.Int64
 	ackedBytes                          atomic.Int64
-	perStream                           []atomicInt
-	phaseAcked                          [3]atomic.Int64
-	churnOps, churnErrs                 atomic.Int64
+	// subjects are the streams\' subjects, made once for the VUs.
+	subjects            []string
+	perStream           []atomicInt
+	phaseAcked          [3]atomic.Int64
+	churnOps, churnErrs atomic.Int64
 	// churnOn is set by addChurn or addKill: the scenario changes the
 	// cluster in a window from winFrom for winFor after its start.
 	churnOn         bool
@@ -64,6 +74,8 @@ type base struct {
 	killEv msgload.KillEvent
 	// retries counts publish retries (publish_retries).
 	retries atomic.Int64
+	// fastest is the lowest publish → PubAck latency, ns (0: none yet).
+	fastest atomic.Int64
 
 	pending metrics.Pending
 	// rate takes msgs_per_s and its parts (the core's sampler).
@@ -81,6 +93,9 @@ type base struct {
 
 func newBase(r *run, name string) *base {
 	b := &base{run: r, name: name, perStream: make([]atomicInt, len(r.streams))}
+	for _, st := range r.streams {
+		b.subjects = append(b.subjects, subjectOf(st))
+	}
 	b.bgCtx, b.bgCancel = context.WithCancel(context.Background())
 	if r.cluster != nil {
 		b.onStart = append(b.onStart, b.sampleServerCPU)
@@ -97,6 +112,10 @@ var _ engine.Starter = (*base)(nil)
 func (b *base) Started(_ context.Context, at time.Duration, clock metrics.Clock) {
 	b.startOnce.Do(func() {
 		b.start, b.startWall, b.clock = at, time.Now(), clock
+		if b.ids.leaderNodes != 0 && b.name != ScenarioConsume {
+			b.pending.Trend(b.ids.leaderNodes, int64(b.leaderNodes))
+			b.pending.Trend(b.ids.partitions, int64(len(b.streams)))
+		}
 		if b.ids.throughput != 0 && b.name != ScenarioConsume {
 			b.rate = b.newSampler(clock)
 			b.rate.Start(at)
@@ -168,6 +187,12 @@ func (b *base) phase(at time.Duration) int {
 }
 
 func (b *base) churn() bool { return b.churnOn }
+
+// pinned tells whether each VU writes one stream (VU i → stream i mod S),
+// so that per-stream rates are measured (a slow leader shows); with fewer
+// VUs than streams they rotate over the streams instead, and per-stream
+// counts are equal by construction.
+func (b *base) pinned() bool { return b.maxVUs >= len(b.streams) }
 
 // acknowledged records one PubAck of a size-byte message to stream si.
 func (b *base) acknowledged(r *metrics.Recorder, end time.Duration, si, size int) {

@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
+	"github.com/stampede-bench/stampede/internal/natscluster"
 )
 
 func storage(s string) jetstream.StorageType {
@@ -25,12 +26,18 @@ var errLayout = errors.New("stream layout differs")
 
 // ensureStreams creates the missing streams and checks existing ones; it
 // returns the names it created.
-func ensureStreams(ctx context.Context, js jetstream.JetStream, names []string, o *Options) ([]string, error) {
+//
+// On the embedded cluster (nodes named), a one-replica stream i is placed
+// on node i mod N by its server tag, so that leaders spread.
+func ensureStreams(ctx context.Context, js jetstream.JetStream, names []string, o *Options, nodes []string) ([]string, error) {
 	var created []string
-	for _, name := range names {
+	for i, name := range names {
 		cfg := jetstream.StreamConfig{
 			Name: name, Subjects: []string{subjectOf(name)}, Replicas: o.Replicas, Storage: storage(o.Storage),
 			Retention: jetstream.LimitsPolicy, Discard: jetstream.DiscardOld, MaxBytes: o.MaxBytes,
+		}
+		if o.Replicas == 1 && len(nodes) > 1 {
+			cfg.Placement = &jetstream.Placement{Tags: []string{natscluster.NodeTag(nodes[i%len(nodes)])}}
 		}
 		s, err := js.Stream(ctx, name)
 		if err == nil {
