@@ -251,12 +251,13 @@ func TestCleanRemovesAnOrphanedLab(t *testing.T) {
 	f.Down() // nothing left to do
 }
 
-func TestPreflightWithoutRootNamesIt(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("runs as root")
+func TestPreflightNamesNetemWhenAskedFor(t *testing.T) {
+	requireLab(t)
+	err := Preflight(context.Background(), Needs{Netem: true})
+	if err == nil {
+		t.Skip("this kernel has netem")
 	}
-	err := Preflight(context.Background(), Needs{})
-	if err == nil || !strings.Contains(err.Error(), "root") {
-		t.Fatalf("Preflight = %v", err)
+	if msg := err.Error(); !strings.Contains(msg, "netem") || strings.Count(msg, "lab needs") != 1 || strings.Contains(msg, "\n") {
+		t.Fatalf("Preflight without netem: %q", msg)
 	}
 }
