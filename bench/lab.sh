@@ -19,6 +19,7 @@ link=${3:-10mbit}
 window=${4:-6s}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+start=$(date +%s)
 go build -o "$tmp/stampede" ./cmd/stampede
 rev=$(echo "$nodes" | tr ',' '\n' | tac | paste -sd,)
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -38,7 +39,7 @@ for r in $(seq 1 "$rounds"); do
       + " | bounds: " + ([$p[] | .step.bound] | unique | join(", "))
       + " | machine busy " + ([$p[] | .step.host_busy * 100 | round] | min | tostring) + "–" + ([$p[] | .step.host_busy * 100 | round] | max | tostring) + "%"' "$tmp/r$r/lab.json"
 done
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); $(( $(date +%s) - start )) s"
 jq -rs '
   def med: sort | if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end;
   [.[] | .series[0]] as $ss
