@@ -64,6 +64,11 @@ removes what a killed lab left.`,
 			if !fs.Changed("nodes") && (preset == labrun.PresetClients || preset == labrun.PresetTopics) {
 				nodes = "3"
 			}
+			for flag, only := range map[string]string{"clients": labrun.PresetClients, "topics": labrun.PresetTopics, "cpu-bound-cpu": labrun.PresetBudgets} {
+				if fs.Changed(flag) && preset != only {
+					return usagef("--%s applies to the %s preset, not %s", flag, only, preset)
+				}
+			}
 			var err error
 			if p.Nodes, err = parseIntList("--nodes", nodes); err != nil {
 				return err

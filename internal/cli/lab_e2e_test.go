@@ -199,10 +199,17 @@ func TestLabE2E(t *testing.T) {
 			{"nodes", "--nodes", "0"},
 			{"clients", "--nodes", "1", "--profile", "high-reliability"},
 			{"sideways"},
+			{"nodes", "--clients", "3"},
 		} {
 			code, _, stderr := run(t, args...)
 			if code != ExitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 				t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+			}
+		}
+		if !lab.HaveNetem(context.Background()) {
+			code, _, stderr := run(t, "--delay", "1ms", "--nodes", "1")
+			if code != ExitUsage || !strings.Contains(stderr, "netem") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+				t.Errorf("--delay without netem: exit %d, %q", code, stderr)
 			}
 		}
 		// nobody must be able to reach the binary.
