@@ -62,12 +62,11 @@ func subjectOf(stream string) string { return strings.Replace(stream, "-", ".", 
 
 // maxStreamBytes bounds each stream (oldest discarded), so a long lab
 // keeps its disk use bounded.
-const maxStreamBytes = 64 << 20
+const maxStreamBytes = 16 << 20
 
 // createStreams creates every pair's streams led by the pair's node: an
-// R1 stream is placed on it by its tag; an R3 stream is placed by the
-// server and its leadership then moved to the node when the node holds a
-// replica. It retries while the cluster is still electing (up to 60 s).
+// R1 stream is placed on it by its tag; an R3 stream on the node's
+// replica group (groupsOf), and its leadership then moved to the node. It retries while the cluster is still electing (up to 60 s).
 func (ctl *control) createStreams(ctx context.Context, c *Config, hosts []*lab.Host) error {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
@@ -76,8 +75,11 @@ func (ctl *control) createStreams(ctx context.Context, c *Config, hosts []*lab.H
 		for _, name := range pairStreams(c, p) {
 			cfg := jetstream.StreamConfig{Name: name, Subjects: []string{subjectOf(name)}, Replicas: c.Replicas(),
 				Storage: jetstream.FileStorage, Retention: jetstream.LimitsPolicy, Discard: jetstream.DiscardOld, MaxBytes: maxStreamBytes}
-			if c.Replicas() == 1 && len(hosts) > 1 {
+			switch {
+			case c.Replicas() == 1 && len(hosts) > 1:
 				cfg.Placement = &jetstream.Placement{Tags: []string{"node:" + want}}
+			case c.Replicas() > 1:
+				cfg.Placement = &jetstream.Placement{Tags: []string{groupTag(p.Node)}}
 			}
 			// A request sent before the meta leader is elected gets no
 			// answer: short attempts first, longer ones on a loaded host.
@@ -193,8 +195,24 @@ type streamSample struct {
 	streams map[string]streamState
 }
 
-// sample lists every stream's state (a few paged API requests).
+// sample lists every stream's state, trying up to three times: the
+// JetStream API shares the shaped, saturated links with the load.
 func (ctl *control) sample(ctx context.Context) (streamSample, error) {
+	var s streamSample
+	var err error
+	for range 3 {
+		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		s, err = ctl.sampleOnce(actx)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return s, err
+		}
+	}
+	return s, err
+}
+
+// sampleOnce lists every stream's state (a few paged API requests).
+func (ctl *control) sampleOnce(ctx context.Context) (streamSample, error) {
 	t0 := time.Now()
 	out := streamSample{streams: map[string]streamState{}}
 	l := ctl.js.ListStreams(ctx)
