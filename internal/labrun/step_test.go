@@ -199,3 +199,11 @@ func contains(s []int, v int) bool {
 	}
 	return false
 }
+
+func TestPairStreamsAreTheFamilysNames(t *testing.T) {
+	c := &Config{StreamsPerPair: 12}
+	got := pairStreams(c, Pair{Index: 3})
+	if got[0] != "p3-00" || got[11] != "p3-11" || subjectOf(got[9]) != "p3.09" {
+		t.Fatalf("got %v", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/stampede-bench/stampede/internal/lab"
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
 // control is the lab's own connection to the cluster, from the hub
@@ -23,6 +24,8 @@ type control struct {
 	// solo is the only node's name when the cluster is one standalone
 	// server (its streams report no cluster leader).
 	solo string
+	// names are the streams the lab created.
+	names []string
 }
 
 func dialControl(ctx context.Context, f *lab.Fabric, hosts []*lab.Host) (*control, error) {
@@ -49,13 +52,10 @@ func dialControl(ctx context.Context, f *lab.Fabric, hosts []*lab.Host) (*contro
 
 func (c *control) close() { c.nc.Close() }
 
-// pairStreams are the stream names of pair p.
+// pairStreams are the stream names of pair p, named as the nats family
+// names --stream-prefix pK --streams M (zero-padded from 10 streams on).
 func pairStreams(c *Config, p Pair) []string {
-	out := make([]string, c.StreamsPerPair)
-	for k := range out {
-		out[k] = "p" + strconv.Itoa(p.Index) + "-" + strconv.Itoa(k)
-	}
-	return out
+	return workload.NumberedNames("p"+strconv.Itoa(p.Index), c.StreamsPerPair)
 }
 
 func subjectOf(stream string) string { return strings.Replace(stream, "-", ".", 1) }
@@ -73,6 +73,7 @@ func (ctl *control) createStreams(ctx context.Context, c *Config, hosts []*lab.H
 	for _, p := range c.Pairs() {
 		want := hosts[p.Node].Name
 		for _, name := range pairStreams(c, p) {
+			ctl.names = append(ctl.names, name)
 			cfg := jetstream.StreamConfig{Name: name, Subjects: []string{subjectOf(name)}, Replicas: c.Replicas(),
 				Storage: jetstream.FileStorage, Retention: jetstream.LimitsPolicy, Discard: jetstream.DiscardOld, MaxBytes: maxStreamBytes}
 			switch {
@@ -232,6 +233,27 @@ func (ctl *control) sampleOnce(ctx context.Context) (streamSample, error) {
 	}
 	if err := l.Err(); err != nil && !errors.Is(err, jetstream.ErrEndOfData) {
 		return out, fmt.Errorf("list streams: %w", err)
+	}
+	// A clustered list leaves out streams whose leader did not answer in
+	// time: ask those one by one.
+	for _, name := range ctl.names {
+		if _, ok := out.streams[name]; ok {
+			continue
+		}
+		st, err := ctl.js.Stream(ctx, name)
+		if err != nil {
+			return out, fmt.Errorf("stream %s: %w", name, err)
+		}
+		info := st.CachedInfo()
+		s := streamState{lastSeq: info.State.LastSeq, lastTime: info.State.LastTime, current: true, leader: ctl.solo}
+		if ci := info.Cluster; ci != nil && ci.Leader != "" {
+			s.leader = ci.Leader
+			for _, r := range ci.Replicas {
+				s.replicas = append(s.replicas, r.Name)
+				s.current = s.current && r.Current && !r.Offline
+			}
+		}
+		out.streams[name] = s
 	}
 	out.at = t0.Add(time.Since(t0) / 2)
 	return out, nil
