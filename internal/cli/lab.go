@@ -51,7 +51,7 @@ creates is removed on exit, on error and on Ctrl+C; 'stampede lab clean'
 removes what a killed lab left.`,
 		Example: `  stampede lab nodes --nodes 1,2,3,4,5,6 --link 10mbit
   stampede lab clients --nodes 3
-  stampede lab budgets --nodes 1,2,3 --cpu-bound-cpu 0.04
+  stampede lab budgets --nodes 1,2,3 --cpu-bound-cpu 0.015
   stampede lab nodes --profile high-reliability --nodes 3,4,5,6`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,6 +63,11 @@ removes what a killed lab left.`,
 			fs := cmd.Flags()
 			if !fs.Changed("nodes") && (preset == labrun.PresetClients || preset == labrun.PresetTopics) {
 				nodes = "3"
+			}
+			for flag, only := range map[string]string{"clients": labrun.PresetClients, "topics": labrun.PresetTopics, "cpu-bound-cpu": labrun.PresetBudgets} {
+				if fs.Changed(flag) && preset != only {
+					return usagef("--%s applies to the %s preset, not %s", flag, only, preset)
+				}
 			}
 			var err error
 			if p.Nodes, err = parseIntList("--nodes", nodes); err != nil {
@@ -167,7 +172,7 @@ removes what a killed lab left.`,
 	fs.Float64Var(&loss, "loss", 0, "per cent of packets dropped on every link (netem)")
 	fs.Float64Var(&nodeCPU, "node-cpu", 0.25, "each node's CPU quota in cores (cgroup cpu.cfs_quota_us; 0: unlimited)")
 	fs.Float64Var(&clientCPU, "client-cpu", 0.25, "each client's CPU quota in cores (0: unlimited)")
-	fs.Float64Var(&cpuB, "cpu-bound-cpu", 0.04, "node CPU quota of the budgets preset's CPU-bound series, cores")
+	fs.Float64Var(&cpuB, "cpu-bound-cpu", 0.015, "node CPU quota of the budgets preset's CPU-bound series, cores")
 	fs.IntVar(&size, "message-size", 2048, "payload bytes (the seed's 2 KB)")
 	fs.IntVar(&vus, "vus", 2, "publishing VUs per generator process")
 	fs.IntVar(&window, "async-window", 64, "messages in flight per VU")

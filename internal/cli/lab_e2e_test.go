@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -18,13 +19,18 @@ import (
 )
 
 // labHostState is what a lab must leave as it found it: the host's lab
-// namespaces, links, lab cgroups and processes that mention dir.
+// namespaces, links, lab cgroups and processes that mention dir. Only
+// labs with generated ids (they start with a digit) count: the lab
+// package's tests, which may run at the same time, name theirs t1…, and
+// preflight probes are stl-probe….
+var generatedLab = regexp.MustCompile(`^(stl-|stampede-lab-)[0-9]`)
+
 func labHostState(t *testing.T, dir string) string {
 	t.Helper()
 	ns, _ := exec.Command("ip", "netns", "list").Output()
 	var keep []string
 	for _, l := range strings.Split(string(ns), "\n") {
-		if strings.HasPrefix(l, "stl-") {
+		if generatedLab.MatchString(l) {
 			keep = append(keep, l)
 		}
 	}
@@ -36,7 +42,11 @@ func labHostState(t *testing.T, dir string) string {
 	var cgs []string
 	for _, d := range []string{m.CPU, m.CPUAcct} {
 		es, _ := filepath.Glob(filepath.Join(d, "stampede-lab-*"))
-		cgs = append(cgs, es...)
+		for _, e := range es {
+			if generatedLab.MatchString(filepath.Base(e)) {
+				cgs = append(cgs, e)
+			}
+		}
 	}
 	var procs []string
 	ps, _ := filepath.Glob("/proc/[0-9]*/cmdline")
@@ -199,10 +209,17 @@ func TestLabE2E(t *testing.T) {
 			{"nodes", "--nodes", "0"},
 			{"clients", "--nodes", "1", "--profile", "high-reliability"},
 			{"sideways"},
+			{"nodes", "--clients", "3"},
 		} {
 			code, _, stderr := run(t, args...)
 			if code != ExitUsage || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 				t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+			}
+		}
+		if !lab.HaveNetem(context.Background()) {
+			code, _, stderr := run(t, "--delay", "1ms", "--nodes", "1")
+			if code != ExitUsage || !strings.Contains(stderr, "netem") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+				t.Errorf("--delay without netem: exit %d, %q", code, stderr)
 			}
 		}
 		// nobody must be able to reach the binary.

@@ -13,7 +13,7 @@ import (
 // missingf is the error for a missing privilege, tool or kernel feature:
 // bad input (exit 2), one line saying what is missing.
 func missingf(format string, a ...any) error {
-	return usage.Errorf("stampede lab needs "+format, a...)
+	return usage.Errorf("lab needs "+format, a...)
 }
 
 func badInputf(format string, a ...any) error { return usage.Errorf(format, a...) }
@@ -54,8 +54,8 @@ func Preflight(ctx context.Context, n Needs) error {
 		return missingf("CFS bandwidth control (cpu.cfs_quota_us, CONFIG_CFS_BANDWIDTH)")
 	}
 	ns := prefixNS + "probe" + strconv.Itoa(os.Getpid()) + strconv.FormatInt(time.Now().UnixNano()%1000, 10)
-	if err := runTool(ctx, "ip", "netns", "add", ns); err != nil {
-		return missingf("network namespaces (ip netns add): %v", err)
+	if out, err := exec.CommandContext(ctx, "ip", "netns", "add", ns).CombinedOutput(); err != nil {
+		return missingf("network namespaces (ip netns add: %s)", firstLine(out, err))
 	}
 	defer func() { _ = deleteNS(ns) }()
 	probes := []struct {
@@ -75,8 +75,8 @@ func Preflight(ctx context.Context, n Needs) error {
 		}{"the netem qdisc for delay, jitter or loss (CONFIG_NET_SCH_NETEM)", "tc", []string{"-n", ns, "qdisc", "add", "dev", "pb", "root", "netem", "delay", "1ms"}})
 	}
 	for _, p := range probes {
-		if err := runTool(ctx, p.tool, p.args...); err != nil {
-			return missingf("%s: %v", p.what, err)
+		if out, err := exec.CommandContext(ctx, p.tool, p.args...).CombinedOutput(); err != nil {
+			return missingf("%s (%s)", p.what, firstLine(out, err))
 		}
 	}
 	return nil

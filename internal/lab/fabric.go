@@ -310,11 +310,7 @@ func (f *Fabric) tc(ctx context.Context, ns string, args ...string) error {
 func runTool(ctx context.Context, name string, args ...string) error {
 	out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
 	if err != nil {
-		msg := firstLine(out, err)
-		if strings.Contains(msg, "Specified qdisc kind is unknown") || strings.Contains(msg, "Unknown device type") || strings.Contains(msg, "Operation not supported") {
-			return missingf("%s %s: %s (kernel feature missing)", name, strings.Join(args, " "), msg)
-		}
-		return fmt.Errorf("%s %s: %s", name, strings.Join(args, " "), msg)
+		return fmt.Errorf("%s %s: %s", name, strings.Join(args, " "), firstLine(out, err))
 	}
 	return nil
 }

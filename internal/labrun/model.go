@@ -48,8 +48,10 @@ func LinkTPS(rate, wire float64, copies int) float64 {
 
 // Fit is a least-squares line y = Intercept + Slope·x with its R².
 type Fit struct {
-	Intercept, Slope, R2 float64
-	N                    int
+	Intercept float64 `json:"intercept"`
+	Slope     float64 `json:"slope"`
+	R2        float64 `json:"r2"`
+	N         int     `json:"n"`
 }
 
 // LinearFit fits ys against xs (at least two points).

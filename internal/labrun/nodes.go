@@ -24,15 +24,21 @@ const (
 // nodeConfig renders node i's nats-server config: it listens on its own
 // lab address only, routes to every other node, and carries the tag
 // node:NAME so that an R1 stream can be placed on it.
-func nodeConfig(dir string, hosts []*lab.Host, i int, fsyncAlways bool) string {
+func nodeConfig(dir string, hosts []*lab.Host, i, replicas int, fsyncAlways bool) string {
 	h := hosts[i]
 	q := strconv.Quote
 	addr := h.Addr.String()
 	var b strings.Builder
 	fmt.Fprintf(&b, "server_name: %s\nhost: %s\nport: %d\nhttp: %s\n", q(h.Name), q(addr), clientPort, q(addr+":"+strconv.Itoa(httpPort)))
-	fmt.Fprintf(&b, "server_tags: [%s]\n", q("node:"+h.Name))
+	tags := []string{q("node:" + h.Name)}
+	for _, g := range groupsOf(i, len(hosts), replicas) {
+		tags = append(tags, q(groupTag(g)))
+	}
+	fmt.Fprintf(&b, "server_tags: [%s]\n", strings.Join(tags, ", "))
 	fmt.Fprintf(&b, "log_file: %s\nmax_payload: 8MB\n", q(filepath.Join(dir, h.Name+".log")))
-	fmt.Fprintf(&b, "jetstream {\n  store_dir: %s\n  max_memory_store: 64MB\n  max_file_store: 2GB\n", q(filepath.Join(dir, h.Name)))
+	// max_file_store is an accounting limit (each stream reserves its
+	// MaxBytes); the disk holds what the window writes.
+	fmt.Fprintf(&b, "jetstream {\n  store_dir: %s\n  max_memory_store: 64MB\n  max_file_store: 16GB\n", q(filepath.Join(dir, h.Name)))
 	if fsyncAlways {
 		b.WriteString("  sync_interval: always\n")
 	}
@@ -49,6 +55,23 @@ func nodeConfig(dir string, hosts []*lab.Host, i int, fsyncAlways bool) string {
 	return b.String()
 }
 
+// Replica groups: for R > 1, group j is the nodes j, j+1, …, j+R-1
+// (mod N). A stream led by node j is placed on group j by its tag, so
+// every node leads its own streams and follows those of the R-1 nodes
+// before it: leaders and replicas spread evenly.
+func groupsOf(i, n, replicas int) []int {
+	if replicas <= 1 {
+		return nil
+	}
+	var out []int
+	for r := range replicas {
+		out = append(out, ((i-r)%n+n)%n)
+	}
+	return out
+}
+
+func groupTag(g int) string { return "group:" + strconv.Itoa(g) }
+
 // node is a running broker process.
 type node struct {
 	host  *lab.Host
@@ -64,7 +87,7 @@ func startNodes(c *Config, f *lab.Fabric, hosts []*lab.Host) ([]*node, error) {
 	ready := make(chan error, len(hosts))
 	for i, h := range hosts {
 		cfg := filepath.Join(c.Dir, h.Name+".conf")
-		if err := os.WriteFile(cfg, []byte(nodeConfig(c.Dir, hosts, i, c.FsyncAlways)), 0o600); err != nil {
+		if err := os.WriteFile(cfg, []byte(nodeConfig(c.Dir, hosts, i, c.Replicas(), c.FsyncAlways)), 0o600); err != nil {
 			return nodes, err
 		}
 		cmd := f.Command(h, c.Exe, "nats", "node", "--config", cfg)

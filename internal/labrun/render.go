@@ -20,7 +20,7 @@ func WriteText(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "stampede lab %s — %s, %d cores, kernel %s\n", r.Preset, r.Env.CPUModel, r.Env.Threads, r.Env.Kernel)
 	for _, s := range r.Series {
 		fmt.Fprintf(w, "\n%s\n", s.Name)
-		fmt.Fprintf(w, "  %-8s %10s %10s %12s %9s %8s  %s\n", s.XLabel, "acked/s", "per node", "link allows", "of link", "machine", "bound")
+		fmt.Fprintf(w, "  %-8s %10s %10s %12s %9s %9s %8s  %s\n", s.XLabel, "acked/s", "per node", "link allows", "of link", "B in/msg", "machine", "bound")
 		for _, p := range s.Points {
 			if p.Err != "" || p.Step == nil {
 				fmt.Fprintf(w, "  %-8g failed: %s\n", p.X, p.Err)
@@ -32,7 +32,7 @@ func WriteText(w io.Writer, r *Result) {
 			if st.LinkTPS > 0 {
 				of = fmt.Sprintf("%.0f%%", per/st.LinkTPS*100)
 			}
-			fmt.Fprintf(w, "  %-8g %10.0f %10.0f %12s %9s %7.0f%%  %s\n", p.X, st.TPS, per, orDash(st.LinkTPS), of, st.HostBusy*100, st.Bound)
+			fmt.Fprintf(w, "  %-8g %10.0f %10.0f %12s %9s %9s %7.0f%%  %s\n", p.X, st.TPS, per, orDash(st.LinkTPS), of, orDash(wireIn(st)), st.HostBusy*100, st.Bound)
 		}
 		for _, p := range s.Points {
 			if st := p.Step; st != nil && p.Err == "" {
@@ -52,9 +52,14 @@ func WriteText(w io.Writer, r *Result) {
 	}
 	m := r.Model
 	fmt.Fprintf(w, "\nper-node capacity model: TPS ≈ min(link rate / (8 × wire bytes per message), CPU budget / CPU per message)\n")
-	fmt.Fprintf(w, "  wire bytes per message: %.0f measured (node counters, R1), %.0f modelled (NATS PUB framing + TCP/IP/Ethernet per %d-byte segment)\n", m.WireBytes, m.WireModel, mss)
+	fmt.Fprintf(w, "  measured on %s (R%d) steps\n", m.Profile, m.Replicas)
+	fmt.Fprintf(w, "  wire bytes per message led, into a link-bound node: %.0f measured (node counters); a client publish is %.0f by the framing model (NATS PUB line + TCP/IP/Ethernet per %d-byte segment)\n", m.WireBytes, m.WireModel, mss)
 	if m.CPUPerMsg > 0 {
-		fmt.Fprintf(w, "  CPU per message: %.1f µs of node CPU (cgroup cpuacct, link-bound steps, this machine)\n", m.CPUPerMsg)
+		src := "link-bound steps: an upper bound, a node with CPU to spare spends more per message"
+		if m.CPUSaturated {
+			src = "CPU-bound steps: the cost at saturation"
+		}
+		fmt.Fprintf(w, "  CPU per message: %.1f µs of node CPU (cgroup cpuacct, %s; this machine)\n", m.CPUPerMsg, src)
 	}
 	fmt.Fprintf(w, "  lab node: link %s → %s msgs/s; CPU %s → %s msgs/s; model %s msgs/s per node", lab.FormatRate(m.NodeLinkRate), orDash(m.LinkTPS), coresText(m.NodeCPU), orDash(m.CPUTPS), orDash(m.PerNode))
 	if m.MeasuredPerNode > 0 {
@@ -70,6 +75,22 @@ func WriteText(w io.Writer, r *Result) {
 	if r.Interrupted {
 		fmt.Fprintln(w, "interrupted: the figures above are the steps that finished")
 	}
+}
+
+// wireIn is the nodes' mean received bytes per message they led.
+func wireIn(st *Step) float64 {
+	var sum float64
+	n := 0
+	for _, h := range st.Hosts {
+		if h.Role == RoleNode && h.WireInPerMsg > 0 {
+			sum += h.WireInPerMsg
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
 }
 
 func coresText(c float64) string {

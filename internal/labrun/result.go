@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/envinfo"
@@ -125,13 +126,21 @@ func (r *Result) measured() int {
 // CPU budget / CPU per message), and what it predicts for the seed's
 // fleet.
 type Model struct {
-	// WireBytes is the median bytes a node received per message it led
-	// (R1 steps; counters), WireModel the framing model's figure.
+	// Profile is the profile the model was measured on, Replicas its
+	// replicas.
+	Profile  string `json:"profile"`
+	Replicas int    `json:"replicas"`
+	// WireBytes is the median bytes a link-bound node received per
+	// message it led (counters; with R3 that includes the replication it
+	// received as a follower), WireModel the framing model's figure for
+	// one client publish.
 	WireBytes float64 `json:"wire_bytes_per_msg"`
 	WireModel float64 `json:"wire_bytes_model"`
 	// CPUPerMsg is the median node CPU per acknowledged message (µs),
-	// from the cgroups of link-bound steps.
-	CPUPerMsg float64 `json:"cpu_us_per_msg"`
+	// from the cgroups: of CPU-bound steps when there are some
+	// (CPUSaturated), else of link-bound ones (an upper bound).
+	CPUPerMsg    float64 `json:"cpu_us_per_msg"`
+	CPUSaturated bool    `json:"cpu_saturated"`
 	// NodeLinkRate (bits/s) and NodeCPU (cores) are the lab's node
 	// budgets; LinkTPS, CPUTPS the two terms of the model at them (0:
 	// unbounded, an unshaped link or an unlimited CPU); PerNode the
@@ -173,31 +182,57 @@ func model(r *Result, p *Plan) Model {
 		size = 2048
 	}
 	m.WireModel = WireBytes(subjectOf("p0-0"), size)
-	var wire, cpu []float64
+	// The model comes from one profile: high-throughput when the run has
+	// it (the seed's 49k is), else the run's first.
+	var steps []*Step
 	for _, s := range r.Series {
 		for _, pt := range s.Points {
-			st := pt.Step
-			if st == nil || pt.Err != "" {
+			if pt.Step != nil && pt.Err == "" {
+				steps = append(steps, pt.Step)
+			}
+		}
+	}
+	if len(steps) == 0 {
+		return m
+	}
+	m.Profile = steps[0].Profile
+	for _, st := range steps {
+		if st.Profile == HighThroughput {
+			m.Profile = HighThroughput
+		}
+	}
+	var wire, cpuLink, cpuCPU []float64
+	for _, st := range steps {
+		if st.Profile != m.Profile {
+			continue
+		}
+		m.Replicas = st.Replicas
+		for _, h := range st.Hosts {
+			if h.Role != RoleNode || h.TPS <= 0 {
 				continue
 			}
-			for _, h := range st.Hosts {
-				if h.Role != RoleNode || h.TPS <= 0 {
-					continue
-				}
-				if st.Replicas == 1 && h.LinkIn >= Saturated {
-					wire = append(wire, h.WireInPerMsg)
-				}
-				if st.Bound == BoundNodeLink && h.CPUPerMsg > 0 {
-					cpu = append(cpu, h.CPUPerMsg)
-				}
+			if h.LinkIn >= Saturated {
+				wire = append(wire, h.WireInPerMsg)
+			}
+			switch {
+			case st.Bound == BoundNodeCPU && h.CPUUtil >= Saturated:
+				cpuCPU = append(cpuCPU, h.CPUPerMsg)
+			case st.Bound == BoundNodeLink && h.CPUPerMsg > 0:
+				cpuLink = append(cpuLink, h.CPUPerMsg)
 			}
 		}
 	}
 	m.WireBytes = median(wire)
 	if m.WireBytes == 0 {
-		m.WireBytes = m.WireModel
+		m.WireBytes = m.WireModel * float64(max(m.Replicas, 1))
 	}
-	m.CPUPerMsg = median(cpu)
+	// CPU per message where the CPU was the bound is the cost at
+	// saturation; a node with CPU to spare spends more per message
+	// (wake-ups, idle polling), so that figure is an upper bound.
+	m.CPUPerMsg, m.CPUSaturated = median(cpuCPU), true
+	if m.CPUPerMsg == 0 {
+		m.CPUPerMsg, m.CPUSaturated = median(cpuLink), false
+	}
 	if m.NodeLinkRate > 0 {
 		m.LinkTPS = LinkTPS(m.NodeLinkRate, m.WireBytes, 1)
 	}
@@ -206,7 +241,7 @@ func model(r *Result, p *Plan) Model {
 	}
 	m.PerNode = minBounded(m.LinkTPS, m.CPUTPS)
 	for _, s := range r.Series {
-		if s.XLabel == "nodes" && s.Fit != nil {
+		if s.XLabel == "nodes" && s.Fit != nil && strings.HasPrefix(s.Name, m.Profile) {
 			m.MeasuredPerNode = s.Fit.Slope
 			break
 		}

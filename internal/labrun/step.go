@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -209,7 +210,16 @@ func waitPublishing(ctx context.Context, c *Config, ctl *control, gens []*genera
 			}
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("lab: stream %s received nothing within 60s of the generators' start (%v)", idle, err)
+			if err != nil {
+				return fmt.Errorf("lab: streams unreadable 60s after the generators' start: %v", err)
+			}
+			said := ""
+			for _, g := range gens {
+				if strings.HasPrefix(idle, "p"+strconv.Itoa(g.pair.Index)+"-") {
+					said = oneLine(g.stderr.String(), nil)
+				}
+			}
+			return fmt.Errorf("lab: stream %s received nothing within 60s of the generators' start (its generator says: %s)", idle, said)
 		}
 		if err := sleep(ctx, 200*time.Millisecond); err != nil {
 			return err

@@ -167,3 +167,43 @@ func TestModelAndCharts(t *testing.T) {
 		t.Fatalf("html: %v", err)
 	}
 }
+
+func TestReplicaGroupsSpreadLeadersAndReplicas(t *testing.T) {
+	const n, r = 5, 3
+	member := map[int][]int{} // group -> nodes
+	for i := range n {
+		gs := groupsOf(i, n, r)
+		if len(gs) != r {
+			t.Fatalf("node %d in groups %v", i, gs)
+		}
+		for _, g := range gs {
+			member[g] = append(member[g], i)
+		}
+	}
+	for g := range n {
+		ms := member[g]
+		if len(ms) != r || !contains(ms, g) {
+			t.Errorf("group %d = %v: want %d nodes including its leader %d", g, ms, r, g)
+		}
+	}
+	if groupsOf(0, 3, 1) != nil {
+		t.Error("R1 needs no groups")
+	}
+}
+
+func contains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func TestPairStreamsAreTheFamilysNames(t *testing.T) {
+	c := &Config{StreamsPerPair: 12}
+	got := pairStreams(c, Pair{Index: 3})
+	if got[0] != "p3-00" || got[11] != "p3-11" || subjectOf(got[9]) != "p3.09" {
+		t.Fatalf("got %v", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/stampede-bench/stampede/internal/lab"
+	"github.com/stampede-bench/stampede/internal/workload"
 )
 
 // control is the lab's own connection to the cluster, from the hub
@@ -23,6 +24,8 @@ type control struct {
 	// solo is the only node's name when the cluster is one standalone
 	// server (its streams report no cluster leader).
 	solo string
+	// names are the streams the lab created.
+	names []string
 }
 
 func dialControl(ctx context.Context, f *lab.Fabric, hosts []*lab.Host) (*control, error) {
@@ -49,35 +52,35 @@ func dialControl(ctx context.Context, f *lab.Fabric, hosts []*lab.Host) (*contro
 
 func (c *control) close() { c.nc.Close() }
 
-// pairStreams are the stream names of pair p.
+// pairStreams are the stream names of pair p, named as the nats family
+// names --stream-prefix pK --streams M (zero-padded from 10 streams on).
 func pairStreams(c *Config, p Pair) []string {
-	out := make([]string, c.StreamsPerPair)
-	for k := range out {
-		out[k] = "p" + strconv.Itoa(p.Index) + "-" + strconv.Itoa(k)
-	}
-	return out
+	return workload.NumberedNames("p"+strconv.Itoa(p.Index), c.StreamsPerPair)
 }
 
 func subjectOf(stream string) string { return strings.Replace(stream, "-", ".", 1) }
 
 // maxStreamBytes bounds each stream (oldest discarded), so a long lab
 // keeps its disk use bounded.
-const maxStreamBytes = 64 << 20
+const maxStreamBytes = 16 << 20
 
 // createStreams creates every pair's streams led by the pair's node: an
-// R1 stream is placed on it by its tag; an R3 stream is placed by the
-// server and its leadership then moved to the node when the node holds a
-// replica. It retries while the cluster is still electing (up to 60 s).
+// R1 stream is placed on it by its tag; an R3 stream on the node's
+// replica group (groupsOf), and its leadership then moved to the node. It retries while the cluster is still electing (up to 60 s).
 func (ctl *control) createStreams(ctx context.Context, c *Config, hosts []*lab.Host) error {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	for _, p := range c.Pairs() {
 		want := hosts[p.Node].Name
 		for _, name := range pairStreams(c, p) {
+			ctl.names = append(ctl.names, name)
 			cfg := jetstream.StreamConfig{Name: name, Subjects: []string{subjectOf(name)}, Replicas: c.Replicas(),
 				Storage: jetstream.FileStorage, Retention: jetstream.LimitsPolicy, Discard: jetstream.DiscardOld, MaxBytes: maxStreamBytes}
-			if c.Replicas() == 1 && len(hosts) > 1 {
+			switch {
+			case c.Replicas() == 1 && len(hosts) > 1:
 				cfg.Placement = &jetstream.Placement{Tags: []string{"node:" + want}}
+			case c.Replicas() > 1:
+				cfg.Placement = &jetstream.Placement{Tags: []string{groupTag(p.Node)}}
 			}
 			// A request sent before the meta leader is elected gets no
 			// answer: short attempts first, longer ones on a loaded host.
@@ -193,8 +196,24 @@ type streamSample struct {
 	streams map[string]streamState
 }
 
-// sample lists every stream's state (a few paged API requests).
+// sample lists every stream's state, trying up to three times: the
+// JetStream API shares the shaped, saturated links with the load.
 func (ctl *control) sample(ctx context.Context) (streamSample, error) {
+	var s streamSample
+	var err error
+	for range 3 {
+		actx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		s, err = ctl.sampleOnce(actx)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return s, err
+		}
+	}
+	return s, err
+}
+
+// sampleOnce lists every stream's state (a few paged API requests).
+func (ctl *control) sampleOnce(ctx context.Context) (streamSample, error) {
 	t0 := time.Now()
 	out := streamSample{streams: map[string]streamState{}}
 	l := ctl.js.ListStreams(ctx)
@@ -214,6 +233,27 @@ func (ctl *control) sample(ctx context.Context) (streamSample, error) {
 	}
 	if err := l.Err(); err != nil && !errors.Is(err, jetstream.ErrEndOfData) {
 		return out, fmt.Errorf("list streams: %w", err)
+	}
+	// A clustered list leaves out streams whose leader did not answer in
+	// time: ask those one by one.
+	for _, name := range ctl.names {
+		if _, ok := out.streams[name]; ok {
+			continue
+		}
+		st, err := ctl.js.Stream(ctx, name)
+		if err != nil {
+			return out, fmt.Errorf("stream %s: %w", name, err)
+		}
+		info := st.CachedInfo()
+		s := streamState{lastSeq: info.State.LastSeq, lastTime: info.State.LastTime, current: true, leader: ctl.solo}
+		if ci := info.Cluster; ci != nil && ci.Leader != "" {
+			s.leader = ci.Leader
+			for _, r := range ci.Replicas {
+				s.replicas = append(s.replicas, r.Name)
+				s.current = s.current && r.Current && !r.Offline
+			}
+		}
+		out.streams[name] = s
 	}
 	out.at = t0.Add(time.Since(t0) / 2)
 	return out, nil
