@@ -88,9 +88,6 @@ func Decide(c Counters) Scenario {
 	if c.Ops > 0 && c.Failed < c.Ops && float64(c.Failed) > FailedOpsLimit*float64(c.Ops) {
 		add(RuleFailedOps, Degraded, "%s of %d %s failed", pct(c.Failed, c.Ops), c.Ops, what)
 	}
-	if c.Scheduled > 0 && float64(c.Dropped) > DroppedLimit*float64(c.Scheduled) {
-		add(RuleDropped, Degraded, "%d dropped iterations (%s of the %d scheduled): no free VU", c.Dropped, pct(c.Dropped, c.Scheduled), c.Scheduled)
-	}
 	if c.Scheduled > 0 && float64(c.Started) < (1-RateMissLimit)*float64(c.Scheduled) {
 		if s := c.ScheduledOver.Seconds(); s > 0 {
 			add(RuleRateMissed, Degraded, "rate missed: %s/s of the %s/s asked (%s)",
@@ -98,6 +95,9 @@ func Decide(c Counters) Scenario {
 		} else {
 			add(RuleRateMissed, Degraded, "rate missed: %d of the %d scheduled iterations started (%s)", c.Started, c.Scheduled, pct(c.Started, c.Scheduled))
 		}
+	}
+	if c.Scheduled > 0 && float64(c.Dropped) > DroppedLimit*float64(c.Scheduled) {
+		add(RuleDropped, Degraded, "%d dropped iterations (%s of the %d scheduled): no free VU", c.Dropped, pct(c.Dropped, c.Scheduled), c.Scheduled)
 	}
 	if c.Cut > 0 {
 		add(RuleGraceful, Degraded, "%d iterations ran into the end of the graceful stop and were interrupted", c.Cut)

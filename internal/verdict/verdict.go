@@ -9,8 +9,8 @@
 //	failed    no successful operation (nothing measured counts as none)
 //	failed    wrong answers: a failed answer check (AnswerCheck, WriteCheck)
 //	degraded  failed operations above FailedOpsLimit (1%) of all operations
-//	degraded  dropped iterations above DroppedLimit (1%) of the schedule
 //	degraded  an arrival rate missed by more than RateMissLimit (5%)
+//	degraded  dropped iterations above DroppedLimit (1%) of the schedule
 //	degraded  iterations that ran into the end of the graceful stop
 //	passed    none of the above
 package verdict

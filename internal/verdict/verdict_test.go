@@ -36,7 +36,7 @@ func TestDecide(t *testing.T) {
 			Degraded, []Rule{RuleRateMissed}, "rate missed: 94.00/s of the 100/s asked (94.00%)"},
 		{"rate reached within 5%", rate(Counters{Ops: 960, Scheduled: 1000, Started: 960}), Passed, nil, ""},
 		{"kafka.Produce --rate 20000 at 6680/s", Counters{Ops: 66800, What: "requests", Scheduled: 200000, ScheduledOver: 10 * time.Second, Started: 66800, Dropped: 132968},
-			Degraded, []Rule{RuleDropped, RuleRateMissed}, "132968 dropped iterations (66.48% of the 200000 scheduled)"},
+			Degraded, []Rule{RuleRateMissed, RuleDropped}, "rate missed: 6680/s of the 20000/s asked (33.40%)"},
 		{"iterations ran into the graceful stop", Counters{Ops: 500, What: "requests", Cut: 1}, Degraded, []Rule{RuleGraceful}, "1 iterations ran into the end of the graceful stop"},
 		{"IC9: nothing but cut iterations", Counters{What: "iterations", Cut: 10, Started: 10}, Failed, []Rule{RuleNoSuccess, RuleGraceful}, "no iterations completed"},
 		{"failed before degraded", Counters{Ops: 100, Failed: 2, What: "requests", Wrong: 1}, Failed, []Rule{RuleWrongAnswer, RuleFailedOps}, "1 wrong answers"},
