@@ -10,18 +10,18 @@ import (
 // live outputs and plots. Counts are exact; the responseTime histogram of the
 // second is included so that series from several processes merge exactly.
 type Point struct {
-	Scenario string           `json:"scenario"`
-	Sec      int64            `json:"sec"` // seconds since the run started
-	Time     time.Time        `json:"time"`
+	Scenario string    `json:"scenario"`
+	Sec      int64     `json:"sec"` // seconds since the run started
+	Time     time.Time `json:"time"`
 	// Counts are the counters with a non-zero value, and each rate as
 	// NAME (its non-zero samples, k6's "passes": passed checks, failed
 	// requests for requests_failed) and NAME_total (all its samples):
 	// read them with RateParts.
-	Counts map[string]int64 `json:"counts"`
-	Errors   map[string]int64 `json:"errors,omitempty"` // by message
-	VUs      int64            `json:"vus"`
-	RT       PointStats       `json:"rt"` // responseTime of the second, µs
-	HistEnc  string           `json:"hdr,omitempty"`
+	Counts  map[string]int64 `json:"counts"`
+	Errors  map[string]int64 `json:"errors,omitempty"` // by message
+	VUs     int64            `json:"vus"`
+	RT      PointStats       `json:"rt"` // responseTime of the second, µs
+	HistEnc string           `json:"hdr,omitempty"`
 	// Hist is the responseTime histogram of the second. It is only valid
 	// during an Observer call and is never serialized directly.
 	Hist *hdr.Histogram `json:"-"`
