@@ -15,7 +15,7 @@ import (
 // note for one of its scenarios.
 type notedFamily struct {
 	*builtin.Family
-	name, note string
+	name, note    string
 	scenarioNotes map[string][]string
 }
 
