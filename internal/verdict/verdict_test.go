@@ -37,6 +37,8 @@ func TestDecide(t *testing.T) {
 		{"rate reached within 5%", rate(Counters{Ops: 960, Scheduled: 1000, Started: 960}), Passed, nil, ""},
 		{"kafka.Produce --rate 20000 at 6680/s", Counters{Ops: 66800, What: "requests", Scheduled: 200000, ScheduledOver: 10 * time.Second, Started: 66800, Dropped: 132968},
 			Degraded, []Rule{RuleRateMissed, RuleDropped}, "rate missed: 6680/s of the 20000/s asked (33.40%)"},
+		{"target unreachable: few errors, VUs backing off", Counters{Ops: 8645, Failed: 58, What: "requests",
+			Unreachable: metrics.UnreachableNote + " VUs spent 77% of their time waiting"}, Degraded, []Rule{RuleUnreachable}, "target unreachable: VUs spent 77%"},
 		{"iterations ran into the graceful stop", Counters{Ops: 500, What: "requests", Cut: 1}, Degraded, []Rule{RuleGraceful}, "1 iterations ran into the end of the graceful stop"},
 		{"IC9: nothing but cut iterations", Counters{What: "iterations", Cut: 10, Started: 10}, Failed, []Rule{RuleNoSuccess, RuleGraceful}, "no iterations completed"},
 		{"failed before degraded", Counters{Ops: 100, Failed: 2, What: "requests", Wrong: 1}, Failed, []Rule{RuleWrongAnswer, RuleFailedOps}, "1 wrong answers"},
