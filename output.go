@@ -124,7 +124,7 @@ type OutputSpec = run.OutputSpec
 //	Scenario string           // the scenario's name
 //	Sec      int64            // seconds since the run started
 //	Time     time.Time        // the second's wall-clock time
-//	Counts   map[string]int64 // counters that moved in the second ("iterations", "requests", "errors", ...); rates as NAME and NAME_fail
+//	Counts   map[string]int64 // counters that moved in the second ("iterations", "requests", "errors", ...); rates as NAME (non-zero samples) and NAME_total (all samples)
 //	Errors   map[string]int64 // failures by message
 //	VUs      int64            // active VUs
 //	RT       struct{ N int64; Mean float64; P50, P90, P95, P99, Max int64 } // responseTime of the second in µs; N is the requests that finished in it

@@ -104,17 +104,23 @@ func TestK6UserHTTPRun(t *testing.T) {
 	if st, err := os.Stat(cs); err != nil || st.Size() == 0 {
 		t.Errorf("csv stream: %v", err)
 	}
-	// A failing k6 threshold exits 99; --no-thresholds ignores it; an
-	// existing stream file is refused before the run.
-	code, _, _ = runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/missing", "-u", "1", "-i", "5",
-		"--threshold", "http_req_failed: rate<0.01", "--out", filepath.Join(dir, "r2"), "--quiet", "--no-report", "--no-csv")
+	// A failing k6 threshold exits 99; --no-thresholds ignores it; a
+	// run whose requests all fail exits 1 (its verdict is failed) before
+	// any threshold; an existing stream file is refused before the run.
+	code, _, _ = runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/hello", "-u", "1", "-i", "5",
+		"--threshold", "http_reqs: count<1", "--out", filepath.Join(dir, "r2"), "--quiet", "--no-report", "--no-csv")
 	if code != ExitThresholdsFailed {
-		t.Errorf("failing http_req_failed threshold: exit %d, want %d", code, ExitThresholdsFailed)
+		t.Errorf("failing http_reqs threshold: exit %d, want %d", code, ExitThresholdsFailed)
 	}
-	code, stdout, _ = runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/missing", "-u", "1", "-i", "5", "--no-summary",
-		"--threshold", "http_req_failed: rate<0.01", "--no-thresholds", "--out", filepath.Join(dir, "r3"), "--quiet", "--no-report", "--no-csv")
+	code, stdout, _ = runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/hello", "-u", "1", "-i", "5", "--no-summary",
+		"--threshold", "http_reqs: count<1", "--no-thresholds", "--out", filepath.Join(dir, "r3"), "--quiet", "--no-report", "--no-csv")
 	if code != 0 || strings.TrimSpace(stdout) != "" {
 		t.Errorf("--no-thresholds --no-summary: exit %d, stdout %q", code, stdout)
+	}
+	code, _, _ = runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/missing", "-u", "1", "-i", "5",
+		"--threshold", "http_req_failed: rate<0.01", "--out", filepath.Join(dir, "r2b"), "--quiet", "--no-report", "--no-csv")
+	if code != ExitRunError {
+		t.Errorf("every request failed, with a failing threshold: exit %d, want %d (the verdict first)", code, ExitRunError)
 	}
 	code, _, stderr = runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "-i", "1", "--out", "json="+js, "--out", filepath.Join(dir, "r4"))
 	if code != 2 || !strings.Contains(stderr, "exists") {

@@ -11,6 +11,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/internal/verdict"
 	"github.com/stampede-bench/stampede/internal/version"
 )
 
@@ -108,6 +109,9 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 		}
 		fmt.Fprintf(env.Stderr, "merged %d result directories%s into %s: %d scenarios, %d series points\n",
 			len(res.Parts), segs, res.Dir, len(res.Snapshot.Scenarios), res.Points)
+	}
+	if v := verdict.Of(res.Snapshot); v.Failed() {
+		return &ExitError{Code: ExitRunError, Msg: "merged result: " + v.FailLine()}
 	}
 	if threshold.Failed(results) {
 		if f.quiet {

@@ -257,21 +257,23 @@ func TestRunJSONOutputsAndConcurrent(t *testing.T) {
 }
 
 // --expect-status is a named check: it passes only on that status, and the
-// k6 summary lists it under root_group.checks.
+// k6 summary lists it under root_group.checks. A response with another
+// status is a failed request: when every one is, the run exits 1.
 func TestExpectStatusCheck(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer srv.Close()
 	for _, tc := range []struct {
 		status        string
 		passes, fails bool
-	}{{"200", true, false}, {"201", false, true}} {
+		code          int
+	}{{"200", true, false, 0}, {"201", false, true, ExitRunError}} {
 		t.Run(tc.status, func(t *testing.T) {
 			dir := t.TempDir()
 			export := filepath.Join(dir, "s.json")
 			code, stdout, stderr := runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "--expect-status", tc.status,
 				"-i", "20", "-u", "2", "--out", filepath.Join(dir, "r"), "--summary-export", export, "--no-report")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, stderr)
 			}
 			var doc struct {
 				RootGroup struct {

@@ -69,12 +69,20 @@ func runPlanned(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error
 	if !f.quiet {
 		info = env.Stderr
 	}
+	var runFailed string // the first failed run's one line (verdict)
 	failed, err := run.Repeat(ctx, plan, runDeps(env, f), run.RepeatOptions{
-		Cooldown: f.cooldown, Info: info, Show: func(res *run.Result) error { return showSummary(env, f, res) },
+		Cooldown: f.cooldown, Info: info, Show: func(res *run.Result) error {
+			if res != nil && res.Verdict.Failed() && runFailed == "" {
+				runFailed = res.Verdict.FailLine()
+			}
+			return showSummary(env, f, res)
+		},
 	})
 	switch {
 	case err != nil:
 		return fromRun(err)
+	case runFailed != "":
+		return &ExitError{Code: ExitRunError, Msg: runFailed}
 	case failed:
 		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed"}
 	}
@@ -124,6 +132,10 @@ func executePlan(ctx context.Context, env *Env, f *runFlags, plan run.Plan) erro
 	switch {
 	case res.Interrupted:
 		return &ExitError{Code: ExitInterrupted, Msg: "interrupted: results cover the run until the stop"}
+	case res.Verdict.Failed():
+		// A scenario with no successful operation (or wrong answers)
+		// measured nothing to pass on: a run error, before thresholds.
+		return &ExitError{Code: ExitRunError, Msg: res.Verdict.FailLine()}
 	case res.ThresholdsFailed:
 		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed"}
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -51,7 +52,7 @@ func (s *schedule) issued(t time.Duration) int64 {
 		return 0
 	}
 	if s.stages == nil {
-		return int64(math.Ceil(float64(min(t, s.constLimit)) * s.constRate))
+		return int64(math.Ceil(float64(min(t, s.constLimit))*s.constRate - 1e-6))
 	}
 	left, area, from := float64(t), 0.0, s.rampFrom
 	for _, st := range s.stages {
@@ -65,7 +66,7 @@ func (s *schedule) issued(t time.Duration) int64 {
 			break
 		}
 	}
-	return int64(math.Ceil(area - 1e-9))
+	return int64(math.Ceil(area - 1e-6))
 }
 
 // next returns the intended offset of the next iteration, or false when the
@@ -202,9 +203,19 @@ func (r *runner) arrivalRate(ctx context.Context, start time.Duration, b arrival
 
 	disp := r.deps.Agg.Recorder(r.idx, r.warmEnd) // owned by this goroutine
 	defer disp.Flush()
-	var allocMu sync.Mutex // guards allocErrs, written by allocation goroutines
+	// An iteration whose VU could not be allocated never reached the
+	// target: it is dropped (not a failed operation, which errors count),
+	// and a note gives the count and the first cause.
+	var allocMu sync.Mutex // guards allocErrs, allocFailed, allocCause
 	allocErrs := r.deps.Agg.Recorder(r.idx, r.warmEnd)
 	defer allocErrs.Flush()
+	var allocFailed int64
+	var allocCause string
+	defer func() {
+		if allocFailed > 0 {
+			r.deps.Agg.Note(r.idx, fmt.Sprintf("%d iterations dropped: a VU could not be allocated: %s", allocFailed, allocCause))
+		}
+	}()
 	var allocating sync.WaitGroup
 	clock := r.deps.Clock
 	if !r.deps.FakeTime {
@@ -261,7 +272,10 @@ func (r *runner) arrivalRate(ctx context.Context, start time.Duration, b arrival
 				if err != nil {
 					wg.Done()
 					allocMu.Lock()
-					allocErrs.Error(clock.Now(), "allocate VU: "+err.Error())
+					allocErrs.Add(metrics.IDDropped, clock.Now(), 1)
+					if allocFailed++; allocCause == "" {
+						allocCause = err.Error()
+					}
 					allocMu.Unlock()
 					return
 				}

@@ -76,7 +76,8 @@ func (r *runner) backoffNote(elapsed time.Duration) string {
 	if share <= metrics.FailureThreshold {
 		return ""
 	}
-	return fmt.Sprintf("%s VUs spent %.0f%% of their time (%.1f VU-seconds) waiting to retry after %d connection failures (--backoff)",
+	// The waits are counted, not the failures: those are the errors.
+	return fmt.Sprintf("%s VUs spent %.0f%% of their time (%.1f VU-seconds) waiting to retry after connection failures (%d waits, --backoff)",
 		metrics.UnreachableNote, 100*min(share, 1), waited.Seconds(), n)
 }
 

@@ -10,14 +10,18 @@ import (
 // live outputs and plots. Counts are exact; the responseTime histogram of the
 // second is included so that series from several processes merge exactly.
 type Point struct {
-	Scenario string           `json:"scenario"`
-	Sec      int64            `json:"sec"` // seconds since the run started
-	Time     time.Time        `json:"time"`
-	Counts   map[string]int64 `json:"counts"`           // counters with a non-zero value; rates as NAME and NAME_fail
-	Errors   map[string]int64 `json:"errors,omitempty"` // by message
-	VUs      int64            `json:"vus"`
-	RT       PointStats       `json:"rt"` // responseTime of the second, µs
-	HistEnc  string           `json:"hdr,omitempty"`
+	Scenario string    `json:"scenario"`
+	Sec      int64     `json:"sec"` // seconds since the run started
+	Time     time.Time `json:"time"`
+	// Counts are the counters with a non-zero value, and each rate as
+	// NAME (its non-zero samples, k6's "passes": passed checks, failed
+	// requests for requests_failed) and NAME_total (all its samples):
+	// read them with RateParts.
+	Counts  map[string]int64 `json:"counts"`
+	Errors  map[string]int64 `json:"errors,omitempty"` // by message
+	VUs     int64            `json:"vus"`
+	RT      PointStats       `json:"rt"` // responseTime of the second, µs
+	HistEnc string           `json:"hdr,omitempty"`
 	// Hist is the responseTime histogram of the second. It is only valid
 	// during an Observer call and is never serialized directly.
 	Hist *hdr.Histogram `json:"-"`
@@ -50,3 +54,16 @@ func StatsOf(h *hdr.Histogram) PointStats {
 // Observer receives every finished second. It runs on the aggregator
 // goroutine: it must return quickly and must not keep p.Hist.
 type Observer func(p *Point)
+
+// RateTotalSuffix ends the key of a rate's sample count in Point.Counts:
+// requests_failed_total counts every request, requests_failed the failed
+// ones. (A "_fail" key, k6's zero samples, read inverted for the failure
+// rates: requests_failed_fail counted the successful requests.)
+const RateTotalSuffix = "_total"
+
+// RateParts returns k6's passes (non-zero samples) and fails (zero
+// samples) of rate name from counts keyed as Point.Counts.
+func RateParts(counts map[string]int64, name string) (passes, fails int64) {
+	passes = counts[name]
+	return passes, counts[name+RateTotalSuffix] - passes
+}

@@ -164,8 +164,8 @@ func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
 		if b.counts[id] != 0 {
 			p.Counts[d.Name] = b.counts[id]
 		}
-		if b.fails[id] != 0 {
-			p.Counts[d.Name+"_fail"] = b.fails[id]
+		if d.Kind == KindRate && b.counts[id]+b.fails[id] != 0 {
+			p.Counts[d.Name+RateTotalSuffix] = b.counts[id] + b.fails[id]
 		}
 	}
 	return p

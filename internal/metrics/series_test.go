@@ -41,7 +41,7 @@ func (l *pointLog) secs() []int64 {
 }
 
 // The per-second series: one point per second with samples, in order, with
-// that second's exact counts, errors, rates (NAME and NAME_fail), VUs, wall
+// that second's exact counts, errors, rates (NAME and NAME_total), VUs, wall
 // time, responseTime statistics and marked series histograms.
 func TestPerSecondSeries(t *testing.T) {
 	reg := NewRegistry()
@@ -72,11 +72,11 @@ func TestPerSecondSeries(t *testing.T) {
 
 	want := []Point{{
 		Scenario: "a", Sec: 0, Time: base, VUs: 4,
-		Counts: map[string]int64{Requests: 100, RequestsFailed + "_fail": 100},
+		Counts: map[string]int64{Requests: 100, RequestsFailed + RateTotalSuffix: 100},
 		RT:     PointStats{N: 100, Mean: 50.5, P50: 50, P90: 90, P95: 95, P99: 99, Max: 100},
 	}, {
 		Scenario: "a", Sec: 1, Time: base.Add(time.Second), VUs: 4,
-		Counts: map[string]int64{Requests: 1, Errors: 1, RequestsFailed: 1, Checks: 1, Checks + "_fail": 1,
+		Counts: map[string]int64{Requests: 1, Errors: 1, RequestsFailed: 1, RequestsFailed + RateTotalSuffix: 1, Checks: 1, Checks + RateTotalSuffix: 2,
 			"series:wire_time": 1},
 		Errors: map[string]int64{"refused": 1},
 		RT:     PointStats{N: 1, Mean: 7, P50: 7, P90: 7, P95: 7, P99: 7, Max: 7},

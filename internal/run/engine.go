@@ -13,8 +13,8 @@ import (
 
 // targetInfo is what the opened families said about their targets.
 type targetInfo struct {
-	notes     []string // for every scenario's summary
-	inProcess bool     // a target runs inside stampede's process
+	notes     map[string][]string // by scenario, for its summary
+	inProcess bool                // a target runs inside stampede's process
 }
 
 // execute runs the engine over specs with every output attached, then
@@ -89,8 +89,8 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 	}
 	agg := metrics.NewAggregator(reg, clock, names, append([]metrics.Observer{series.Observe}, live.observers...)...)
 	go agg.Run()
-	for i := range specs {
-		for _, n := range target.notes {
+	for i, s := range specs {
+		for _, n := range target.notes[s.Name] {
 			agg.Note(i, n)
 		}
 	}

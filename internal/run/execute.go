@@ -42,9 +42,9 @@ func Execute(ctx context.Context, plan Plan, deps Deps) (res *Result, err error)
 	wenv := deps.workloadEnv(p, reg)
 	tags := runTags(p.Tags, dir)
 	scenarios := map[string]engine.Scenario{}
-	var notes []string
-	inProcess := false // some target runs inside this process
-	standIn := false   // some target is a stand-in (kfake)
+	notes := map[string][]string{} // by scenario
+	inProcess := false             // some target runs inside this process
+	standIn := false               // some target is a stand-in (kfake)
 	targetDesc, targetVersion := driver.Redact(p.Target), ""
 	var closers []func() error
 	defer func() {
@@ -72,7 +72,11 @@ func Execute(ctx context.Context, plan Plan, deps Deps) (res *Result, err error)
 		for n, s := range opened.Scenarios {
 			scenarios[n] = s
 		}
-		notes = append(notes, opened.Notes...)
+		// A family's notes concern its own scenarios, not the others of
+		// the run; its scenario notes only the scenario they name.
+		for _, name := range byFamily[fam] {
+			notes[name] = append(append(notes[name], opened.Notes...), opened.ScenarioNotes[name]...)
+		}
 		inProcess = inProcess || opened.InProcess
 		standIn = standIn || opened.StandIn
 		if opened.Target != "" {

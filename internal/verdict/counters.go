@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -27,6 +28,10 @@ type Counters struct {
 	Dropped int64
 	// Cut counts iterations still running when the graceful stop ended.
 	Cut int64
+	// Unreachable is the engine's note that the VUs spent more than 1% of
+	// their time backing off after connection failures (few errors were
+	// counted because the VUs waited); empty when there is none.
+	Unreachable string
 	// Top is the most frequent error message.
 	Top metrics.ErrorCount
 }
@@ -59,6 +64,11 @@ func CountersOf(sc *metrics.ScenarioSnapshot) Counters {
 	if top := sc.SortedErrors(); len(top) > 0 {
 		c.Top = top[0]
 	}
+	for _, n := range sc.Notes {
+		if strings.HasPrefix(n, metrics.UnreachableNote) {
+			c.Unreachable = n
+		}
+	}
 	return c
 }
 
@@ -88,9 +98,6 @@ func Decide(c Counters) Scenario {
 	if c.Ops > 0 && c.Failed < c.Ops && float64(c.Failed) > FailedOpsLimit*float64(c.Ops) {
 		add(RuleFailedOps, Degraded, "%s of %d %s failed", pct(c.Failed, c.Ops), c.Ops, what)
 	}
-	if c.Scheduled > 0 && float64(c.Dropped) > DroppedLimit*float64(c.Scheduled) {
-		add(RuleDropped, Degraded, "%d dropped iterations (%s of the %d scheduled): no free VU", c.Dropped, pct(c.Dropped, c.Scheduled), c.Scheduled)
-	}
 	if c.Scheduled > 0 && float64(c.Started) < (1-RateMissLimit)*float64(c.Scheduled) {
 		if s := c.ScheduledOver.Seconds(); s > 0 {
 			add(RuleRateMissed, Degraded, "rate missed: %s/s of the %s/s asked (%s)",
@@ -98,6 +105,12 @@ func Decide(c Counters) Scenario {
 		} else {
 			add(RuleRateMissed, Degraded, "rate missed: %d of the %d scheduled iterations started (%s)", c.Started, c.Scheduled, pct(c.Started, c.Scheduled))
 		}
+	}
+	if c.Scheduled > 0 && float64(c.Dropped) > DroppedLimit*float64(c.Scheduled) {
+		add(RuleDropped, Degraded, "%d dropped iterations (%s of the %d scheduled): no free VU", c.Dropped, pct(c.Dropped, c.Scheduled), c.Scheduled)
+	}
+	if c.Unreachable != "" {
+		add(RuleUnreachable, Degraded, "%s", c.Unreachable)
 	}
 	if c.Cut > 0 {
 		add(RuleGraceful, Degraded, "%d iterations ran into the end of the graceful stop and were interrupted", c.Cut)

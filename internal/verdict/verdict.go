@@ -9,8 +9,10 @@
 //	failed    no successful operation (nothing measured counts as none)
 //	failed    wrong answers: a failed answer check (AnswerCheck, WriteCheck)
 //	degraded  failed operations above FailedOpsLimit (1%) of all operations
-//	degraded  dropped iterations above DroppedLimit (1%) of the schedule
 //	degraded  an arrival rate missed by more than RateMissLimit (5%)
+//	degraded  dropped iterations above DroppedLimit (1%) of the schedule
+//	degraded  the target unreachable: the VUs spent more than 1% of their
+//	          time backing off after connection failures (the engine's note)
 //	degraded  iterations that ran into the end of the graceful stop
 //	passed    none of the above
 package verdict
@@ -78,6 +80,7 @@ const (
 	RuleDropped     Rule = "dropped_iterations"
 	RuleRateMissed  Rule = "rate_missed"
 	RuleGraceful    Rule = "graceful_stop"
+	RuleUnreachable Rule = "target_unreachable"
 )
 
 // Reason is one rule that applied, with the figures that made it apply.
@@ -184,6 +187,8 @@ func (r Rule) Phrase() string {
 		return "rate missed"
 	case RuleGraceful:
 		return "graceful stop"
+	case RuleUnreachable:
+		return "target unreachable"
 	}
 	return string(r)
 }

@@ -61,8 +61,13 @@ type Opened struct {
 	Target string
 	// TargetVersion is the server's version when the driver can ask.
 	TargetVersion string
-	// Notes are shown in the summary (e.g. "in-memory test cluster").
+	// Notes are shown in the summary (e.g. "in-memory test cluster"),
+	// under every scenario of the family (once for the run when all its
+	// scenarios carry them).
 	Notes []string
+	// ScenarioNotes are notes that concern one scenario only (the
+	// parameters of insert.InsertPersonScenario), by scenario name.
+	ScenarioNotes map[string][]string
 	// InProcess is set when the target runs inside stampede's own process
 	// (SQLite, the embedded Kafka cluster): generator and target then share
 	// one CPU budget, which the saturation checks must know.

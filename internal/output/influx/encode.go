@@ -134,14 +134,14 @@ func (e *encoder) add(it *item) {
 	}
 	for _, name := range sortedKeys(it.counts) {
 		n := it.counts[name]
-		if base, ok := strings.CutSuffix(name, "_fail"); ok && e.kinds(base) == metrics.KindRate {
+		if base, ok := strings.CutSuffix(name, metrics.RateTotalSuffix); ok && e.kinds(base) == metrics.KindRate {
 			if _, has := it.counts[base]; has {
 				continue // written with base
 			}
 			name = base
 		}
 		if e.kinds(name) == metrics.KindRate {
-			pass, fail := it.counts[name], it.counts[name+"_fail"]
+			pass, fail := metrics.RateParts(it.counts, name)
 			e.line(name, sc, "", t, func() {
 				e.floatField("value", float64(pass)/float64(pass+fail))
 				e.intField("fails", fail)

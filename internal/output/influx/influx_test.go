@@ -194,7 +194,7 @@ func testPoint(scenario string, sec int64) *metrics.Point {
 	}
 	return &metrics.Point{
 		Scenario: scenario, Sec: sec, Time: t0.Add(time.Duration(sec)*time.Second + 300*time.Millisecond),
-		Counts: map[string]int64{"iterations": 4, "requests": 4, "errors": 2, "checks": 3, "checks_fail": 1, "retries": 7},
+		Counts: map[string]int64{"iterations": 4, "requests": 4, "errors": 2, "checks": 3, "checks_total": 4, "retries": 7},
 		Errors: map[string]int64{"E_TIMEOUT": 1, "bad\nline\\": 1},
 		VUs:    10, Hist: h, RT: metrics.StatsOf(h),
 	}
@@ -247,8 +247,8 @@ func TestWriteV1(t *testing.T) {
 	if len(ch) != 2 || ch[0].fields["value"] != 0.75 || ch[0].fields["fails"] != 1.0 {
 		t.Errorf("checks %+v", ch)
 	}
-	if ls := r.find("checks_fail", "go.Go1Step"); len(ls) != 0 {
-		t.Errorf("checks_fail written separately: %+v", ls)
+	if ls := r.find("checks_total", "go.Go1Step"); len(ls) != 0 {
+		t.Errorf("checks_total written separately: %+v", ls)
 	}
 	var msgs []string
 	for _, l := range r.find("errors_by_message", "go.Go1Step")[:2] {

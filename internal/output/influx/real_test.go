@@ -55,7 +55,7 @@ func TestRealInfluxDB(t *testing.T) {
 			h.RecordValue(v * 1000)
 		}
 		o.Observe(&metrics.Point{Scenario: "http.Request", Sec: int64(i), Time: now.Add(time.Duration(i) * time.Second),
-			Counts: map[string]int64{"http_reqs": 100, "http_req_failed": 1, "http_req_failed_fail": 99, "iterations": 100},
+			Counts: map[string]int64{"http_reqs": 100, "http_req_failed": 1, "http_req_failed_total": 100, "iterations": 100},
 			VUs:    5, Hist: h, RT: metrics.StatsOf(h), Trends: map[string]*hdr.Histogram{metrics.HTTPReqDuration: h}})
 	}
 	if st := o.Close(); st.Dropped() != 0 {

@@ -20,6 +20,7 @@ package prom
 
 import (
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -157,10 +158,10 @@ func (c *Collector) Observe(p *metrics.Point) {
 			s.dropped += n
 		case metrics.Checks:
 			s.checksPass += n
-		case metrics.Checks + "_fail":
-			s.checksFail += n
+		case metrics.Checks + metrics.RateTotalSuffix:
+			s.checksFail += n - p.Counts[metrics.Checks]
 		default:
-			c.addCustom(s, name, n)
+			c.addCustom(s, name, n, p.Counts)
 		}
 	}
 	for msg, n := range p.Errors {
@@ -177,11 +178,13 @@ func (c *Collector) Observe(p *metrics.Point) {
 	}
 }
 
-// addCustom counts a workload counter or rate (NAME / NAME_fail).
-func (c *Collector) addCustom(s *scenarioState, name string, n int64) {
+// addCustom counts a workload counter or rate (NAME / NAME_total, of
+// the point's counts).
+func (c *Collector) addCustom(s *scenarioState, name string, n int64, counts map[string]int64) {
 	base, fail := name, false
-	if b, ok := trimFail(name); ok && c.kindOf(b) == metrics.KindRate {
+	if b, ok := strings.CutSuffix(name, metrics.RateTotalSuffix); ok && c.kindOf(b) == metrics.KindRate {
 		base, fail = b, true
+		n -= counts[b] // the zero samples: k6's fails
 	}
 	if c.kindOf(base) == metrics.KindRate {
 		r := s.rates[base]
@@ -205,14 +208,6 @@ func (c *Collector) kindOf(name string) metrics.Kind {
 		return 0
 	}
 	return c.reg.Def(id).Kind
-}
-
-func trimFail(name string) (string, bool) {
-	const suf = "_fail"
-	if len(name) > len(suf) && name[len(name)-len(suf):] == suf {
-		return name[:len(name)-len(suf)], true
-	}
-	return name, false
 }
 
 func truncate(msg string) string {

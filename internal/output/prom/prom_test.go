@@ -41,7 +41,7 @@ func newTestCollector() (*Collector, *metrics.Registry) {
 func TestCollectorCounters(t *testing.T) {
 	c, _ := newTestCollector()
 	c.Declare("idle")
-	c.Observe(point("go.Go1Step", 0, map[string]int64{"iterations": 3, "requests": 3, "errors": 1, "checks": 2, "checks_fail": 1, "retries": 4, "acked": 5, "acked_fail": 1},
+	c.Observe(point("go.Go1Step", 0, map[string]int64{"iterations": 3, "requests": 3, "errors": 1, "checks": 2, "checks_total": 3, "retries": 4, "acked": 5, "acked_total": 6},
 		map[string]int64{"E_TIMEOUT": 1}, 10, 500, 2000, 50_000))
 	c.Observe(point("go.Go1Step", 1, map[string]int64{"iterations": 2, "requests": 2, "errors": 2, "dropped_iterations": 7},
 		map[string]int64{"E_TIMEOUT": 1}, 12, 700, 900))

@@ -212,7 +212,7 @@ func (o *Output) seriesOf(scenario string, s *scenarioState, vus, ts int64) []se
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if base, ok := strings.CutSuffix(k, "_fail"); ok && o.kinds(base) == metrics.KindRate {
+		if base, ok := strings.CutSuffix(k, metrics.RateTotalSuffix); ok && o.kinds(base) == metrics.KindRate {
 			if _, has := s.counts[base]; !has {
 				add(metricName(base)+"_rate", 0)
 			}
@@ -222,7 +222,7 @@ func (o *Output) seriesOf(scenario string, s *scenarioState, vus, ts int64) []se
 			continue // named checks: k6_checks_rate covers them
 		}
 		if o.kinds(k) == metrics.KindRate {
-			pass, fail := s.counts[k], s.counts[k+"_fail"]
+			pass, fail := metrics.RateParts(s.counts, k)
 			add(metricName(k)+"_rate", float64(pass)/float64(pass+fail))
 			continue
 		}

@@ -35,7 +35,7 @@ func feed(o *Output, scenario string, n int) {
 			h.RecordValue(v * 1000) // 1..100 ms
 		}
 		p := &metrics.Point{Scenario: scenario, Sec: int64(i), Time: now.Add(time.Duration(i-n) * time.Second),
-			Counts: map[string]int64{"requests": 100, "http_reqs": 100, "http_req_failed": 1, "http_req_failed_fail": 99, "data_sent": 6100},
+			Counts: map[string]int64{"requests": 100, "http_reqs": 100, "http_req_failed": 1, "http_req_failed_total": 100, "data_sent": 6100},
 			VUs:    10, Hist: h, RT: metrics.StatsOf(h), Trends: map[string]*hdr.Histogram{metrics.HTTPReqDuration: h}}
 		o.Observe(p)
 	}

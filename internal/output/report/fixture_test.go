@@ -105,16 +105,17 @@ func writeFixture(t testing.TB, dir string, fr fixtureRun) *resultdir.Result {
 				}
 				if fs.checks {
 					if fs.errEvery > 0 && nreq%fs.errEvery == 0 {
-						p.Counts[metrics.Checks+"_fail"]++
+						p.Counts[metrics.Checks+metrics.RateTotalSuffix]++
 						checks.Fails++
 					} else {
 						p.Counts[metrics.Checks]++
+						p.Counts[metrics.Checks+metrics.RateTotalSuffix]++
 						checks.Passes++
 					}
 				}
 			}
 			for k, v := range p.Counts {
-				if k != metrics.Checks && k != metrics.Checks+"_fail" {
+				if k != metrics.Checks && k != metrics.Checks+metrics.RateTotalSuffix {
 					ss.Counters[k] += v
 				}
 			}

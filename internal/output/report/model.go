@@ -39,7 +39,10 @@ type Run struct {
 	Env         envinfo.Fingerprint `json:"env"`
 	Generator   *Generator          `json:"generatorSelfCheck,omitempty"`
 	Warnings    []string            `json:"warnings,omitempty"`
-	Scenarios   []*Scenario         `json:"scenarios"`
+	// Notes concern every scenario of the run (metrics.RunNotes): shown
+	// once, not under each scenario.
+	Notes     []string    `json:"notes,omitempty"`
+	Scenarios []*Scenario `json:"scenarios"`
 }
 
 // Scenario is one scenario of one run.

@@ -28,8 +28,9 @@ func buildRun(r *resultdir.Result, label string, sc *selfcheck.Report, maxPoints
 	if snap.Interrupted {
 		run.Warnings = append(run.Warnings, "the run was interrupted: results cover it until the stop")
 	}
+	run.Notes = metrics.RunNotes(snap) // once for the run, not under each scenario
 	for _, s := range snap.Scenarios {
-		run.Scenarios = append(run.Scenarios, buildScenario(s, sc))
+		run.Scenarios = append(run.Scenarios, buildScenario(s, sc, run.Notes))
 	}
 	if err := readSeries(r.Dir, run.Scenarios, snap, maxPoints); err != nil {
 		return nil, err
@@ -46,10 +47,10 @@ func buildRun(r *resultdir.Result, label string, sc *selfcheck.Report, maxPoints
 	return run, nil
 }
 
-func buildScenario(s *metrics.ScenarioSnapshot, sc *selfcheck.Report) *Scenario {
+func buildScenario(s *metrics.ScenarioSnapshot, sc *selfcheck.Report, runNotes []string) *Scenario {
 	out := &Scenario{
 		Name: s.Name, Executor: s.Executor, Start: s.Start, Duration: round(s.Duration().Seconds(), 3),
-		Interrupted: s.Interrupted, Notes: s.Notes,
+		Interrupted: s.Interrupted, Notes: s.OwnNotes(runNotes),
 	}
 	sum := &out.Summary
 	sum.Iterations = s.Counters[metrics.Iterations]
@@ -122,11 +123,13 @@ func buildScenario(s *metrics.ScenarioSnapshot, sc *selfcheck.Report) *Scenario 
 	if other > 0 {
 		out.Errors = append(out.Errors, Count{Name: "(other messages)", N: other})
 	}
-	if sum.Dropped > 0 {
+	if sum.Dropped > 0 && !hasRule(out.Verdict, verdict.RuleDropped) {
 		out.Warnings = append(out.Warnings, "dropped iterations: the VUs could not keep up with the arrival rate")
 	}
 	if sc != nil {
-		if w := sc.Warning(s.Start, s.End); w != "" && !containsString(s.Notes, w) {
+		// The run's self-check may have noted it already, with a remark
+		// appended (selfcheck.InProcessRemark): once is enough.
+		if w := sc.Warning(s.Start, s.End); w != "" && !hasPrefixIn(s.Notes, w) {
 			out.Warnings = append(out.Warnings, w)
 		}
 	}
@@ -226,9 +229,19 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
+func hasRule(v verdict.Scenario, r verdict.Rule) bool {
+	for _, x := range v.Reason {
+		if x.Rule == r {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPrefixIn reports whether a note of notes starts with w.
+func hasPrefixIn(notes []string, w string) bool {
+	for _, n := range notes {
+		if strings.HasPrefix(n, w) {
 			return true
 		}
 	}

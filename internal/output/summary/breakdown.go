@@ -45,11 +45,27 @@ func (c *console) errors(sc *metrics.ScenarioSnapshot) {
 	c.line("")
 }
 
+// notes lists the scenario's own notes; the run-wide ones
+// (metrics.RunNotes) are listed once, by runNotes.
 func (c *console) notes(sc *metrics.ScenarioSnapshot) {
-	if len(sc.Notes) == 0 {
+	c.noteLines(sc.OwnNotes(metrics.RunNotes(c.snap)))
+}
+
+// runNotes lists, once, the notes every scenario of the run carries.
+func (c *console) runNotes() {
+	run := metrics.RunNotes(c.snap)
+	if len(run) == 0 {
 		return
 	}
-	for _, n := range sc.Notes {
+	c.header("RUN NOTES", "all scenarios")
+	c.noteLines(run)
+}
+
+func (c *console) noteLines(notes []string) {
+	if len(notes) == 0 {
+		return
+	}
+	for _, n := range notes {
 		for i, l := range wrap(n, c.opts.Width-width(subIndent)-6) {
 			lead := "note: "
 			if i > 0 {

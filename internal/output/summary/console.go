@@ -69,6 +69,7 @@ func WriteConsole(w io.Writer, snap *metrics.Snapshot, opts ConsoleOptions) erro
 	for _, sc := range snap.Scenarios {
 		c.scenario(sc)
 	}
+	c.runNotes()
 	c.overview()
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("summary: %w", err)

@@ -9,7 +9,7 @@ import (
 
 // failures heads the summary with the verdict of every scenario that did
 // not pass (verdict.Of, the one verdict of the run): FAILED or DEGRADED
-// with its reasons, the unreachable-target note and its most frequent
+// with its reasons (the unreachable-target note is one) and its most frequent
 // error with the full cause, before any throughput or latency figure.
 func (c *console) failures() {
 	run := verdict.Of(c.snap)
@@ -33,9 +33,6 @@ func (c *console) failures() {
 		}
 		for _, r := range v.Reason[1:] {
 			c.wrapped(subIndent, r.Text, color)
-		}
-		if f := sc.Failure(); f != nil && f.Unreachable != "" {
-			c.wrapped(subIndent, f.Unreachable, red)
 		}
 		if v.Top.Msg != "" {
 			lead := subIndent + fmt.Sprintf("top error (%d×): ", v.Top.N)

@@ -163,6 +163,12 @@ func TestOfficialLayoutsRun(t *testing.T) {
 					}
 					defer opened.Close()
 					notes := strings.Join(opened.Notes, "\n")
+					for _, sn := range opened.ScenarioNotes { // parameters: under their scenarios
+						notes += "\n" + strings.Join(sn, "\n")
+					}
+					if sn := opened.ScenarioNotes[Go1Step]; len(sn) != 1 || !strings.HasPrefix(sn[0], "parameters of go.*") {
+						t.Errorf("go.Go1Step's own notes %q, want its parameters only", sn)
+					}
 					for _, want := range []string{
 						"(" + layout + "): 6 persons, 7 knows",
 						"parameters of go.*/fetch.FetchTag: substitution_parameters/interactive_1_param.txt + substitution_parameters/interactive_2_param.txt (3 persons)",

@@ -219,9 +219,23 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 	}
 	var ref *refGraph
 	var notes []string
-	for _, src := range [][2]string{{"go.*/fetch.FetchTag", p.khopFrom}, {FindShortestPath, p.pairsFrom}, {InsertPerson, p.insertFrom}} {
-		if src[1] != "" {
-			notes = append(notes, "parameters of "+src[0]+": "+src[1])
+	// Parameter notes go only under the scenarios that read them.
+	scNotes := map[string][]string{}
+	for _, src := range []struct {
+		label, from string
+		for_        []string
+	}{
+		{"go.*/fetch.FetchTag", p.khopFrom, []string{Go1Step, Go2Step, Go3Step, FetchTag}},
+		{FindShortestPath, p.pairsFrom, []string{FindShortestPath, IC13}},
+		{InsertPerson, p.insertFrom, []string{InsertPerson}},
+	} {
+		if src.from == "" {
+			continue
+		}
+		for _, n := range src.for_ {
+			if need[n] {
+				scNotes[n] = append(scNotes[n], "parameters of "+src.label+": "+src.from)
+			}
 		}
 	}
 	if f.opts.CheckSample > 0 && builtin {
@@ -266,6 +280,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 		out[n] = sc
 	}
 	var inter interactiveState
+	var interNotes []string // concern the interactive.* scenarios only
 	for _, n := range names {
 		if out[n] != nil {
 			continue
@@ -294,7 +309,8 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 				if err != nil {
 					return nil, err
 				}
-				out[n], notes = sc, append(notes, more...)
+				out[n] = sc
+				interNotes = append(interNotes, more...)
 				continue
 			}
 			spec, ok := customs[n]
@@ -309,7 +325,12 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 			out[n] = c
 		}
 	}
-	return &workload.Opened{Scenarios: out, Notes: notes}, nil
+	for _, n := range names {
+		if isInteractive(n) {
+			scNotes[n] = append(scNotes[n], interNotes...)
+		}
+	}
+	return &workload.Opened{Scenarios: out, Notes: notes, ScenarioNotes: scNotes}, nil
 }
 
 func nameHash(s string) uint64 {

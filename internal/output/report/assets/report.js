@@ -86,6 +86,10 @@
   }), [0, 1, 3, 5]));
   runs.forEach(function (r) {
     (r.warnings || []).forEach(function (w) { ov.appendChild(el("div", { cls: "box warn", text: (multi ? r.label + ": " : "") + w })); });
+    (r.notes || []).forEach(function (n) {
+      var warnish = /limited by the client|dropped|not written/.test(n);
+      ov.appendChild(el("div", { cls: "box " + (warnish ? "warn" : "note"), text: (multi ? r.label + ": " : "") + "all scenarios: " + n }));
+    });
   });
   main.appendChild(ov);
 

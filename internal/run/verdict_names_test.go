@@ -1,0 +1,17 @@
+package run
+
+import (
+	"testing"
+
+	"github.com/stampede-bench/stampede/internal/verdict"
+	"github.com/stampede-bench/stampede/internal/workload/ldbc"
+)
+
+// TestAnswerCheckNames: the verdict's wrong-answer rule reads the graph
+// family's answer checks by name; renaming one there without here would
+// silently make wrong answers pass.
+func TestAnswerCheckNames(t *testing.T) {
+	if verdict.AnswerCheck != ldbc.CheckAnswer || verdict.WriteCheck != ldbc.CheckWrite {
+		t.Errorf("verdict checks %q, %q; the graph family's %q, %q", verdict.AnswerCheck, verdict.WriteCheck, ldbc.CheckAnswer, ldbc.CheckWrite)
+	}
+}
