@@ -22,7 +22,7 @@ var k6Exports = map[string][]string{
 	"k6/metrics":       {"Counter", "Gauge", "Rate", "Trend"},
 	"k6/data":          {"SharedArray"},
 	"k6/execution":     {"vu", "scenario", "instance", "test"},
-	"k6/x/nebulagraph": {"init", "initWithSize", "getSession", "configCSV", "configOutput", "getData", "setOption", "execute", "close", "newSession", "closeSession"},
+	"k6/x/nebulagraph": {"setOption", "init", "initWithSize"},
 }
 
 func (v *vm) newModule(name string, fns map[string]any) goja.Value {
@@ -323,6 +323,16 @@ func (s *shared) metric(name string, kind metrics.Kind, isTime, probe bool) (*cu
 		}
 		return m, nil
 	}
+	if kind == metrics.KindTrend && (name == metrics.ResponseTime || name == metrics.Latency) {
+		// NebulaGraph-Bench's scripts declare Trend('latency') and
+		// Trend('responseTime') and add each response's figures: stampede
+		// records both per request already.
+		if !s.nebula.used.Load() {
+			return nil, fmt.Errorf("metric name %q is stampede's own per-request trend: rename the script's metric", name)
+		}
+		s.log.once("builtin:"+name, fmt.Sprintf("INFO Trend %q: stampede records it for every execute() (client µs / server µs); the script's add() calls are not counted twice", name))
+		return &customMetric{kind: kind, builtin: true}, nil
+	}
 	if !probe {
 		return nil, fmt.Errorf("metric %q is declared by a VU but not by the init context the script's first run saw (declare metrics unconditionally)", name)
 	}
@@ -356,6 +366,9 @@ func validMetricName(n string) bool {
 
 // addSample records value val of custom metric m with tags.
 func (s *shared) addSample(rec *metrics.Recorder, at time.Duration, m *customMetric, val goja.Value, tags map[string]string) {
+	if m.builtin {
+		return
+	}
 	f := val.ToFloat()
 	if m.kind == metrics.KindTrend && m.isTime {
 		f *= 1000 // ms -> µs
