@@ -25,12 +25,54 @@ var k6Exports = map[string][]string{
 	"k6/x/nebulagraph": {"setOption", "init", "initWithSize"},
 }
 
+// newModule returns a module object whose members are made on first use
+// (most scripts use a few functions of a module: a VU does not pay for the
+// rest) and whose default export is itself, so that esbuild's
+// `import http from 'k6/http'` and `import { check } from 'k6'` both work
+// without copying it (see script.go).
 func (v *vm) newModule(name string, fns map[string]any) goja.Value {
-	o := v.rt.NewObject()
-	for k, f := range fns {
-		o.Set(k, f)
+	m := &lazyObject{rt: v.rt, makers: fns, cache: map[string]goja.Value{}}
+	m.self = v.rt.NewDynamicObject(m)
+	return m.self
+}
+
+// lazyObject is a read-only module object that converts its members to
+// JavaScript values on first access.
+type lazyObject struct {
+	rt     *goja.Runtime
+	self   *goja.Object
+	makers map[string]any
+	cache  map[string]goja.Value
+}
+
+func (m *lazyObject) Get(k string) goja.Value {
+	if k == "default" {
+		return m.self
 	}
-	return o
+	if val, ok := m.cache[k]; ok {
+		return val
+	}
+	f, ok := m.makers[k]
+	if !ok {
+		return nil
+	}
+	val := m.rt.ToValue(f)
+	m.cache[k] = val
+	return val
+}
+func (m *lazyObject) Set(string, goja.Value) bool { return false }
+func (m *lazyObject) Has(k string) bool {
+	_, ok := m.makers[k]
+	return ok || k == "default"
+}
+func (m *lazyObject) Delete(string) bool { return false }
+func (m *lazyObject) Keys() []string {
+	out := make([]string, 0, len(m.makers))
+	for k := range m.makers {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // k6Module is "k6": check, sleep, group, fail, randomSeed.
@@ -156,8 +198,7 @@ func (v *vm) open(path string, mode ...string) goja.Value {
 }
 
 // console writes to stderr, rate-limited.
-func (v *vm) console() *goja.Object {
-	o := v.rt.NewObject()
+func (v *vm) console() goja.Value {
 	mk := func(level string) func(goja.FunctionCall) goja.Value {
 		return func(call goja.FunctionCall) goja.Value {
 			parts := make([]string, len(call.Arguments))
@@ -168,10 +209,11 @@ func (v *vm) console() *goja.Object {
 			return goja.Undefined()
 		}
 	}
+	fns := map[string]any{}
 	for name, level := range map[string]string{"log": "INFO", "info": "INFO", "debug": "DEBU", "warn": "WARN", "error": "ERRO"} {
-		o.Set(name, mk(level))
+		fns[name] = mk(level)
 	}
-	return o
+	return v.newModule("console", fns)
 }
 
 // format renders a console argument: strings as they are, objects as JSON.
