@@ -87,6 +87,7 @@ func TestK6ScriptCorpus(t *testing.T) {
 		{script: "unsupported_module.js", code: 2, stderr: `module "k6/ws" is not supported`},
 		{script: "unsupported_function.js", code: 2, stderr: "k6/http.asyncRequest is not supported"},
 		{script: "unsupported_option.js", code: 2, stderr: `option "hosts" is not supported`},
+		{script: "bad_executor_field.js", code: 2, stderr: `constant-vus has no option "rate"`},
 		{script: "syntax_error.js", code: 2, stderr: "syntax_error.js:2:11: syntax error"},
 	}
 	for _, tc := range tests {
