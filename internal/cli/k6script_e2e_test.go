@@ -112,6 +112,11 @@ func TestK6ScriptCorpus(t *testing.T) {
 			if tc.stdout != "" && stdout != tc.stdout {
 				t.Errorf("stdout %q, want %q", stdout, tc.stdout)
 			}
+			if tc.script == "lifecycle.js" { // handleSummary's file
+				if b, err := os.ReadFile(filepath.Join(dir, "hs.json")); err != nil || string(b) != `{"checks":1}` {
+					t.Errorf("handleSummary file: %q %v, want {\"checks\":1}", b, err)
+				}
+			}
 			if tc.code == 2 {
 				if _, err := os.Stat(filepath.Join(dir, "res")); err == nil {
 					t.Errorf("a refused script left a result directory")
