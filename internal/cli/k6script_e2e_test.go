@@ -77,6 +77,7 @@ func TestK6ScriptCorpus(t *testing.T) {
 		{script: "lifecycle.js", checks: map[string]check{"setup data reaches the VU": {4, 0}}, stdout: "iterations=4\n"},
 		{script: "scenarios.js", metrics: map[string]float64{"iterations{scenario:readers}.count": 6, "iterations{scenario:shared}.count": 5},
 			checks: map[string]check{"reader env and name": {6, 0}, "vu id positive": {5, 0}}},
+		{script: "options_http.js", checks: map[string]check{"user agent from options": {3, 0}, "a new connection each time": {3, 0}}},
 		{script: "threshold_fails.js", code: ExitThresholdsFailed},
 		{script: "no_checks.js", metrics: map[string]float64{"iterations.count": 2}},
 		{script: "abort.js", code: ExitScriptAborted, maxTime: 10 * time.Second, stderr: "enough"},

@@ -309,12 +309,15 @@ func (v *vm) do(method, rawURL string, body []byte, form bool, rp *reqParams) (g
 	h.op = driver.Op{Query: path, Body: body, Ext: &h.ext}
 	var res driver.Result
 	var t *httpdrv.Timings
+	var dialStart time.Time
+	var dial time.Duration // a new connection: dialled here, before Do
 	if oc.c == nil {
-		t0 := time.Now()
+		dialStart = time.Now()
 		c, err := oc.d.Conn(v.ctx)
+		dial = time.Since(dialStart)
 		if err != nil {
 			res = driver.Result{Err: err}
-			t = &httpdrv.Timings{Start: t0, Connecting: time.Since(t0), Blocked: time.Since(t0)}
+			t = &httpdrv.Timings{Start: dialStart, Connecting: dial, Blocked: dial}
 		} else {
 			oc.c = c
 			oc.timer, _ = c.(httpdrv.Timer)
@@ -324,6 +327,9 @@ func (v *vm) do(method, rawURL string, body []byte, form bool, rp *reqParams) (g
 		res = oc.c.Do(v.ctx, &h.op)
 		if oc.timer != nil {
 			t = oc.timer.LastTimings()
+			if dial > 0 && t.Connecting == 0 { // the plain HTTP client dials in Conn
+				t.Connecting, t.Blocked, t.Start = dial, t.Blocked+dial, dialStart
+			}
 		}
 		if v.sh.noReuse {
 			oc.c.Close()
