@@ -77,6 +77,7 @@ func TestK6ScriptCorpus(t *testing.T) {
 		{script: "lifecycle.js", checks: map[string]check{"setup data reaches the VU": {4, 0}}, stdout: "iterations=4\n"},
 		{script: "scenarios.js", metrics: map[string]float64{"iterations{scenario:readers}.count": 6, "iterations{scenario:shared}.count": 5},
 			checks: map[string]check{"reader env and name": {6, 0}, "vu id positive": {5, 0}}},
+		{script: "options_http.js", checks: map[string]check{"user agent from options": {3, 0}, "a new connection each time": {3, 0}}},
 		{script: "threshold_fails.js", code: ExitThresholdsFailed},
 		{script: "no_checks.js", metrics: map[string]float64{"iterations.count": 2}},
 		{script: "abort.js", code: ExitScriptAborted, maxTime: 10 * time.Second, stderr: "enough"},
@@ -87,6 +88,7 @@ func TestK6ScriptCorpus(t *testing.T) {
 		{script: "unsupported_module.js", code: 2, stderr: `module "k6/ws" is not supported`},
 		{script: "unsupported_function.js", code: 2, stderr: "k6/http.asyncRequest is not supported"},
 		{script: "unsupported_option.js", code: 2, stderr: `option "hosts" is not supported`},
+		{script: "bad_executor_field.js", code: 2, stderr: `constant-vus has no option "rate"`},
 		{script: "syntax_error.js", code: 2, stderr: "syntax_error.js:2:11: syntax error"},
 	}
 	for _, tc := range tests {
@@ -110,6 +112,11 @@ func TestK6ScriptCorpus(t *testing.T) {
 			}
 			if tc.stdout != "" && stdout != tc.stdout {
 				t.Errorf("stdout %q, want %q", stdout, tc.stdout)
+			}
+			if tc.script == "lifecycle.js" { // handleSummary's file
+				if b, err := os.ReadFile(filepath.Join(dir, "hs.json")); err != nil || string(b) != `{"checks":1}` {
+					t.Errorf("handleSummary file: %q %v, want {\"checks\":1}", b, err)
+				}
 			}
 			if tc.code == 2 {
 				if _, err := os.Stat(filepath.Join(dir, "res")); err == nil {

@@ -126,6 +126,9 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 		}
 		plan.Scenarios[i].Config = c
 	}
+	if plan, err = plan.WithSegment(plan.Segment); err != nil { // the script's executors, scaled like built-in ones
+		return err
+	}
 	plan.Concurrent = len(plan.Scenarios) > 1
 	var specs []string
 	for _, t := range append(append([]threshold.Threshold(nil), fam.Thresholds()...), extra...) {
@@ -156,6 +159,9 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 		return err
 	}
 	deps := runDeps(env, f)
+	if err := fromRun(run.Preflight(ctx, plan, deps)); err != nil {
+		return err
+	}
 	abortTs := append(append([]threshold.Threshold(nil), fam.Thresholds()...), extra...)
 	var thresholdAbort atomic.Pointer[string]
 	if delay, ok := threshold.AbortAt(abortTs); ok && !f.k6.noThresholds {

@@ -71,10 +71,12 @@ func Prepare(path string, cfg Config) (*Family, error) {
 	}
 	f := &Family{script: s, cfg: cfg}
 	sh := f.newShared(metrics.NewRegistry())
+	sh.probeOnly = true
 	probe, err := newVM(sh, 0, nil)
 	if err != nil {
 		return nil, err
 	}
+	defer probe.close()
 	if err := checkImports(s); err != nil {
 		return nil, err
 	}
@@ -206,9 +208,12 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		}
 		sh.checks[name] = id
 	}
-	if _, err := newVM(sh, 0, nil); err != nil {
+	probe, err := newVM(sh, 0, nil)
+	if err != nil {
+		sh.nebula.close()
 		return nil, err
 	}
+	probe.close()
 	if err := sh.addSubmetrics(append(append([]threshold.Threshold(nil), f.ts...), f.cfg.Thresholds...)); err != nil {
 		return nil, err
 	}
@@ -220,7 +225,8 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	f.sh = sh
 	f.mu.Unlock()
 	out := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: "k6 script " + f.script.Path,
-		Notes: []string{"k6 script " + f.script.Path + " run by stampede's JavaScript runtime (goja), one runtime per VU"}}
+		Notes: []string{"k6 script " + f.script.Path + " run by stampede's JavaScript runtime (goja), one runtime per VU"},
+		Close: sh.nebula.close}
 	for _, n := range names {
 		for i := range f.scenarios {
 			if f.scenarios[i].Name == n {
@@ -305,6 +311,7 @@ func (sh *shared) runSetup(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer v.close()
 	fn, ok := goja.AssertFunction(v.exports.Get("setup"))
 	if !ok {
 		return nil
@@ -333,6 +340,7 @@ func (sh *shared) runLifecycle(ctx context.Context, name, data string) error {
 	if err != nil {
 		return err
 	}
+	defer v.close()
 	fn, ok := goja.AssertFunction(v.exports.Get(name))
 	if !ok {
 		return nil
@@ -381,6 +389,7 @@ func (s *scenario) NewVU(ctx context.Context, _ int) (engine.VU, error) {
 	if err != nil {
 		return nil, err
 	}
+	v.ctx = ctx
 	fn, _ := goja.AssertFunction(v.exports.Get(s.def.Exec))
 	s.sh.vusActive.Add(1)
 	return &vu{v: v, fn: fn, data: v.parseData(s.sh.setupData)}, nil
@@ -436,9 +445,7 @@ func (u *vu) Close() error {
 	if u.stop != nil {
 		u.stop()
 	}
-	if u.v.http != nil {
-		u.v.http.close()
-	}
+	u.v.close()
 	u.v.sh.vusActive.Add(-1)
 	return nil
 }

@@ -113,9 +113,25 @@ func parseOptions(script string, raw []byte) (*Options, error) {
 			return nil, usage.Errorf("%s: options.scenarios: %v", script, err)
 		}
 		for name, fields := range m {
+			var execKeys []string
 			for f := range fields {
 				if !supportedScenarioField[f] {
 					return nil, usage.Errorf("%s: scenario %s: option %q is not supported by stampede (supported: %s)", script, name, f, strings.Join(sortedKeys(supportedScenarioField), ", "))
+				}
+				switch f {
+				case "startTime", "exec", "env", "tags", "executor":
+				default:
+					execKeys = append(execKeys, f)
+				}
+			}
+			var executor string
+			if raw, ok := fields["executor"]; ok {
+				json.Unmarshal(raw, &executor)
+			}
+			if executor != "" {
+				sort.Strings(execKeys)
+				if err := engine.CheckFields(executor, execKeys); err != nil {
+					return nil, usage.Errorf("%s: scenario %s: %v", script, name, err)
 				}
 			}
 		}

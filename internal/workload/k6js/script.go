@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -111,13 +112,19 @@ func compile(name string, src []byte) (*goja.Program, string, error) {
 		}
 		return nil, "", usage.Errorf("%s: syntax error: %s", name, m.Text)
 	}
-	code := "(function (exports, require, module, __filename, __dirname) {" + string(res.Code) + "\n})"
+	// A built-in module is its own default export: no __toESM copy (a
+	// getter per member per VU) is needed.
+	cjs := builtinToESM.ReplaceAllString(string(res.Code), `require("$1")`)
+	code := "(function (exports, require, module, __filename, __dirname) {" + cjs + "\n})"
 	p, err := goja.Compile(name, code, false)
 	if err != nil {
 		return nil, "", usage.Errorf("%s: %v", name, err)
 	}
-	return p, string(res.Code), nil
+	return p, cjs, nil
 }
+
+// builtinToESM matches esbuild's __toESM(require("k6...")) of built-in modules.
+var builtinToESM = regexp.MustCompile(`__toESM\(require\("(k6(?:/[a-z0-9/]+)?)"\)\)`)
 
 // readBounded reads at most limit bytes of path; a longer file is an error.
 func readBounded(path string, limit int64) ([]byte, error) {

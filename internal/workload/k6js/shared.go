@@ -53,6 +53,9 @@ type shared struct {
 	log     *logger
 	started time.Time
 	nebula  *nebulaShared
+	// probeOnly marks the state of a runtime that only reads the script
+	// (options, handleSummary): it opens no output file.
+	probeOnly bool
 	// scenarioNames lists the script's scenarios; vusActive counts the
 	// VUs that exist (k6/execution's instance.vusActive).
 	scenarioNames []string
@@ -72,6 +75,8 @@ type customMetric struct {
 	id     metrics.ID
 	kind   metrics.Kind
 	isTime bool
+	// builtin: a name stampede records itself (see shared.metric).
+	builtin bool
 }
 
 // submetric is a tagged submetric (metric{k:v,...}) with its filter.

@@ -17,10 +17,13 @@ import (
 
 // HasHandleSummary reports whether the script exports handleSummary.
 func (f *Family) HasHandleSummary() bool {
-	v, err := newVM(f.newShared(metrics.NewRegistry()), 0, nil)
+	sh := f.newShared(metrics.NewRegistry())
+	sh.probeOnly = true
+	v, err := newVM(sh, 0, nil)
 	if err != nil {
 		return false
 	}
+	defer v.close()
 	_, ok := goja.AssertFunction(v.exports.Get("handleSummary"))
 	return ok
 }
@@ -36,10 +39,13 @@ func (f *Family) HandleSummary(summaryJSON []byte, stdout, stderr io.Writer) ([]
 	if err != nil {
 		return nil, err
 	}
-	v, err := newVM(f.newShared(metrics.NewRegistry()), 0, nil)
+	sh := f.newShared(metrics.NewRegistry())
+	sh.probeOnly = true
+	v, err := newVM(sh, 0, nil)
 	if err != nil {
 		return nil, err
 	}
+	defer v.close()
 	fn, ok := goja.AssertFunction(v.exports.Get("handleSummary"))
 	if !ok {
 		return nil, nil

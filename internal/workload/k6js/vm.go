@@ -73,6 +73,16 @@ func newVM(sh *shared, id int64, sc *Scenario) (*vm, error) {
 	return v, nil
 }
 
+// close releases the runtime's connections.
+func (v *vm) close() {
+	if v.http != nil {
+		v.http.close()
+	}
+	if v.neb != nil {
+		v.neb.close()
+	}
+}
+
 // runModule runs a compiled module and returns its exports.
 func (v *vm) runModule(abs, name string) (*goja.Object, error) {
 	prog, err := v.sh.script.module(abs, name)
