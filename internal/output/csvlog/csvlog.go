@@ -77,7 +77,8 @@ type Log struct {
 	errMu sync.Mutex
 	err   error // first write error
 
-	rows atomic.Int64 // rows written
+	rows    atomic.Int64 // rows written
+	written atomic.Int64 // bytes of complete chunks written (header included)
 	lost atomic.Int64 // rows not written (write error, or handed over after Close)
 }
 
@@ -172,6 +173,11 @@ func (l *Log) Err() error {
 	return l.err
 }
 
+// Written is the number of bytes of whole chunks (complete records)
+// written so far: after a write error, the destination's first Written
+// bytes end with a complete record, and what follows is a cut one.
+func (l *Log) Written() int64 { return l.written.Load() }
+
 // Rows is the number of records written so far (the header excluded).
 func (l *Log) Rows() int64 { return l.rows.Load() }
 
@@ -204,6 +210,8 @@ func (l *Log) run(w io.Writer) {
 				l.errMu.Lock()
 				l.err = err
 				l.errMu.Unlock()
+			} else {
+				l.written.Add(int64(len(c.b)))
 			}
 		}
 		if failed {
@@ -211,7 +219,10 @@ func (l *Log) run(w io.Writer) {
 		} else {
 			l.rows.Add(c.n)
 		}
-		if cap(c.b) >= l.size {
+		// Every buffer goes back for reuse, small ones too: with many VUs
+		// the hand-off size is small, and a new buffer per hand-off made
+		// the heap (and RSS) creep up over a long run.
+		if c.n > 0 && cap(c.b) >= int(l.handoff.Load()) {
 			select {
 			case l.free <- c.b[:0]:
 			default:
@@ -224,15 +235,20 @@ func (l *Log) run(w io.Writer) {
 // hand-off size.
 func (l *Log) getBuf() []byte {
 	h := int(l.handoff.Load())
+	want := min(firstBufSize, h+h/2)
 	if h >= l.size {
-		select {
-		case b := <-l.free:
-			return b
-		default:
-			return make([]byte, 0, l.size+l.size/4)
-		}
+		want = l.size + l.size/4
 	}
-	return make([]byte, 0, min(firstBufSize, h+h/2))
+	select {
+	case b := <-l.free:
+		// Only a buffer that fits the hand-off size now: a big one from
+		// when there were few VUs would break the budget.
+		if cap(b) >= min(h, want) && cap(b) <= 2*want {
+			return b
+		}
+	default:
+	}
+	return make([]byte, 0, want)
 }
 
 // Writer buffers the records of one VU. Its methods must not be called
