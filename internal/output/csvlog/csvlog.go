@@ -79,7 +79,7 @@ type Log struct {
 
 	rows    atomic.Int64 // rows written
 	written atomic.Int64 // bytes of complete chunks written (header included)
-	lost atomic.Int64 // rows not written (write error, or handed over after Close)
+	lost    atomic.Int64 // rows not written (write error, or handed over after Close)
 }
 
 var (
