@@ -123,6 +123,13 @@ func TestGuardRailsFullDisk(t *testing.T) {
 		{"run --out", func(disk string) []string {
 			return []string{"run", "builtin.Noop", "-u", "2", "-d", "60s", "--out", filepath.Join(disk, "r"), "--no-report", "-q"}
 		}, 6 << 20, ExitRunError, checkRunDir},
+		{"run --out json=FILE", func(disk string) []string {
+			return []string{"run", "builtin.Noop", "-u", "2", "-d", "60s", "--no-csv", "--out", filepath.Join(disk, "r"), "--out", "json=" + filepath.Join(disk, "s.json"), "--no-report", "-q"}
+		}, 6 << 20, ExitRunError, func(t *testing.T, disk string) {
+			if _, err := resultdir.Load(filepath.Join(disk, "r")); err != nil {
+				t.Errorf("result directory: %v", err)
+			}
+		}},
 		{"run with less room than the reserve", func(disk string) []string {
 			return []string{"run", "builtin.Noop", "-u", "2", "-d", "60s", "--out", filepath.Join(disk, "r"), "--no-report", "-q"}
 		}, 1 << 20, ExitUsage, func(t *testing.T, disk string) { onlyFiller(t, disk) }},
