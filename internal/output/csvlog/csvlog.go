@@ -27,6 +27,9 @@ const (
 	firstBufSize = 4 << 10
 	// minHandoff is the smallest hand-off size, however many VUs there are.
 	minHandoff = 512
+	// maxFree is the most buffers kept for reuse; together they hold at
+	// most a quarter of the budget.
+	maxFree = 4096
 )
 
 // Options tune a Log. Zero values mean the defaults.
@@ -43,6 +46,7 @@ type Options struct {
 	// it holds Budget/VUs bytes (at least 512, at most BufferSize), so the
 	// memory of the log stays flat however many slow VUs a run has. A VU
 	// holds no buffer at all between a hand-off and its next request.
+	// Written buffers are kept for reuse up to a quarter of Budget.
 	Budget int
 	// NewEncoder, when set, replaces the nebula-bench CSV: each VU's
 	// writer encodes its records with its own encoder (other formats of
@@ -110,7 +114,7 @@ func New(w io.Writer, opts Options) *Log {
 		size:    opts.BufferSize,
 		budget:  opts.Budget,
 		queue:   make(chan chunk, opts.Queue),
-		free:    make(chan []byte, 2*opts.Queue+1),
+		free:    make(chan []byte, maxFree),
 		done:    make(chan struct{}),
 		writers: map[*Writer]struct{}{},
 	}
@@ -222,7 +226,7 @@ func (l *Log) run(w io.Writer) {
 		// Every buffer goes back for reuse, small ones too: with many VUs
 		// the hand-off size is small, and a new buffer per hand-off made
 		// the heap (and RSS) creep up over a long run.
-		if c.n > 0 && cap(c.b) >= int(l.handoff.Load()) {
+		if c.n > 0 && cap(c.b) >= int(l.handoff.Load()) && len(l.free)*cap(c.b) < l.budget/4 {
 			select {
 			case l.free <- c.b[:0]:
 			default:
