@@ -218,6 +218,12 @@ func checkRunDir(t *testing.T, disk string) {
 			break
 		}
 	}
+	series, _ := os.ReadFile(filepath.Join(dir, resultdir.SeriesFile))
+	for _, line := range strings.Split(strings.TrimSuffix(string(series), "\n"), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("series.jsonl has a line that is not JSON: %.80s", line)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(dir, ".stampede-reserve")); err == nil {
 		t.Error("the reserve file was left")
 	}

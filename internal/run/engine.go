@@ -131,6 +131,9 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 		for i := range specs {
 			agg.Note(i, writeErr.Error())
 		}
+		// The failed writer writes no more: the room kept goes to the
+		// series and the summaries.
+		release()
 	}
 	if display != nil {
 		display.Stop()
