@@ -229,3 +229,32 @@ func checkRunDir(t *testing.T, disk string) {
 		t.Error("the reserve file was left")
 	}
 }
+
+// TestGuardRailsNoEmptyDirectory: commands that make a store directory
+// for themselves under --data-dir remove it, and the --data-dir they
+// made, when they end.
+func TestGuardRailsNoEmptyDirectory(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"nats serve --for", []string{"nats", "serve", "--nodes", "1", "--for", "1s", "--data-dir", "stampede-data"}},
+		{"run nats.Publish on the embedded cluster", []string{"run", "nats.Publish", "-u", "1", "-i", "5", "--nats-nodes", "1", "--no-csv", "--out", "r", "--no-report", "-q"}},
+	}
+	bin := buildStampede(t) // the embedded nodes are this binary
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cwd := t.TempDir()
+			cmd := exec.Command(bin, tc.args...)
+			cmd.Dir = cwd
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			for _, p := range listFiles(t, cwd) {
+				if p == "stampede-data" || strings.HasPrefix(p, "stampede-data"+string(filepath.Separator)) {
+					t.Errorf("left behind: %s", p)
+				}
+			}
+		})
+	}
+}
