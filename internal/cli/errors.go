@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"strings"
 
 	"github.com/stampede-bench/stampede/internal/usage"
 )
@@ -42,4 +44,21 @@ func exitCode(err error) int {
 		return ExitUsage
 	}
 	return ExitRunError
+}
+
+// interruptedAs130 makes every command exit 130 when Ctrl+C (the end of
+// ctx) ended it with an error: what failed is the interruption, whatever
+// the command made of it (a cancelled read, a refused connection).
+func interruptedAs130(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	if c := exitCode(err); c != ExitRunError && c != ExitUsage {
+		return err
+	}
+	msg := oneLine(err)
+	if !strings.Contains(msg, "interrupted") {
+		msg = "interrupted: " + msg
+	}
+	return &ExitError{Code: ExitInterrupted, Msg: msg}
 }

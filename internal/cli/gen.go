@@ -94,7 +94,8 @@ func runGenLDBC(ctx context.Context, env *Env, o genLDBCOptions) error {
 	if err := o.nebula.check(); err != nil {
 		return err
 	}
-	cfg := datagen.Config{SF: o.sf, Out: o.out, Seed: o.seed, Workers: o.workers, Force: o.force, Layout: o.layout, UpdateStreams: o.updates}
+	cfg := datagen.Config{SF: o.sf, Out: o.out, Seed: o.seed, Workers: o.workers, Force: o.force, Layout: o.layout, UpdateStreams: o.updates,
+		Note: func(line string) { fmt.Fprintf(env.Stderr, "gen ldbc: %s\n", line) }}
 	var bar *progressbar.ProgressBar
 	if !o.quiet && isTerminal(env.Stderr) {
 		bar = progressbar.NewOptions64(-1,
@@ -117,7 +118,7 @@ func runGenLDBC(ctx context.Context, env *Env, o genLDBCOptions) error {
 	case usage.Is(err):
 		return asUsage(fmt.Errorf("gen ldbc: %w", err))
 	case err != nil && ctx.Err() != nil:
-		return fmt.Errorf("gen ldbc: interrupted (partial output left in %s)", o.out)
+		return &ExitError{Code: ExitInterrupted, Msg: fmt.Sprintf("gen ldbc: interrupted: the incomplete data set was removed, nothing was written to %s", o.out)}
 	case err != nil:
 		return fmt.Errorf("gen ldbc: %w", err)
 	}

@@ -99,6 +99,9 @@ func runLoad(ctx context.Context, env *Env, o loadOptions) error {
 	}
 	st, err := loader.Load(ctx, cfg)
 	if err != nil {
+		if ctx.Err() != nil {
+			return &ExitError{Code: ExitInterrupted, Msg: "load: interrupted: the target is unchanged (the staging area was removed)"}
+		}
 		if usage.Is(err) {
 			return err
 		}

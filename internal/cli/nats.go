@@ -44,8 +44,12 @@ All nodes share this machine's cores.`,
 			if fsync != "always" && fsync != "default" {
 				return usagef("--fsync %q: want always or default", fsync)
 			}
+			_, absent := os.Stat(dataDir)
 			if err := os.MkdirAll(dataDir, 0o755); err != nil {
 				return asUsage(err)
+			}
+			if absent != nil {
+				defer os.Remove(dataDir) // made for the store: removed again when empty
 			}
 			dir, err := os.MkdirTemp(dataDir, "nats-serve-")
 			if err != nil {

@@ -93,6 +93,7 @@ func MainProgram(ctx context.Context, prog Program, args []string, stdout, stder
 		// arguments or flags. All of those are usage errors.
 		err = asUsage(err)
 	}
+	err = interruptedAs130(ctx, err)
 	if err != nil {
 		if msg := oneLine(err); msg != "" {
 			fmt.Fprintf(stderr, "stampede: %s\n", msg)

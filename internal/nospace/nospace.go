@@ -26,9 +26,3 @@ func Is(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "database or disk is full") || strings.Contains(msg, "no space left on device")
 }
-
-// Message is the one line for a full disk while writing what: "no space
-// left on device writing WHAT: CAUSE".
-func Message(what string, err error) string {
-	return "no space left on device writing " + what + ": " + err.Error()
-}

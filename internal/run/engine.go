@@ -33,6 +33,13 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 		return nil, err
 	}
 	edeps := engine.Deps{Backoff: p.Backoff}
+	release, err := reserveRoom(dir)
+	if err != nil {
+		return nil, err
+	}
+	cleanup.add(filepath.Join(dir, ReserveFile))
+	undo = append(undo, release)
+	var writers []errWriter // asked for write errors while the run goes
 	var csv requestLog
 	if !p.NoCSV {
 		path := p.CSV
@@ -54,6 +61,9 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 		}
 		edeps.Log = csv
 		undo = append(undo, func() { csv.Close() })
+		if w, ok := csv.(errWriter); ok {
+			writers = append(writers, w)
+		}
 	}
 	cleanup.add(filepath.Join(dir, resultdir.SeriesFile))
 	streams, err := openK6Streams(deps, p, reg, tags, cleanup)
@@ -61,6 +71,11 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 		return fail(err)
 	}
 	undo = append(undo, func() { closeK6Streams(streams) })
+	for _, s := range streams {
+		if w, ok := s.(errWriter); ok {
+			writers = append(writers, w)
+		}
+	}
 	edeps.Log = withStreams(edeps.Log, streams)
 	series := resultdir.NewSeriesOutput(dir) // an output.Output like the live ones
 	if err := series.Start(); err != nil {
@@ -106,7 +121,20 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 	}
 
 	cleanup.disarm() // from here on, what was measured is kept
-	interrupted, runErr := engine.Run(ctx, engine.Plan{Scenarios: specs, Concurrent: p.Concurrent}, edeps)
+	rctx, stopRun := context.WithCancelCause(ctx)
+	defer stopRun(nil)
+	stopWatch := watchWriters(writers, stopRun)
+	interrupted, runErr := engine.Run(rctx, engine.Plan{Scenarios: specs, Concurrent: p.Concurrent}, edeps)
+	stopWatch()
+	writeErr := stoppedByWriter(rctx)
+	if writeErr != nil {
+		for i := range specs {
+			agg.Note(i, writeErr.Error())
+		}
+		// The failed writer writes no more: the room kept goes to the
+		// series and the summaries.
+		release()
+	}
 	if display != nil {
 		display.Stop()
 	}
@@ -138,11 +166,17 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 		errs = append(errs, werr)
 	}
 	res = &Result{Dir: dir, Snapshot: snap, Interrupted: interrupted, Tags: tags}
-	if oerr := finishDir(deps, p, res); oerr != nil {
-		errs = append(errs, oerr)
+	release() // the room kept for what follows
+	finishErr := finishDir(deps, p, res)
+	if finishErr != nil {
+		errs = append(errs, finishErr)
 	}
 	fmt.Fprintf(orDiscard(deps.Info), "results: %s\n", dir)
 	switch {
+	case writeErr != nil && finishErr != nil:
+		return res, fmt.Errorf("%w; the summary could not be written either: %v", writeErr, finishErr)
+	case writeErr != nil:
+		return res, fmt.Errorf("%w; snapshot and summaries are in %s", writeErr, dir)
 	case runErr != nil:
 		return res, fmt.Errorf("run: %w", runErr)
 	case len(errs) > 0:

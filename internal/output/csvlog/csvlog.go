@@ -27,6 +27,9 @@ const (
 	firstBufSize = 4 << 10
 	// minHandoff is the smallest hand-off size, however many VUs there are.
 	minHandoff = 512
+	// maxFree is the most buffers kept for reuse; together they hold at
+	// most a quarter of the budget.
+	maxFree = 4096
 )
 
 // Options tune a Log. Zero values mean the defaults.
@@ -43,6 +46,7 @@ type Options struct {
 	// it holds Budget/VUs bytes (at least 512, at most BufferSize), so the
 	// memory of the log stays flat however many slow VUs a run has. A VU
 	// holds no buffer at all between a hand-off and its next request.
+	// Written buffers are kept for reuse up to a quarter of Budget.
 	Budget int
 	// NewEncoder, when set, replaces the nebula-bench CSV: each VU's
 	// writer encodes its records with its own encoder (other formats of
@@ -80,8 +84,9 @@ type Log struct {
 	errMu sync.Mutex
 	err   error // first write error
 
-	rows atomic.Int64 // rows written
-	lost atomic.Int64 // rows not written (write error, or handed over after Close)
+	rows    atomic.Int64 // rows written
+	written atomic.Int64 // bytes of complete chunks written (header included)
+	lost    atomic.Int64 // rows not written (write error, or handed over after Close)
 }
 
 var (
@@ -112,7 +117,7 @@ func New(w io.Writer, opts Options) *Log {
 		size:    opts.BufferSize,
 		budget:  opts.Budget,
 		queue:   make(chan chunk, opts.Queue),
-		free:    make(chan []byte, 2*opts.Queue+1),
+		free:    make(chan []byte, maxFree),
 		done:    make(chan struct{}),
 		writers: map[*Writer]struct{}{},
 	}
@@ -175,6 +180,11 @@ func (l *Log) Err() error {
 	return l.err
 }
 
+// Written is the number of bytes of whole chunks (complete records)
+// written so far: after a write error, the destination's first Written
+// bytes end with a complete record, and what follows is a cut one.
+func (l *Log) Written() int64 { return l.written.Load() }
+
 // Rows is the number of records written so far (the header excluded).
 func (l *Log) Rows() int64 { return l.rows.Load() }
 
@@ -207,6 +217,8 @@ func (l *Log) run(w io.Writer) {
 				l.errMu.Lock()
 				l.err = err
 				l.errMu.Unlock()
+			} else {
+				l.written.Add(int64(len(c.b)))
 			}
 		}
 		if failed {
@@ -214,7 +226,10 @@ func (l *Log) run(w io.Writer) {
 		} else {
 			l.rows.Add(c.n)
 		}
-		if cap(c.b) >= l.size {
+		// Every buffer goes back for reuse, small ones too: with many VUs
+		// the hand-off size is small, and a new buffer per hand-off made
+		// the heap (and RSS) creep up over a long run.
+		if c.n > 0 && cap(c.b) >= int(l.handoff.Load()) && len(l.free)*cap(c.b) < l.budget/4 {
 			select {
 			case l.free <- c.b[:0]:
 			default:
@@ -227,15 +242,20 @@ func (l *Log) run(w io.Writer) {
 // hand-off size.
 func (l *Log) getBuf() []byte {
 	h := int(l.handoff.Load())
+	want := min(firstBufSize, h+h/2)
 	if h >= l.size {
-		select {
-		case b := <-l.free:
-			return b
-		default:
-			return make([]byte, 0, l.size+l.size/4)
-		}
+		want = l.size + l.size/4
 	}
-	return make([]byte, 0, min(firstBufSize, h+h/2))
+	select {
+	case b := <-l.free:
+		// Only a buffer that fits the hand-off size now: a big one from
+		// when there were few VUs would break the budget.
+		if cap(b) >= min(h, want) && cap(b) <= 2*want {
+			return b
+		}
+	default:
+	}
+	return make([]byte, 0, want)
 }
 
 // Writer buffers the records of one VU. Its methods must not be called

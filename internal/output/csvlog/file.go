@@ -56,10 +56,24 @@ func (f *File) Observe(*metrics.Point) {}
 func (f *File) Writer(scenario string) reqlog.Writer { return f.log.Writer(scenario) }
 
 // Stop flushes the log and closes the file; it reports the first error.
+// After a write error (a full disk) the file is cut back to its last
+// complete row, so that it stays valid CSV.
 func (f *File) Stop() error {
 	err := f.log.Close()
+	if err != nil && f.log.Err() != nil {
+		_ = f.f.Truncate(f.log.Written())
+	}
 	if cerr := f.f.Close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// Err is the first write error so far (nil while the file is healthy);
+// safe to call from any goroutine during the run.
+func (f *File) Err() error {
+	if f.log == nil {
+		return nil
+	}
+	return f.log.Err()
 }

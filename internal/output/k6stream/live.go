@@ -67,3 +67,11 @@ func (l *Live) Writer(scenario string) reqlog.Writer { return l.s.Writer(scenari
 
 // Stop flushes every buffer and closes the file.
 func (l *Live) Stop() error { return l.s.Close() }
+
+// Err is the stream's first write error so far (see Stream.Err).
+func (l *Live) Err() error {
+	if l.s == nil {
+		return nil
+	}
+	return l.s.Err()
+}

@@ -96,3 +96,7 @@ func (s *Stream) Close() error {
 	}
 	return nil
 }
+
+// Err is the first write error so far (a full disk), nil while the file
+// is healthy; safe to call from any goroutine during the run.
+func (s *Stream) Err() error { return s.log.Err() }

@@ -125,6 +125,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		if base == "" {
 			base = os.TempDir()
 		}
+		_, absent := os.Stat(base)
 		if err := os.MkdirAll(base, 0o755); err != nil {
 			return nil, fmt.Errorf("embedded nats cluster: %w", err)
 		}
@@ -132,7 +133,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		if err != nil {
 			return nil, fmt.Errorf("embedded nats cluster: %w", err)
 		}
-		closers = append(closers, func() error { return os.RemoveAll(dir) })
+		closers = append(closers, func() error {
+			err := os.RemoveAll(dir)
+			if absent != nil {
+				os.Remove(base) // made for the store: no empty directory stays (only removed when empty)
+			}
+			return err
+		})
 		t0 := time.Now()
 		cluster, err = natscluster.Start(ctx, natscluster.Options{Nodes: o.Nodes, Dir: dir, SyncAlways: o.Fsync == "always", Launch: f.Launch})
 		if err != nil {

@@ -86,12 +86,14 @@ func (s *pgSink) removeDebris(ctx context.Context) ([]string, error) {
 		if !got {
 			continue // a running load
 		}
-		_, err := c.Exec(ctx, "DROP SCHEMA "+pgx.Identifier{cd.name}.Sanitize()+" CASCADE")
+		_, err := c.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{cd.name}.Sanitize()+" CASCADE") // another load may drop it first
 		if _, uerr := c.Exec(ctx, "SELECT pg_advisory_unlock($1)", key); err == nil {
 			err = uerr
 		}
 		if err != nil {
-			return removed, fmt.Errorf("drop %s: %w", cd.name, err)
+			// Not this load's failure: say so and go on.
+			removed = append(removed, fmt.Sprintf("could not drop schema %s, the staging area of a load that was killed: %v", cd.name, err))
+			continue
 		}
 		removed = append(removed, fmt.Sprintf("removed schema %s (%d tables, %s), the staging area of a load that was killed", cd.name, len(cd.rels), byteSize(cd.size)))
 	}

@@ -169,8 +169,9 @@ func doLoad(ctx context.Context, cfg Config) (Stats, error) {
 			cfg.Note(r)
 		}
 	}
-	if err != nil {
-		return Stats{}, fmt.Errorf("remove what a killed load left in %s: %w", redact(cfg.Target), err)
+	if err != nil && cfg.Note != nil {
+		// Debris is not this load's business to fail on.
+		cfg.Note(fmt.Sprintf("could not look for what a killed load left in %s: %v", redact(cfg.Target), err))
 	}
 	kv, exists, err := s.inspect(ctx)
 	if err != nil {
