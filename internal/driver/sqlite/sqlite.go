@@ -10,6 +10,12 @@
 // writing statements queue on the write lock for up to BusyTimeout (the
 // busy handler) instead of failing at once with "database is locked".
 // Statements are prepared once per connection and cached.
+//
+// Options.Timeout and the run's cancellation end a reading statement
+// without a goroutine per statement: one watchdog per DB interrupts it
+// (sqlite3_interrupt) within a tick (Timeout/20, between MinTick and
+// MaxTick) of its deadline or of the run's end; see watchdog.go. Writing
+// statements run under a per-operation context.
 package sqlite
 
 import (

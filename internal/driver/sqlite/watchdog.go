@@ -43,6 +43,7 @@ type watchdog struct {
 	conns   map[*opState]struct{}
 	stop    chan struct{}
 	done    chan struct{}
+	once    sync.Once
 }
 
 // tickFor is the watchdog's interval for an operation timeout (0: none).
@@ -93,9 +94,9 @@ func (w *watchdog) remove(s *opState) {
 	w.mu.Unlock()
 }
 
-// close stops the goroutine and waits for it.
+// close stops the goroutine and waits for it; later calls do nothing.
 func (w *watchdog) close() {
-	close(w.stop)
+	w.once.Do(func() { close(w.stop) })
 	<-w.done
 }
 

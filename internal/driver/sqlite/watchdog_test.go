@@ -162,3 +162,10 @@ func TestTickFor(t *testing.T) {
 		}
 	}
 }
+
+// Closing a DB twice does not panic (the watchdog stops once).
+func TestCloseTwice(t *testing.T) {
+	d := newDB(t, 1, driver.Options{PoolSize: 1})
+	d.Close()
+	d.Close()
+}
