@@ -10,6 +10,12 @@
 // writing statements queue on the write lock for up to BusyTimeout (the
 // busy handler) instead of failing at once with "database is locked".
 // Statements are prepared once per connection and cached.
+//
+// Options.Timeout and the run's cancellation end a reading statement
+// without a goroutine per statement: one watchdog per DB interrupts it
+// (sqlite3_interrupt) within a tick (Timeout/20, between MinTick and
+// MaxTick) of its deadline or of the run's end; see watchdog.go. Writing
+// statements run under a per-operation context.
 package sqlite
 
 import (
@@ -89,6 +95,7 @@ type DB struct {
 	path    string
 	timeout time.Duration
 	slots   chan struct{} // bounds open VU connections to the pool size
+	watch   *watchdog     // interrupts overdue or cancelled reads
 }
 
 var (
@@ -125,7 +132,7 @@ func Open(ctx context.Context, u *url.URL, opts driver.Options) (driver.Driver, 
 		db.Close()
 		return nil, fmt.Errorf("sqlite %s: %w", path, err)
 	}
-	return &DB{db: db, path: path, timeout: opts.Timeout, slots: make(chan struct{}, pool)}, nil
+	return &DB{db: db, path: path, timeout: opts.Timeout, slots: make(chan struct{}, pool), watch: newWatchdog(opts.Timeout)}, nil
 }
 
 func unwrapPathError(err error) error {
@@ -152,7 +159,12 @@ func (d *DB) Conn(ctx context.Context) (driver.Conn, error) {
 		<-d.slots
 		return nil, fmt.Errorf("sqlite %s: %w", d.path, err)
 	}
-	return &Conn{c: c, d: d, stmts: map[string]*sql.Stmt{}}, nil
+	conn := &Conn{c: c, d: d, stmts: map[string]*stmt{}}
+	if intr, err := interrupter(c); err == nil {
+		conn.op = &opState{w: d.watch, interrupt: intr}
+		d.watch.add(conn.op)
+	}
+	return conn, nil
 }
 
 // Version returns the SQLite library version.
@@ -164,8 +176,11 @@ func (d *DB) Version(ctx context.Context) (string, error) {
 	return "SQLite " + v, nil
 }
 
-// Close closes every connection.
-func (d *DB) Close() error { return d.db.Close() }
+// Close stops the watchdog and closes every connection.
+func (d *DB) Close() error {
+	d.watch.close()
+	return d.db.Close()
+}
 
 // isQuery reports whether a statement returns rows by its first keyword;
 // others report the number of rows they changed.
@@ -180,4 +195,29 @@ func isQuery(q string) bool {
 		return true
 	}
 	return strings.Contains(strings.ToLower(q), " returning ")
+}
+
+// readOnly reports whether q only reads, by its words: a SELECT, VALUES
+// or WITH statement in which no INSERT, UPDATE, DELETE, REPLACE or
+// RETURNING appears. Such statements never wait for the write lock.
+func readOnly(q string) bool {
+	q = strings.ToLower(q)
+	f := strings.FieldsFunc(q, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "select", "with", "values":
+	default:
+		return false
+	}
+	for _, w := range f {
+		switch w {
+		case "insert", "update", "delete", "replace", "returning":
+			return false
+		}
+	}
+	return true
 }
