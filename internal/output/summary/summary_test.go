@@ -104,7 +104,8 @@ func TestConsoleContent(t *testing.T) {
 		"40   62.50%  error: E_CONSENSUS_ERROR(-16). \"", // the seed's uniq -c, with shares
 		"… 3 more messages (6 errors, 9.37%)",
 		"note: batchSize 300 vertices per INSERT",
-		"insert.InsertPersonScenario*  64 (5.33%)   96  268.03ms", // failing: errors first
+		"scenario                      QPS       p50       p95       p99      errors", // one column order, failing or not
+		"insert.InsertPersonScenario*   96  268.03ms  412.67ms     1.12s  64 (5.33%)",
 		"✗ FAILED insert.InsertPersonScenario: 5.33% of 1200 requests failed",
 		"top error (40×): error: E_CONSENSUS_ERROR(-16).",
 		"percentiles include the failed requests",
