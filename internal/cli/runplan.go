@@ -160,6 +160,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 	p.Vars = f.k6.vars()
 	p.Tags, _ = parseKV("--tag", f.k6.tags)
 	p.TrendStats, _ = f.k6.trendStatList()
+	p.SummaryMode = f.k6.summaryMode
 	if p.Profilers, err = parseProfilers(f.profiles, in.getenv); err != nil {
 		return p, err
 	}

@@ -70,6 +70,9 @@ type Plan struct {
 	Tags map[string]string
 	// TrendStats are the trend statistics of the summary (nil: k6's).
 	TrendStats []string
+	// SummaryMode is the console summary's layout (summary.ModeCompact,
+	// ModeFull, ModeLegacy; "": legacy).
+	SummaryMode string
 
 	// Thresholds are the pass/fail criteria, parsed once.
 	Thresholds Thresholds

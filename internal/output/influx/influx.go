@@ -271,7 +271,8 @@ func (o *Output) addSamples(c sampleChunk) {
 	case o.freeSample <- c.b:
 	default:
 	}
-	if o.pending >= o.cfg.BatchLines {
+	// Per-sample points come by the thousand: larger writes, fewer round trips.
+	if o.pending >= max(o.cfg.BatchLines, sampleBatchLines) {
 		o.flush()
 	}
 }

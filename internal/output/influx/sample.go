@@ -340,10 +340,13 @@ func (o *Output) checkName(id metrics.ID) string {
 	return n
 }
 
+// sampleBatchLines is the smallest write once per-sample points flow.
+const sampleBatchLines = 20000
+
 // sampleQueue is the number of VU buffers (of up to sampleHandoff bytes)
 // that may wait for the writer goroutine: the memory of per-sample points
 // is bounded by it, plus one buffer per VU.
-const sampleQueue = 512
+const sampleQueue = 2048
 
 // getSampleBuf returns a recycled VU buffer, or nil (append allocates).
 func (o *Output) getSampleBuf() []byte {

@@ -46,6 +46,9 @@ func TestConsoleGolden(t *testing.T) {
 		{"console_color.golden", ConsoleOptions{Thresholds: rs, Color: true}},
 		{"console_plain.golden", ConsoleOptions{}},
 		{"console_narrow.golden", ConsoleOptions{Width: 60, TopErrors: 3, Thresholds: rs}},
+		{"console_compact.golden", ConsoleOptions{Thresholds: rs, Mode: ModeCompact}},
+		{"console_full.golden", ConsoleOptions{Thresholds: rs, Mode: ModeFull}},
+		{"console_compact_wide.golden", ConsoleOptions{Thresholds: rs, Mode: ModeCompact, Width: 120}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
