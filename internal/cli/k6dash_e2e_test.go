@@ -147,6 +147,42 @@ func TestK6DashboardsQueries(t *testing.T) {
 			t.Errorf("k6_http_req_connecting_max = %v: the VUs' first dials are not timed", vs)
 		}
 		near("iterations", `sum(k6_iterations_total{testid="dash1"})`, doc.Metrics["iterations"]["count"], 0)
+
+		// stampede's own dashboard works from remote write too (this
+		// Prometheus scraped nothing), with its testid variable.
+		raw, err := os.ReadFile(filepath.Join("..", "..", "deploy", "grafana", "stampede-prometheus.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dash struct {
+			Panels []struct {
+				Title   string
+				Targets []struct{ Expr string }
+			}
+			Templating struct{ List []struct{ Name string } }
+		}
+		if err := json.Unmarshal(raw, &dash); err != nil {
+			t.Fatal(err)
+		}
+		hasTestid := false
+		for _, v := range dash.Templating.List {
+			hasTestid = hasTestid || v.Name == "testid"
+		}
+		if !hasTestid {
+			t.Error("stampede-prometheus.json has no testid variable")
+		}
+		for _, p := range dash.Panels {
+			for _, tg := range p.Targets {
+				if tg.Expr == "" || strings.Contains(tg.Expr, "generator") || strings.Contains(tg.Expr, "process_") ||
+					strings.Contains(tg.Expr, "dropped_iterations") {
+					continue // the generator's own gauges are on the scrape endpoint only; no iteration was dropped
+				}
+				expr := strings.NewReplacer("$testid", "dash1", "$scenario", ".*", "$__rate_interval", "1m").Replace(tg.Expr)
+				if vs := promValues(t, prom, expr); len(vs) == 0 {
+					t.Errorf("stampede dashboard %q: %s returned nothing from remote write", p.Title, expr)
+				}
+			}
+		}
 	})
 
 	t.Run("influxdb", func(t *testing.T) {
