@@ -170,6 +170,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 			return p, usagef("--prometheus: %v", err)
 		}
 		p.Prometheus = addr
+		p.Linger = f.linger
 	}
 	if p.Monitors, p.NICSpeed, err = planMonitor(f.monitors, f.nicSpeed); err != nil {
 		return p, err
