@@ -164,7 +164,7 @@ func TestK6UserLiveOutputs(t *testing.T) {
 		}
 		return b.String()
 	}
-	q := url.Values{"db": {"k6fresh"}, "q": {`SELECT sum("value") FROM "http_reqs" WHERE "testid"='live-e2e'; SELECT count("p95") FROM "http_req_duration"`}}
+	q := url.Values{"db": {"k6fresh"}, "q": {`SELECT sum("value") FROM "http_reqs" WHERE "testid"='live-e2e'; SELECT count("value") FROM "http_req_duration"`}}
 	if body := get(influxURL + "/query?" + q.Encode()); !strings.Contains(body, `"sum"`) || !strings.Contains(body, `"count"`) {
 		t.Errorf("influxdb: %s", body)
 	}

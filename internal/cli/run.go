@@ -47,6 +47,7 @@ type runFlags struct {
 
 	profiles   []string
 	prometheus string
+	linger     time.Duration
 	noReport   bool
 	segment    string
 	startAt    string
@@ -139,6 +140,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 	fs.BoolVar(&f.noColor, "no-color", false, "no colours even on a terminal")
 	fs.StringArrayVar(&f.profiles, "profile", nil, "profile the target during each scenario: pprof=http://HOST:PORT or cmd='perf record -p {pid} -o {out}' (repeatable)")
 	fs.StringVar(&f.prometheus, "prometheus", "", "serve live metrics for Prometheus on ADDR, e.g. 127.0.0.1:9464")
+	fs.DurationVar(&f.linger, "prometheus-linger", 0, "with --prometheus: keep the endpoint up this long after the run (default: until Prometheus scraped the final totals, at most 2 scrape intervals or 60s; negative: close at once)")
 	fs.BoolVar(&f.noReport, "no-report", false, "do not write report.html into the result directory")
 	fs.StringVar(&f.segment, "segment", "", "run only segment i/N of every executor (distributed runs; see stampede merge)")
 	fs.StringVar(&f.selfProf, "self-profile", "", "write stampede's own CPU profile to FILE (where the generator's time goes)")

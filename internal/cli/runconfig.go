@@ -197,7 +197,7 @@ func scenarioConfig(name string, fromFlags engine.Config, fc *fileConfig, change
 		c.GracefulStop = fromFlags.GracefulStop
 	}
 	c = c.Defaults()
-	if err := c.Validate(); err != nil {
+	if err := c.ValidateInput(); err != nil {
 		return c, usagef("config scenario %s: %s", name, strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	return c, nil

@@ -105,6 +105,9 @@ func runDeps(env *Env, f *runFlags) run.Deps {
 		Drivers: newDrivers(), Outputs: env.outputs(), Getenv: env.Getenv, Log: env.Stderr, Warn: env.Stderr,
 		StdoutTTY: isTTY(env.Stdout),
 	}
+	if d.StdoutTTY {
+		d.ConsoleWidth = termWidth(env.Stdout, env.Getenv)
+	}
 	if f.quiet {
 		d.Log = nil
 	}

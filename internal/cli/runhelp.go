@@ -16,7 +16,7 @@ var runFlagGroups = []struct {
 }{
 	{"Load (k6 executors)", []string{"vus", "duration", "iterations", "rate", "time-unit", "max-vus", "stage", "executor", "warmup", "graceful-stop", "concurrent", "timeout", "backoff", "backoff-max", "seed"}},
 	{"Target and data", []string{"target", "data-dir", "secret-header", "secret-tag", "monitor", "nic-speed"}},
-	{"Results and outputs", []string{"out", "summary-export", "csv", "no-csv", "no-report", "threshold", "prometheus", "quiet", "json", "no-color"}},
+	{"Results and outputs", []string{"out", "summary-export", "csv", "no-csv", "no-report", "threshold", "prometheus", "prometheus-linger", "quiet", "json", "no-color"}},
 	{"k6 options", k6FlagNames},
 	{"Repeats, profiles and distributed runs", []string{"repeat", "cooldown", "profile", "self-profile", "segment", "start-at", "config"}},
 }

@@ -14,6 +14,7 @@ type k6Flags struct {
 	env          []string // -e KEY=VALUE
 	tags         []string // --tag KEY=VALUE
 	trendStats   string
+	summaryMode  string
 	noThresholds bool
 	noSummary    bool
 	insecure     bool
@@ -21,13 +22,14 @@ type k6Flags struct {
 }
 
 // k6FlagNames lists the flags of addK6Flags, for the help section.
-var k6FlagNames = []string{"env", "tag", "summary-trend-stats", "no-thresholds", "no-summary", "insecure-skip-tls-verify", "user-agent"}
+var k6FlagNames = []string{"env", "tag", "summary-trend-stats", "summary-mode", "no-thresholds", "no-summary", "insecure-skip-tls-verify", "user-agent"}
 
 // addK6Flags registers k6's option flags on run.
 func addK6Flags(fs *pflag.FlagSet, k *k6Flags) {
 	fs.StringArrayVarP(&k.env, "env", "e", nil, "KEY=VALUE for {{__ENV.KEY}} in request templates, like k6's -e (repeatable)")
 	fs.StringArrayVar(&k.tags, "tag", nil, "KEY=VALUE tag on every output: summary, k6 JSON/CSV streams, Prometheus labels, InfluxDB tags (repeatable; testid defaults to the result directory's name)")
 	fs.StringVar(&k.trendStats, "summary-trend-stats", "", "trend statistics in the summary, e.g. avg,min,med,max,p(90),p(95),p(99.9),count (default k6's)")
+	fs.StringVar(&k.summaryMode, "summary-mode", summary.ModeCompact, "end-of-test summary layout, as k6 v1: compact (totals in k6's sections), full (plus every scenario's metrics) or legacy (one block per scenario)")
 	fs.BoolVar(&k.noThresholds, "no-thresholds", false, "do not evaluate thresholds (a failed one no longer exits 99)")
 	fs.BoolVar(&k.noSummary, "no-summary", false, "do not print the end-of-test summary (the result directory and --summary-export still get it)")
 	fs.BoolVar(&k.insecure, "insecure-skip-tls-verify", false, "accept any TLS certificate of an https:// target")
@@ -44,6 +46,9 @@ func (k *k6Flags) check() error {
 	}
 	if _, err := k.trendStatList(); err != nil {
 		return err
+	}
+	if err := summary.CheckMode(k.summaryMode); err != nil {
+		return usagef("%v", err)
 	}
 	if strings.ContainsAny(k.userAgent, "\r\n") {
 		return usagef("--user-agent must be one line")

@@ -164,6 +164,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 	}
 	p.Tags = redactTags(p.Tags, f.secretTags)
 	p.TrendStats, _ = f.k6.trendStatList()
+	p.SummaryMode = f.k6.summaryMode
 	if p.Profilers, err = parseProfilers(f.profiles, in.getenv); err != nil {
 		return p, err
 	}
@@ -173,6 +174,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 			return p, usagef("--prometheus: %v", err)
 		}
 		p.Prometheus = addr
+		p.Linger = f.linger
 	}
 	if p.Monitors, p.NICSpeed, err = planMonitor(f.monitors, f.nicSpeed); err != nil {
 		return p, err

@@ -86,8 +86,8 @@ func (p *progress) loop() {
 			line := p.line(cur, l, now, rate)
 			if p.tty {
 				fmt.Fprint(p.w, "\r\033[K"+line)
-			} else if printed%10 == 0 {
-				fmt.Fprintln(p.w, line) // logs get a line every 10 s
+			} else {
+				fmt.Fprintln(p.w, line) // logs get a line every second, as k6 prints them
 			}
 			printed++
 		}

@@ -99,10 +99,8 @@ func (c Config) Validate() error {
 
 func checkStages(stages []Stage, bad func(string, ...any)) {
 	var total time.Duration
-	negative := false
 	for i, s := range stages {
 		if s.Duration < 0 || s.Target < 0 {
-			negative = true
 			bad("stage %d: duration and target must not be negative", i+1)
 		} else if total+s.Duration < total {
 			bad("stage %d: the stages last longer than %s in all", i+1, time.Duration(math.MaxInt64))
@@ -110,9 +108,27 @@ func checkStages(stages []Stage, bad func(string, ...any)) {
 		}
 		total += s.Duration
 	}
-	if len(stages) > 0 && total == 0 && !negative {
-		bad("the stages last 0s in all: nothing would run")
+}
+
+// ValidateInput is Validate for a configuration a user wrote (flags or a
+// config file): it also refuses stages that last 0s in all, which run
+// nothing. Configurations stampede derives itself may do that on purpose:
+// the idle part of a segment (segment.Idle) of an iteration-based scenario
+// takes no time.
+func (c Config) ValidateInput() error {
+	err := c.Validate()
+	if len(c.Stages) > 0 && (c.Executor == RampingVUs || c.Executor == RampingArrivalRate) {
+		var total time.Duration
+		negative := false
+		for _, s := range c.Stages {
+			total += s.Duration
+			negative = negative || s.Duration < 0 || s.Target < 0
+		}
+		if total == 0 && !negative {
+			err = errors.Join(err, errors.New("the stages last 0s in all: nothing would run"))
+		}
 	}
+	return err
 }
 
 // TotalDuration is the longest the executor runs, without graceful stop

@@ -68,13 +68,13 @@ func TestExecutorValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := tt.c.Defaults().Validate()
+			err := tt.c.Defaults().ValidateInput()
 			got := ""
 			if err != nil {
 				got = err.Error()
 			}
 			if got != tt.want {
-				t.Errorf("Validate() = %q, want %q", got, tt.want)
+				t.Errorf("ValidateInput() = %q, want %q", got, tt.want)
 			}
 		})
 	}
@@ -257,5 +257,18 @@ func TestExecutorNames(t *testing.T) {
 		if err := CheckFields(name, append([]string{"executor"}, e.fields()...)); err != nil {
 			t.Errorf("%s rejects its own options: %v", name, err)
 		}
+	}
+}
+
+// TestIdleRampValid: a ramp of 0 s at 0 VUs, which a user may not ask for
+// (ValidateInput), is what an idle segment of an iteration-based scenario
+// runs, so Validate takes it.
+func TestIdleRampValid(t *testing.T) {
+	c := Config{Executor: RampingVUs, Stages: []Stage{{0, 0}}}.Defaults()
+	if err := c.Validate(); err != nil {
+		t.Errorf("Validate() = %v", err)
+	}
+	if err := c.ValidateInput(); err == nil {
+		t.Error("ValidateInput() took stages of no time")
 	}
 }

@@ -79,7 +79,7 @@ func (s Shortcuts) Config() (Config, error) {
 		return c, fmt.Errorf("--max-vus only applies to constant-arrival-rate and ramping-arrival-rate, not %s", name)
 	}
 	c = c.Defaults()
-	if err := c.Validate(); err != nil {
+	if err := c.ValidateInput(); err != nil {
 		return c, fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	return c, nil

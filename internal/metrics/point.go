@@ -20,7 +20,8 @@ type Point struct {
 	Counts  map[string]int64 `json:"counts"`
 	Errors  map[string]int64 `json:"errors,omitempty"` // by message
 	VUs     int64            `json:"vus"`
-	RT      PointStats       `json:"rt"` // responseTime of the second, µs
+	VUsMax  int64            `json:"vus_max,omitempty"` // VUs allocated so far
+	RT      PointStats       `json:"rt"`                // responseTime of the second, µs
 	HistEnc string           `json:"hdr,omitempty"`
 	// Hist is the responseTime histogram of the second. It is only valid
 	// during an Observer call and is never serialized directly.

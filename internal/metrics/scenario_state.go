@@ -149,7 +149,7 @@ func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
 	p := &Point{
 		Scenario: s.name, Sec: b.sec, Time: clock.Wall(time.Duration(b.sec) * time.Second),
 		Counts: map[string]int64{}, Errors: b.errors, Hist: b.rt, RT: StatsOf(b.rt),
-		VUs: int64(s.gauges[IDVUs].val),
+		VUs: int64(s.gauges[IDVUs].val), VUsMax: int64(s.gauges[IDVUsMax].val),
 	}
 	for i, id := range reg.Series() {
 		if i < len(b.trends) && b.trends[i] != nil && b.trends[i].TotalCount() > 0 {

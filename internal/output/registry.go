@@ -41,6 +41,9 @@ type Params struct {
 	// Generator reports the generator's latest CPU use (fraction of its
 	// cores) and resident memory (bytes), when known.
 	Generator func() (cpu float64, rss int64, ok bool)
+	// Linger is how long a scrape endpoint stays up after the run (0:
+	// its default, negative: not at all).
+	Linger time.Duration
 }
 
 // Env returns the environment variable name, or "" without Getenv.

@@ -16,9 +16,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -110,9 +113,11 @@ func WriteJSON(dir, name string, v any) error {
 }
 
 // WriteFile writes data to dir/name atomically (temporary file + rename),
-// so an interrupted write never leaves a truncated file.
+// so an interrupted write never leaves a truncated file. The file gets the
+// mode every result file has (0666 less the umask, as os.Create gives
+// series.jsonl and requests.csv).
 func WriteFile(dir, name string, data []byte) error {
-	tmp, err := os.CreateTemp(dir, "."+name+".*")
+	tmp, err := createTemp(dir, "."+name+".")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
@@ -295,3 +300,18 @@ func ScanSeries(dir string, fn func(*metrics.Point) error) error {
 
 // StampName returns a directory name for a run started at t.
 func StampName(t time.Time) string { return t.Format("2006-01-02T15-04-05") }
+
+// createTemp is os.CreateTemp with os.Create's mode (0666 before the
+// umask) instead of 0600.
+func createTemp(dir, prefix string) (*os.File, error) {
+	for i := 0; ; i++ {
+		var rnd [6]byte
+		if _, err := rand.Read(rnd[:]); err != nil {
+			return nil, err
+		}
+		f, err := os.OpenFile(filepath.Join(dir, prefix+hex.EncodeToString(rnd[:])), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if err == nil || !errors.Is(err, fs.ErrExist) || i >= 100 {
+			return f, err
+		}
+	}
+}

@@ -35,6 +35,9 @@ type Deps struct {
 	ProgressBars io.Writer
 	// StdoutTTY tells the k6 summary that stdout is a terminal.
 	StdoutTTY bool
+	// ConsoleWidth is the terminal's width for the summary printed on it
+	// (0: 80 columns).
+	ConsoleWidth int
 	// Display, when set, makes the live display of the run (a progress
 	// line); it is told about each scenario and stopped when the engine
 	// returns.

@@ -90,7 +90,7 @@ func startLiveOutputs(_ context.Context, deps Deps, p Plan, reg *metrics.Registr
 	_ = l.set.Start("", l.check, info) // sampling cannot fail
 	if p.Prometheus != "" {
 		pp := params
-		pp.Arg, pp.Start, pp.Generator = p.Prometheus, time.Now(), l.check.Latest
+		pp.Arg, pp.Start, pp.Generator, pp.Linger = p.Prometheus, time.Now(), l.check.Latest, p.Linger
 		o, err := promF.New(pp)
 		if err == nil {
 			err = l.set.Start("", o, info)

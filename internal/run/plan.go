@@ -66,10 +66,16 @@ type Plan struct {
 	// Prometheus is the address (host:port) to serve live metrics on
 	// (empty: none).
 	Prometheus string
+	// Linger is how long the Prometheus endpoint stays up after the run
+	// (0: until it was scraped once more, see prom.LiveConfig.Linger).
+	Linger time.Duration
 	// Tags are put on every output; testid defaults to the name of Out.
 	Tags map[string]string
 	// TrendStats are the trend statistics of the summary (nil: k6's).
 	TrendStats []string
+	// SummaryMode is the console summary's layout (summary.ModeCompact,
+	// ModeFull, ModeLegacy; "": legacy).
+	SummaryMode string
 
 	// Thresholds are the pass/fail criteria, parsed once.
 	Thresholds Thresholds

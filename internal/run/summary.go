@@ -54,8 +54,8 @@ func finishDir(deps Deps, p Plan, res *Result) error {
 		ts = p.Thresholds.List()
 	}
 	fin, err := finish.Dir(res.Dir, res.Snapshot, finish.Options{
-		Thresholds: ts, TrendStats: p.TrendStats, Tags: res.Tags, NICSpeed: p.NICSpeed,
-		SummaryExport: p.SummaryExport, StdoutTTY: deps.StdoutTTY,
+		Thresholds: ts, TrendStats: p.TrendStats, SummaryMode: p.SummaryMode, Tags: res.Tags, NICSpeed: p.NICSpeed,
+		SummaryExport: p.SummaryExport, StdoutTTY: deps.StdoutTTY, ConsoleWidth: deps.ConsoleWidth,
 		Report: !p.NoReport, Generator: "stampede " + version.String(),
 	})
 	res.fin = fin

@@ -46,6 +46,12 @@ type Options struct {
 	// TrendStats are the trend columns (k6's --summary-trend-stats); nil:
 	// summary.DefaultTrendStats.
 	TrendStats []string
+	// SummaryMode is the console summary's layout (summary.ModeCompact,
+	// ModeFull, ModeLegacy; "": compact, k6 v1's default).
+	SummaryMode string
+	// ConsoleWidth is the terminal's width for the summary printed in
+	// colour (0: summary.DefaultWidth); summary.txt is always 80 columns.
+	ConsoleWidth int
 	// Tags are the run's tags, written into summary.json.
 	Tags map[string]string
 	// NICSpeed is the target's NIC speed in bytes per second for the
@@ -84,6 +90,8 @@ type Result struct {
 
 	snap       *metrics.Snapshot
 	trendStats []string
+	mode       string
+	width      int
 	target     map[string][]monitor.Stats
 }
 
@@ -94,7 +102,10 @@ type Result struct {
 // and always a Result: thresholds are evaluated even when a file cannot be
 // written. Showing the summary is the caller's (Result.Show).
 func Dir(dir string, snap *metrics.Snapshot, o Options) (*Result, error) {
-	res := &Result{snap: snap, trendStats: o.TrendStats}
+	if o.SummaryMode == "" {
+		o.SummaryMode = summary.ModeCompact // k6 v1's default, for run, merge and sweep alike
+	}
+	res := &Result{snap: snap, trendStats: o.TrendStats, mode: o.SummaryMode, width: o.ConsoleWidth}
 	if len(o.Thresholds) > 0 {
 		res.Thresholds = threshold.Evaluate(snap, o.Thresholds)
 		res.Failed = threshold.Failed(res.Thresholds)
@@ -128,7 +139,7 @@ func (r *Result) summaries(dir string, o Options) error {
 		return err
 	}
 	var txt bytes.Buffer
-	if err := summary.WriteConsole(&txt, r.snap, summary.ConsoleOptions{Thresholds: r.Thresholds, TrendStats: o.TrendStats, Target: tgt}); err != nil {
+	if err := summary.WriteConsole(&txt, r.snap, summary.ConsoleOptions{Thresholds: r.Thresholds, TrendStats: o.TrendStats, Target: tgt, Mode: o.SummaryMode}); err != nil {
 		return err
 	}
 	r.JSON, r.Text = js.Bytes(), txt.Bytes()
@@ -172,7 +183,7 @@ func (r *Result) WriteConsole(w io.Writer, color bool) error {
 		_, err := w.Write(r.Text)
 		return err
 	}
-	return summary.WriteConsole(w, r.snap, summary.ConsoleOptions{Thresholds: r.Thresholds, Color: true, TrendStats: r.trendStats, Target: r.target})
+	return summary.WriteConsole(w, r.snap, summary.ConsoleOptions{Thresholds: r.Thresholds, Color: true, TrendStats: r.trendStats, Target: r.target, Mode: r.mode, Width: r.width})
 }
 
 // writeReport renders report.html from what dir holds, with snap as its

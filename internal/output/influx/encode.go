@@ -22,7 +22,11 @@ type item struct {
 	counts   map[string]int64
 	errors   map[string]int64
 	vus      int64
-	rt       metrics.PointStats
+	vusMax   int64
+	// perSample tells that k6's measurements are written per sample
+	// (sample.go): these lines leave them out.
+	perSample bool
+	rt        metrics.PointStats
 	// trends are the per-second stats of series trends (http_req_duration).
 	trends map[string]metrics.PointStats
 	target *monitor.Sample // a --monitor sample instead of a scenario's second
@@ -33,9 +37,25 @@ func (it *item) lines() int {
 	if it.target != nil {
 		return len(it.target.Values)
 	}
-	n := 1 + len(it.counts) + len(it.errors) // vus + counters + messages
+	n := 1 + len(it.errors) // vus + messages
+	for name := range it.counts {
+		if base, ok := strings.CutSuffix(name, metrics.RateTotalSuffix); ok {
+			if _, has := it.counts[base]; has {
+				continue
+			}
+		}
+		if !it.perSample || !skipPerSecond(name) {
+			n++
+		}
+	}
+	if it.vusMax > 0 {
+		n++
+	}
 	if it.rt.N > 0 {
 		n++
+	}
+	if it.perSample {
+		return n
 	}
 	return n + len(it.trends)
 }
@@ -44,7 +64,8 @@ func (it *item) lines() int {
 const maxTagLen = 160
 
 // encoder turns items into line protocol, one measurement per metric in
-// the manner of k6's InfluxDB output. Times are whole seconds.
+// the manner of k6's InfluxDB output. Times are whole seconds, written in
+// ns (the precision of the per-sample points sharing the request).
 type encoder struct {
 	enc      lp.Encoder
 	tags     []tag // extra tags, sorted
@@ -59,7 +80,7 @@ type tag struct{ k, v string }
 
 func newEncoder(extra map[string]string, kinds func(string) metrics.Kind, maxMsgs int) *encoder {
 	e := &encoder{kinds: kinds, maxMsgs: maxMsgs, msgs: map[string]map[string]bool{}}
-	e.enc.SetPrecision(lp.Second)
+	e.enc.SetPrecision(lp.Nanosecond)
 	for k, v := range extra {
 		if k != "scenario" && k != "error" && v != "" {
 			e.tags = append(e.tags, tag{k, sanitize(v)})
@@ -116,6 +137,9 @@ func (e *encoder) add(it *item) {
 	sc := sanitize(it.scenario)
 	t := it.t.Truncate(time.Second)
 	for _, name := range sortedKeys(it.trends) {
+		if it.perSample {
+			break // http_req_duration: per sample
+		}
 		st := it.trends[name]
 		e.line(name, sc, "", t, func() { e.statFields(st) })
 	}
@@ -133,6 +157,9 @@ func (e *encoder) add(it *item) {
 		})
 	}
 	for _, name := range sortedKeys(it.counts) {
+		if it.perSample && skipPerSecond(name) {
+			continue
+		}
 		n := it.counts[name]
 		if base, ok := strings.CutSuffix(name, metrics.RateTotalSuffix); ok && e.kinds(base) == metrics.KindRate {
 			if _, has := it.counts[base]; has {
@@ -171,6 +198,9 @@ func (e *encoder) add(it *item) {
 		e.line("errors_by_message", sc, "other", t, func() { e.intField("value", other) })
 	}
 	e.line(metrics.VUs, sc, "", t, func() { e.intField("value", it.vus) })
+	if it.vusMax > 0 {
+		e.line(metrics.VUsMax, sc, "", t, func() { e.intField("value", it.vusMax) })
+	}
 }
 
 // statFields writes a trend's second: value (the mean, k6 dashboards'

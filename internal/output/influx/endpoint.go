@@ -77,7 +77,7 @@ func ParseURL(raw string) (endpoint, error) {
 		qu.Path, qu.RawQuery = strings.TrimSuffix(u.Path, "write")+"query", ""
 		ep.query = qu.String()
 	}
-	q.Set("precision", "s")
+	q.Set("precision", "ns")
 	u.RawQuery = q.Encode()
 	ep.write = u.String()
 	ep.display = u.String()

@@ -95,6 +95,15 @@ type Output struct {
 
 	lines, queueFull atomic.Int64 // written by Observe
 
+	// Per-sample points (sample.go): VU buffers arrive on chunks.
+	chunks                                     chan sampleChunk
+	freeSample                                 chan []byte  // VU buffers to reuse
+	writers                                    atomic.Int64 // VU writers made
+	sampleLines, sampleQueueFull, sampleFailed atomic.Int64
+	closeMu                                    sync.RWMutex // guards closed against sends on chunks
+	closed                                     bool
+	samples                                    []byte // owned by the writer goroutine
+
 	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -146,7 +155,8 @@ func New(cfg Config) (*Output, error) {
 	}
 	o := &Output{
 		cfg: cfg, ep: ep, client: client,
-		in:   make(chan *item, cfg.QueueSize),
+		in:     make(chan *item, cfg.QueueSize),
+		chunks: make(chan sampleChunk, sampleQueue), freeSample: make(chan []byte, sampleQueue),
 		enc:  newEncoder(cfg.Tags, kinds, cfg.MaxErrorMessages),
 		done: make(chan struct{}),
 	}
@@ -161,7 +171,8 @@ func (o *Output) Display() string { return o.ep.display }
 // Observe queues one finished second without blocking; a full queue drops
 // it and counts its lines. It must not be called after Close.
 func (o *Output) Observe(p *metrics.Point) {
-	it := &item{scenario: p.Scenario, t: p.Time, counts: p.Counts, errors: p.Errors, vus: p.VUs, rt: p.RT}
+	it := &item{scenario: p.Scenario, t: p.Time, counts: p.Counts, errors: p.Errors, vus: p.VUs, vusMax: p.VUsMax, rt: p.RT,
+		perSample: o.writers.Load() > 0}
 	for name, h := range p.Trends {
 		if it.trends == nil {
 			it.trends = map[string]metrics.PointStats{}
@@ -184,8 +195,18 @@ func (o *Output) loop() {
 	defer t.Stop()
 	for {
 		select {
+		case c := <-o.chunks:
+			o.addSamples(c)
 		case it, ok := <-o.in:
 			if !ok {
+				for drained := false; !drained; {
+					select {
+					case c := <-o.chunks:
+						o.addSamples(c)
+					default:
+						drained = true
+					}
+				}
 				o.flush()
 				return
 			}
@@ -209,6 +230,9 @@ func (o *Output) flush() {
 		return
 	}
 	body := o.enc.enc.Bytes()
+	if len(o.samples) > 0 {
+		body = append(body, o.samples...)
+	}
 	n := int64(o.pending)
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
@@ -235,7 +259,22 @@ func (o *Output) flush() {
 		o.stats.Written += n
 	}
 	o.enc.enc.Reset()
+	o.samples = o.samples[:0]
 	o.pending = 0
+}
+
+// addSamples adds a VU's buffer to the next write.
+func (o *Output) addSamples(c sampleChunk) {
+	o.samples = append(o.samples, c.b...)
+	o.pending += int(c.n)
+	select {
+	case o.freeSample <- c.b:
+	default:
+	}
+	// Per-sample points come by the thousand: larger writes, fewer round trips.
+	if o.pending >= max(o.cfg.BatchLines, sampleBatchLines) {
+		o.flush()
+	}
 }
 
 // post sends one batch; retry tells whether another try may succeed.
@@ -285,13 +324,17 @@ func unwrapURLError(err error) error {
 // CloseTimeout) and returns the final Stats. Further calls return the same.
 func (o *Output) Close() Stats {
 	o.once.Do(func() {
+		o.closeMu.Lock()
+		o.closed = true
+		o.closeMu.Unlock()
 		close(o.in)
 		timer := time.AfterFunc(o.cfg.CloseTimeout, o.cancel)
 		<-o.done
 		timer.Stop()
 		o.cancel()
-		o.stats.Lines = o.lines.Load()
-		o.stats.QueueFull = o.queueFull.Load()
+		o.stats.Lines = o.lines.Load() + o.sampleLines.Load()
+		o.stats.QueueFull = o.queueFull.Load() + o.sampleQueueFull.Load()
+		o.stats.Failed += o.sampleFailed.Load()
 	})
 	return o.stats
 }

@@ -30,11 +30,11 @@ func TestParseURL(t *testing.T) {
 		user      string
 		bad       string // part of the error
 	}{
-		{in: "http://127.0.0.1:8086/k6", write: "http://127.0.0.1:8086/write?db=k6&precision=s"},
-		{in: "http://127.0.0.1:8086/?db=k6&rp=week", write: "http://127.0.0.1:8086/write?db=k6&precision=s&rp=week"},
-		{in: "https://bob:secret@influx:8086/bench", write: "https://influx:8086/write?db=bench&precision=s", user: "bob"},
-		{in: "http://h:8086/api/v2/write?org=o&bucket=b", write: "http://h:8086/api/v2/write?bucket=b&org=o&precision=s", v2: true},
-		{in: "http://h:8086?org=o&bucket=b", write: "http://h:8086/api/v2/write?bucket=b&org=o&precision=s", v2: true},
+		{in: "http://127.0.0.1:8086/k6", write: "http://127.0.0.1:8086/write?db=k6&precision=ns"},
+		{in: "http://127.0.0.1:8086/?db=k6&rp=week", write: "http://127.0.0.1:8086/write?db=k6&precision=ns&rp=week"},
+		{in: "https://bob:secret@influx:8086/bench", write: "https://influx:8086/write?db=bench&precision=ns", user: "bob"},
+		{in: "http://h:8086/api/v2/write?org=o&bucket=b", write: "http://h:8086/api/v2/write?bucket=b&org=o&precision=ns", v2: true},
+		{in: "http://h:8086?org=o&bucket=b", write: "http://h:8086/api/v2/write?bucket=b&org=o&precision=ns", v2: true},
 		{in: "http://h:8086", bad: "names no database"},
 		{in: "http://h:8086/write", bad: "names no database"},
 		{in: "http://h:8086/api/v2/write?org=o", bad: "needs ?bucket="},
@@ -273,7 +273,7 @@ func TestWriteV2Token(t *testing.T) {
 	}
 	req := r.reqs[0]
 	q := req.URL.Query()
-	if req.URL.Path != "/api/v2/write" || q.Get("org") != "acme" || q.Get("bucket") != "perf" || q.Get("precision") != "s" {
+	if req.URL.Path != "/api/v2/write" || q.Get("org") != "acme" || q.Get("bucket") != "perf" || q.Get("precision") != "ns" {
 		t.Errorf("URL %s", req.URL)
 	}
 	if req.Header.Get("Authorization") != "Token s3cr3t" {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // TokenEnv names the environment variable holding the InfluxDB 2 token;
@@ -25,6 +26,7 @@ var (
 	_ output.Output        = (*Live)(nil)
 	_ output.Annotator     = (*Live)(nil)
 	_ output.TargetWatcher = (*Live)(nil)
+	_ reqlog.Log           = (*Live)(nil)
 )
 
 // Factory is the registry entry of --out influxdb=URL. The token comes
@@ -80,6 +82,11 @@ func (l *Live) Start() error {
 
 // Observe queues one second.
 func (l *Live) Observe(p *metrics.Point) { l.out.Observe(p) }
+
+// Writer is the per-sample writer of one VU (reqlog.Log): k6's
+// measurements are written per request, iteration and check, as k6
+// writes them (see sample.go).
+func (l *Live) Writer(scenario string) reqlog.Writer { return l.out.Writer(scenario) }
 
 // WatchTarget writes the monitor's samples too.
 func (l *Live) WatchTarget(feed output.TargetFeed) { feed.Subscribe(l.out.ObserveTarget) }

@@ -32,7 +32,7 @@ func TestDashboardPercentilesClassicAndNative(t *testing.T) {
 		if err := json.Unmarshal([]byte(`"`+m[1]+`"`), &e); err != nil {
 			t.Fatal(err)
 		}
-		e = strings.NewReplacer("$__rate_interval", "30s", "$scenario", ".*").Replace(e)
+		e = strings.NewReplacer("$__rate_interval", "30s", "$scenario", ".*", "$testid", ".*").Replace(e)
 		exprs = append(exprs, e)
 	}
 	if len(exprs) < 4 {

@@ -21,6 +21,12 @@ type LiveConfig struct {
 	Scenarios []string
 	// Options configure the collector (Labels: see Labels).
 	Options Options
+	// Linger is how long Stop keeps the endpoint up: 0 waits until
+	// Prometheus scrapes once after the run ended (the final totals), at
+	// most two of the scrape intervals seen (60 s at most), and not at all
+	// when nothing scraped during the run; a positive value waits that
+	// long; a negative one closes at once.
+	Linger time.Duration
 }
 
 // Live is the /metrics endpoint of a run as an output.Output (--prometheus
@@ -51,7 +57,7 @@ func Factory() output.Factory {
 			if p.Start.IsZero() {
 				p.Start = time.Now()
 			}
-			return NewLive(LiveConfig{Addr: p.Arg, Registry: p.Registry, Scenarios: p.Scenarios,
+			return NewLive(LiveConfig{Addr: p.Arg, Registry: p.Registry, Scenarios: p.Scenarios, Linger: p.Linger,
 				Options: Options{Start: p.Start, Labels: Labels(p.Tags), Generator: p.Generator}})
 		},
 	}
@@ -96,8 +102,12 @@ func (l *Live) WatchTarget(feed output.TargetFeed) {
 	l.reg.MustRegister(NewTargetCollector(feed.Latest))
 }
 
-// Stop closes the server (scrapes in flight get up to 2s).
-func (l *Live) Stop() error { return l.srv.Close() }
+// Stop keeps the endpoint up as Linger says, then closes the server
+// (scrapes in flight get up to 2s).
+func (l *Live) Stop() error {
+	l.srv.linger(l.cfg.Linger)
+	return l.srv.Close()
+}
 
 // Labels are tags as Prometheus constant labels: names made valid,
 // "scenario" (the collector's own label) and empty values left out.

@@ -52,6 +52,8 @@ type Server struct {
 
 	once     sync.Once
 	closeErr error
+
+	scrapes scrapeLog
 }
 
 // NewRegistry returns a registry with c and the standard Go runtime and
@@ -74,11 +76,16 @@ func Serve(addr string, g prometheus.Gatherer) (*Server, error) {
 		return nil, fmt.Errorf("prometheus endpoint: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}))
+	s := &Server{ln: ln, err: make(chan error, 1)}
+	metricsHandler := promhttp.HandlerFor(g, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError})
+	mux.Handle("/metrics", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.scrapes.start(time.Now())
+		metricsHandler.ServeHTTP(w, r)
+	}))
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintln(w, "stampede: metrics at /metrics")
 	})
-	s := &Server{ln: ln, srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, err: make(chan error, 1)}
+	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { s.err <- s.srv.Serve(ln) }()
 	return s, nil
 }

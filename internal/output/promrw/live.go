@@ -3,6 +3,7 @@ package promrw
 import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // Live is an Output as an output.Output (--out prometheus-rw=URL): Start
@@ -17,6 +18,7 @@ type Live struct {
 var (
 	_ output.Output    = (*Live)(nil)
 	_ output.Annotator = (*Live)(nil)
+	_ reqlog.Log       = (*Live)(nil)
 )
 
 // Factory is the registry entry of --out prometheus-rw=URL (k6's name
@@ -60,8 +62,15 @@ func (l *Live) Start() error {
 	}
 	l.out = out
 	output.MarkLiveTrends(l.cfg.Registry)
+	if reg := l.cfg.Registry; reg != nil {
+		reg.MarkSeries(metrics.IDIterationDuration) // k6_iteration_duration_STAT
+	}
 	return nil
 }
+
+// Writer is one VU's writer of HTTP requests (reqlog.Log): k6's HTTP
+// metrics are pushed with k6's tags (see tagged.go).
+func (l *Live) Writer(scenario string) reqlog.Writer { return l.out.Writer(scenario) }
 
 // Observe queues one second.
 func (l *Live) Observe(p *metrics.Point) { l.out.Observe(p) }

@@ -74,18 +74,32 @@ func redact(raw string) string {
 // Stats count what happened to the samples.
 type Stats struct {
 	Samples, Written, Dropped int64
-	Pushes, Errors            int64
-	LastError                 string
+	// DroppedRequests are HTTP requests not in the tagged series: the
+	// queue was full, or their tag set was beyond MaxTaggedSeries.
+	DroppedRequests int64
+	Pushes, Errors  int64
+	LastError       string
 }
 
 // Note is a one-line remark for the summary, or "" when every sample was pushed.
 func (s Stats) Note(display string) string {
-	if s.Dropped == 0 {
+	if s.Dropped == 0 && s.DroppedRequests == 0 {
 		return ""
 	}
-	msg := fmt.Sprintf("prometheus remote write %s: %d of %d samples not written (%d failed pushes)", display, s.Dropped, s.Samples, s.Errors)
-	if s.LastError != "" {
-		msg += "; last error: " + s.LastError
+	var msg string
+	if s.Dropped > 0 {
+		msg = fmt.Sprintf("prometheus remote write %s: %d of %d samples not written (%d failed pushes)", display, s.Dropped, s.Samples, s.Errors)
+		if s.LastError != "" {
+			msg += "; last error: " + s.LastError
+		}
+	}
+	if s.DroppedRequests > 0 {
+		if msg != "" {
+			msg += "; "
+		} else {
+			msg = "prometheus remote write " + display + ": "
+		}
+		msg += fmt.Sprintf("%d HTTP requests missing from the tagged k6_http_* series (queue full or more than %d tag sets)", s.DroppedRequests, MaxTaggedSeries)
 	}
 	return msg
 }
@@ -107,6 +121,15 @@ type Output struct {
 	done    chan struct{}
 	once    sync.Once
 	stats   Stats // owned by the writer goroutine until done
+
+	// HTTP series with k6's tags (tagged.go), fed by VU writers.
+	writers    atomic.Int64
+	obs        chan []httpObs
+	obsMu      sync.RWMutex // guards obsClosed against sends on obs
+	obsClosed  bool
+	obsDropped atomic.Int64 // requests not folded in: queue full
+	pool       obsPool
+	tagged     taggedState // owned by the writer goroutine
 }
 
 type scenarioState struct {
@@ -147,7 +170,8 @@ func New(cfg Config) (*Output, error) {
 		cfg.QueueSize = 600
 	}
 	o := &Output{cfg: cfg, display: redact(cfg.URL), client: &http.Client{Timeout: cfg.Timeout},
-		state: map[string]*scenarioState{}, in: make(chan []series, cfg.QueueSize), done: make(chan struct{})}
+		state: map[string]*scenarioState{}, in: make(chan []series, cfg.QueueSize), done: make(chan struct{}),
+		obs: make(chan []httpObs, 1024)}
 	o.kinds = func(string) metrics.Kind { return metrics.KindCounter }
 	if reg := cfg.Registry; reg != nil {
 		o.kinds = func(name string) metrics.Kind {
@@ -186,8 +210,10 @@ func (o *Output) Observe(p *metrics.Point) {
 	for name, h := range p.Trends {
 		s.add(name, h)
 	}
-	ts := p.Time.Add(time.Second).UnixMilli() // the end of the second
-	ss := o.seriesOf(p.Scenario, s, p.VUs, ts)
+	// The end of the second, but never in the future: a query at "now"
+	// must see the final totals the moment the run ends.
+	ts := min(p.Time.Add(time.Second).UnixMilli(), time.Now().UnixMilli())
+	ss := o.seriesOf(p.Scenario, s, p.VUs, p.VUsMax, ts)
 	o.mu.Unlock()
 	o.samples.Add(int64(len(ss)))
 	select {
@@ -197,11 +223,25 @@ func (o *Output) Observe(p *metrics.Point) {
 	}
 }
 
-func (o *Output) seriesOf(scenario string, s *scenarioState, vus, ts int64) []series {
+func (o *Output) seriesOf(scenario string, s *scenarioState, vus, vusMax, ts int64) []series {
 	var out []series
+	tagged := o.writers.Load() > 0 // k6's HTTP metrics come with their tags (tagged.go)
+	named := false
+	for k := range s.counts {
+		if _, ok := metrics.CheckName(k); ok {
+			named = true
+		}
+	}
 	add := func(name string, v float64) {
 		ls := make([]label, 0, len(o.base)+2)
 		ls = append(ls, label{"__name__", name}, label{"scenario", scenario})
+		ls = append(ls, o.base...)
+		sortLabels(ls)
+		out = append(out, series{labels: ls, samples: []sample{{v, ts}}})
+	}
+	addLabelled := func(name, key, value string, v float64) {
+		ls := make([]label, 0, len(o.base)+3)
+		ls = append(ls, label{"__name__", name}, label{"scenario", scenario}, label{key, value})
 		ls = append(ls, o.base...)
 		sortLabels(ls)
 		out = append(out, series{labels: ls, samples: []sample{{v, ts}}})
@@ -212,6 +252,25 @@ func (o *Output) seriesOf(scenario string, s *scenarioState, vus, ts int64) []se
 	}
 	sort.Strings(names)
 	for _, k := range names {
+		if tagged && taggedNames[k] {
+			continue
+		}
+		if k == metrics.Checks && named {
+			continue // k6 has one checks series per check: k6_checks_rate{check=...}
+		}
+		if base, ok := strings.CutSuffix(k, metrics.RateTotalSuffix); ok {
+			if check, isCheck := metrics.CheckName(base); isCheck {
+				if _, has := s.counts[base]; !has {
+					addLabelled("k6_checks_rate", "check", check, 0) // every sample of it failed
+				}
+				continue
+			}
+		}
+		if check, ok := metrics.CheckName(k); ok {
+			pass, fail := metrics.RateParts(s.counts, k)
+			addLabelled("k6_checks_rate", "check", check, float64(pass)/float64(pass+fail))
+			continue
+		}
 		if base, ok := strings.CutSuffix(k, metrics.RateTotalSuffix); ok && o.kinds(base) == metrics.KindRate {
 			if _, has := s.counts[base]; !has {
 				add(metricName(base)+"_rate", 0)
@@ -228,8 +287,17 @@ func (o *Output) seriesOf(scenario string, s *scenarioState, vus, ts int64) []se
 		}
 		add(metricName(k)+"_total", float64(s.counts[k]))
 	}
+	if _, has := s.counts[metrics.DroppedIterations]; !has && o.kinds(metrics.DroppedIterations) == metrics.KindCounter {
+		add("k6_dropped_iterations_total", 0) // none so far: the panel shows 0, not "no data"
+	}
 	add("k6_vus", float64(vus))
+	if vusMax > 0 {
+		add("k6_vus_max", float64(vusMax))
+	}
 	for _, tn := range sortedNames(s.trends) {
+		if tagged && taggedNames[tn] {
+			continue
+		}
 		t := s.trends[tn]
 		q := t.h.ValueAtPercentilesSlice([]float64{99, 95, 90, 50})
 		name := metricName(tn)
@@ -261,14 +329,24 @@ func (o *Output) loop() {
 	var batch []series
 	for {
 		select {
+		case b := <-o.obs:
+			o.addObs(b)
 		case ss, ok := <-o.in:
 			if !ok {
-				o.push(batch)
+				for drained := false; !drained; {
+					select {
+					case b := <-o.obs:
+						o.addObs(b)
+					default:
+						drained = true
+					}
+				}
+				o.push(append(batch, o.taggedSeries(time.Now().UnixMilli())...))
 				return
 			}
 			batch = append(batch, ss...)
 		case <-t.C:
-			o.push(batch)
+			o.push(append(batch, o.taggedSeries(time.Now().UnixMilli())...))
 			batch = nil
 		}
 	}
@@ -334,10 +412,14 @@ func shortErr(err error) error {
 // Close pushes what is queued and returns the final Stats.
 func (o *Output) Close() Stats {
 	o.once.Do(func() {
+		o.obsMu.Lock()
+		o.obsClosed = true
+		o.obsMu.Unlock()
 		close(o.in)
 		<-o.done
 		o.stats.Samples = o.samples.Load()
 		o.stats.Dropped = o.dropped.Load()
+		o.stats.DroppedRequests = o.obsDropped.Load() + o.tagged.dropped
 	})
 	return o.stats
 }

@@ -211,3 +211,22 @@ func TestBrowserCatchesErrors(t *testing.T) {
 		t.Fatalf("a throwing script went unnoticed: body %v", st.body)
 	}
 }
+
+// TestBrowserOptionsHumanDurations: the options table shows executor
+// durations as 30s or 500ms, not options.json's nanoseconds.
+func TestBrowserOptionsHumanDurations(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	results := twoRuns(t, filepath.Join(dir, "results"))
+	page := filepath.Join(dir, "report.html")
+	if err := WriteFile(page, results, Options{MaxPoints: 20}); err != nil {
+		t.Fatal(err)
+	}
+	dom, _ := browser(t, bin, page, "--dump-dom")
+	if !regexp.MustCompile(`"duration": "[0-9.]+(ms|s|m|h)`).MatchString(dom) {
+		t.Errorf("no human duration in the options:\n%.3000s", dom[max(0, strings.Index(dom, `"scenarios"`)):])
+	}
+	if regexp.MustCompile(`"(duration|gracefulStop|timeUnit|warmup)": [0-9]{7,}`).MatchString(dom) {
+		t.Error("the options show a duration in nanoseconds")
+	}
+}

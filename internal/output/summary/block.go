@@ -126,6 +126,15 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 	for name, g := range sc.Gauges {
 		rows = append(rows, row{name: name, value: fmtNum(g.Value), extras: []string{"min=" + fmtNum(g.Min), "max=" + fmtNum(g.Max)}})
 	}
+	if c.filter != nil {
+		kept := rows[:0]
+		for _, r := range rows {
+			if c.filter(r.name) {
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := strings.ToLower(rows[i].name), strings.ToLower(rows[j].name)
 		if a != b {

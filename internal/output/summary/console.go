@@ -37,6 +37,9 @@ type ConsoleOptions struct {
 	// TrendStats are the trend statistics shown (k6's
 	// --summary-trend-stats, see ParseTrendStats); nil: DefaultTrendStats.
 	TrendStats []string
+	// Mode is the layout: ModeCompact, ModeFull or ModeLegacy (the
+	// default, "": the layout before k6 v1; the CLI defaults to compact).
+	Mode string
 }
 
 const (
@@ -66,8 +69,20 @@ func WriteConsole(w io.Writer, snap *metrics.Snapshot, opts ConsoleOptions) erro
 	c.interrupted()
 	c.failures()
 	c.thresholds()
-	for _, sc := range snap.Scenarios {
-		c.scenario(sc)
+	switch opts.Mode {
+	case ModeCompact, ModeFull:
+		c.totals()
+		for _, sc := range snap.Scenarios {
+			if opts.Mode == ModeFull {
+				c.scenario(sc)
+			} else {
+				c.scenarioRemarks(sc)
+			}
+		}
+	default:
+		for _, sc := range snap.Scenarios {
+			c.scenario(sc)
+		}
 	}
 	c.runNotes()
 	c.overview()
@@ -82,6 +97,9 @@ type console struct {
 	opts ConsoleOptions
 	st   style
 	snap *metrics.Snapshot
+	// filter, when set, limits metrics() to the names it accepts (a
+	// section of the TOTAL RESULTS block).
+	filter func(name string) bool
 }
 
 func (c *console) line(s string) {

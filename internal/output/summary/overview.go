@@ -34,17 +34,11 @@ func (c *console) overview() {
 		}
 		rows = append(rows, append(r, e))
 	}
+	// The columns keep their order whatever the errors (scripts read
+	// summary.txt by column): a failing run says so below the table.
 	failing := false
 	for _, sc := range c.snap.Scenarios {
 		failing = failing || sc.Failure() != nil
-	}
-	if failing {
-		// Errors first: QPS and percentiles of failed requests are not
-		// the headline of a failed run.
-		for i, r := range rows {
-			rows[i] = append([]string{r[0], r[len(r)-1]}, r[1:len(r)-1]...)
-		}
-		head = rows[0]
 	}
 	widths := make([]int, len(head))
 	for i, r := range rows {

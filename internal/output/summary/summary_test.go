@@ -46,6 +46,9 @@ func TestConsoleGolden(t *testing.T) {
 		{"console_color.golden", ConsoleOptions{Thresholds: rs, Color: true}},
 		{"console_plain.golden", ConsoleOptions{}},
 		{"console_narrow.golden", ConsoleOptions{Width: 60, TopErrors: 3, Thresholds: rs}},
+		{"console_compact.golden", ConsoleOptions{Thresholds: rs, Mode: ModeCompact}},
+		{"console_full.golden", ConsoleOptions{Thresholds: rs, Mode: ModeFull}},
+		{"console_compact_wide.golden", ConsoleOptions{Thresholds: rs, Mode: ModeCompact, Width: 120}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -104,7 +107,8 @@ func TestConsoleContent(t *testing.T) {
 		"40   62.50%  error: E_CONSENSUS_ERROR(-16). \"", // the seed's uniq -c, with shares
 		"… 3 more messages (6 errors, 9.37%)",
 		"note: batchSize 300 vertices per INSERT",
-		"insert.InsertPersonScenario*  64 (5.33%)   96  268.03ms", // failing: errors first
+		"scenario                      QPS       p50       p95       p99      errors", // one column order, failing or not
+		"insert.InsertPersonScenario*   96  268.03ms  412.67ms     1.12s  64 (5.33%)",
 		"! DEGRADED insert.InsertPersonScenario: 5.33% of 1200 requests failed",
 		"verdict: degraded (insert.InsertPersonScenario degraded: failed operations)",
 		"top error (40×): error: E_CONSENSUS_ERROR(-16).",

@@ -115,12 +115,14 @@ var StampedeChart = (function () {
     if (ys.scale === "auto") ys = autoScale(ys, spec.series || []);
     var fx = fwd(xs.scale === "time" ? "linear" : xs.scale), fy = fwd(ys.scale);
     var xmin = Infinity, xmax = -Infinity, ymin = Infinity, ymax = -Infinity, drawn = 0;
+    var xall0 = Infinity, xall1 = -Infinity; // every second of the series, drawn or not
     var series = (spec.series || []).filter(function (s) { return s && s.xs && s.ys; });
     series.forEach(function (s) {
       var n = Math.min(s.xs.length, s.ys.length);
       for (var i = 0; i < n; i++) {
         var x = fx(s.xs[i]);
         if (!finite(x)) continue;
+        xall0 = Math.min(xall0, x); xall1 = Math.max(xall1, x);
         var vals = [s.ys[i]];
         if (s.band) vals.push(s.band.lo[i], s.band.hi[i]);
         var any = false;
@@ -141,6 +143,9 @@ var StampedeChart = (function () {
       fig.classList.add("empty");
       return fig;
     }
+    // Time axes span the whole run, so that the charts of one run line up
+    // (a final sliver of a second has a latency but no drawable rate).
+    if (xs.scale === "time") { xmin = Math.min(xmin, xall0); xmax = Math.max(xmax, xall1); }
     if (ys.scale !== "log" && ys.min0 !== false) ymin = Math.min(0, ymin);
     if (finite(ys.max)) ymax = Math.max(ymax, fy(ys.max));
     if (ymax === ymin) { ymax = ymin + (ys.scale === "log" ? 1 : Math.abs(ymin) || 1); }

@@ -40,6 +40,15 @@
     var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = Math.round(s % 60);
     return (h ? h + "h" : "") + (m ? m + "m" : "") + (r ? r + "s" : "");
   }
+  // humanDurations is a JSON.stringify replacer: the executor options that
+  // are Go durations (ns in options.json) are shown as 30s, 1m30s, 500ms.
+  var durationKeys = { duration: 1, maxDuration: 1, timeUnit: 1, gracefulStop: 1, warmup: 1, gracefulRampDown: 1, startTime: 1 };
+  function humanDurations(key, v) {
+    if (!durationKeys[key] || typeof v !== "number") return v;
+    if (v === 0) return "0s";
+    if (v < 1e9) return +(v / 1e6).toPrecision(3) + "ms";
+    return fmtDur(v / 1e9);
+  }
   function fmtTime(iso) { var d = new Date(iso); return isNaN(d) ? "" : d.toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z"); }
   function slug(s) { return "s-" + String(s).replace(/[^A-Za-z0-9_-]+/g, "-"); }
   function table(head, rows, leftCols) {
@@ -339,7 +348,7 @@
       rows.push([k, { wrap: String(v) }]);
     });
     d.appendChild(table(["environment", "value"], rows, [0, 1]));
-    d.appendChild(el("pre", { text: JSON.stringify(r.options, null, 2) }));
+    d.appendChild(el("pre", { text: JSON.stringify(r.options, humanDurations, 2) }));
     env.appendChild(d);
   });
   main.appendChild(env);
