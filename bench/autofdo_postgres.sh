@@ -232,6 +232,7 @@ for i in $(seq "$RUNS"); do
 			continue
 		fi
 		rm -rf "$dir"
+		mkdir -p "$(dirname "$dir")"
 		start_server "$b"
 		echo "   run $i $b -> $dir (load $(cut -d' ' -f1 /proc/loadavg))"
 		# A run whose scenarios fail still leaves its result directory; the
