@@ -249,7 +249,7 @@ done
 say "compare (environment, then per scenario: each run's value, Mean, STDDEVP, STDDEVP/Mean, afdo/default, p, CI)"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; PMU: $(ls /sys/bus/event_source/devices | tr '\n' ' ')"
 "$bin/stampede" compare "$WORK/runs/default" "$WORK/runs/afdo" --names default,afdo \
-	--metric responseTime:avg --metric responseTime:p95 --metric qps --format md >"$WORK/compare.md"
+	--metric responseTime:avg --metric responseTime:p95 --metric qps --metric target_cpu --format md >"$WORK/compare.md"
 "$bin/stampede" compare "$WORK/runs/default" "$WORK/runs/afdo" --names default,afdo \
-	--metric responseTime:avg --metric responseTime:p95 --metric qps | tee "$WORK/compare.txt"
+	--metric responseTime:avg --metric responseTime:p95 --metric qps --metric target_cpu | tee "$WORK/compare.txt"
 echo "tables: $WORK/compare.md, $WORK/compare.txt"

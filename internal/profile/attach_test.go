@@ -149,9 +149,9 @@ func TestProcessTreeLeavesOutExited(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	// bash starts a child that exits at once, then becomes the server,
+	// bash starts a child that exits after 0.3 s, then becomes the server,
 	// which never reaps it.
-	server := exec.Command("bash", "-c", "true & exec "+path+" 30")
+	server := exec.Command("bash", "-c", "sleep 0.3 & exec "+path+" 30")
 	if err := server.Start(); err != nil {
 		t.Fatal(err)
 	}
