@@ -129,16 +129,9 @@ func (s *maxRateScenario) backlog(it *engine.Iter, now, _ time.Duration) {
 func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
 	s.begin(it, s.backlog)
-	v.timer.Reset(100 * time.Millisecond)
-	var intended time.Duration
-	select {
-	case intended = <-s.pace.Slots:
-		v.timer.Stop()
-	case <-v.timer.C:
-		return nil // paused between steps
-	case <-ctx.Done():
-		v.timer.Stop()
-		return ctx.Err()
+	intended, ok, err := s.pace.Next(ctx, v.timer, 100*time.Millisecond)
+	if !ok {
+		return err // nil: paused between steps
 	}
 	return v.snd.send(ctx, it, s.prod.pick, intended)
 }

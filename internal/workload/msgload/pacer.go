@@ -107,3 +107,21 @@ func (p *Pacer) Run(ctx context.Context) {
 		}
 	}
 }
+
+// Next waits for the intended send time of the next due message, at most
+// until timer fires (a VU's reused timer; Next resets and stops it). ok is
+// false when the timer fired first (the pacer is paused between steps);
+// err is ctx's error when ctx ended.
+func (p *Pacer) Next(ctx context.Context, timer *time.Timer, wait time.Duration) (intended time.Duration, ok bool, err error) {
+	timer.Reset(wait)
+	select {
+	case intended = <-p.Slots:
+		timer.Stop()
+		return intended, true, nil
+	case <-timer.C:
+		return 0, false, nil
+	case <-ctx.Done():
+		timer.Stop()
+		return 0, false, ctx.Err()
+	}
+}

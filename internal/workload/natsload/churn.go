@@ -22,7 +22,7 @@ func (b *base) addChurn() {
 	b.churnOn = true
 	b.winFrom, b.winFor = b.opts.ChurnStart, b.opts.ChurnFor
 	b.onStart = append(b.onStart, func(ctx context.Context) {
-		if !sleepCtx(ctx, b.opts.ChurnStart) {
+		if !msgload.SleepCtx(ctx, b.opts.ChurnStart) {
 			return
 		}
 		end := time.Now().Add(b.opts.ChurnFor)
@@ -34,7 +34,7 @@ func (b *base) addChurn() {
 		if b.opts.ChurnInterval > 0 {
 			b.streamChurn(ctx, end)
 		} else {
-			sleepCtx(ctx, time.Until(end))
+			msgload.SleepCtx(ctx, time.Until(end))
 		}
 		if node >= 0 {
 			rctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -73,7 +73,7 @@ func (b *base) streamChurn(ctx context.Context, end time.Time) {
 		}
 		cancel()
 		prev = name
-		if !sleepCtx(ctx, min(b.opts.ChurnInterval, time.Until(end))) {
+		if !msgload.SleepCtx(ctx, min(b.opts.ChurnInterval, time.Until(end))) {
 			break
 		}
 	}
@@ -81,21 +81,6 @@ func (b *base) streamChurn(ctx context.Context, end time.Time) {
 		dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		b.churnEvent("delete stream", vc.js.DeleteStream(dctx, prev))
 		cancel()
-	}
-}
-
-// sleepCtx sleeps d or until ctx ends; it reports whether d elapsed.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
 	}
 }
 

@@ -97,22 +97,15 @@ func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
 	s.begin(it)
 	v.p.it = it
-	v.timer.Reset(100 * time.Millisecond)
-	var intended time.Duration
-	select {
-	case intended = <-s.pace.Slots:
-		v.timer.Stop()
-	case <-v.timer.C:
-		return nil // paused between steps
-	case <-ctx.Done():
-		v.timer.Stop()
-		return ctx.Err()
+	intended, ok, err := s.pace.Next(ctx, v.timer, 100*time.Millisecond)
+	if !ok {
+		return err // nil: paused between steps
 	}
 	if it.Now()-intended > s.opts.MaxRateStep {
 		s.late.Add(1)
 	}
 	it.Intended = intended
-	_, err := v.p.publishSync(ctx, it)
+	_, err = v.p.publishSync(ctx, it)
 	return err
 }
 
