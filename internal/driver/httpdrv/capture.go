@@ -3,9 +3,7 @@ package httpdrv
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
@@ -150,37 +148,7 @@ func (r *reader) readAll(c *Capture) error {
 }
 
 func (r *reader) readChunked(c *Capture) error {
-	for {
-		line, err := r.br.ReadSlice('\n')
-		if err != nil {
-			return err
-		}
-		line = bytes.TrimRight(line, "\r\n")
-		if i := bytes.IndexByte(line, ';'); i >= 0 {
-			line = line[:i]
-		}
-		n, err := strconv.ParseInt(string(bytes.TrimSpace(line)), 16, 64)
-		if err != nil || n < 0 {
-			return fmt.Errorf("%w: bad chunk size", errMalformed)
-		}
-		if n == 0 {
-			for {
-				t, err := r.br.ReadSlice('\n')
-				if err != nil {
-					return err
-				}
-				if len(bytes.TrimRight(t, "\r\n")) == 0 {
-					return nil
-				}
-			}
-		}
-		if err := r.readN(c, n); err != nil {
-			return err
-		}
-		if _, err := r.br.Discard(2); err != nil {
-			return err
-		}
-	}
+	return r.chunks(func(n int64) error { return r.readN(c, n) })
 }
 
 // captureStd fills c from a net/http response.

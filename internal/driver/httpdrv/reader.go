@@ -102,6 +102,15 @@ func (r *reader) rest(line []byte) (status int, keepAlive bool, err error) {
 }
 
 func (r *reader) discardChunked() error {
+	return r.chunks(func(n int64) error {
+		_, err := r.br.Discard(int(n))
+		return err
+	})
+}
+
+// chunks reads a chunked body, handing each chunk's size to body, which
+// consumes that many bytes; trailers are skipped.
+func (r *reader) chunks(body func(n int64) error) error {
 	for {
 		line, err := r.br.ReadSlice('\n')
 		if err != nil {
@@ -127,7 +136,10 @@ func (r *reader) discardChunked() error {
 				}
 			}
 		}
-		if _, err := r.br.Discard(int(n) + 2); err != nil {
+		if err := body(n); err != nil {
+			return err
+		}
+		if _, err := r.br.Discard(2); err != nil { // the chunk's CRLF
 			return err
 		}
 	}
