@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/lab"
+	"github.com/stampede-bench/stampede/internal/natscluster"
 )
 
 // generator is one running `stampede run nats.Publish` process.
@@ -52,7 +53,7 @@ func startGenerators(c *Config, f *lab.Fabric, nodes, clients []*lab.Host, d tim
 		cmd := f.Command(clients[p.Client], c.Exe, args...)
 		cmd.Dir = c.Dir
 		var stderr strings.Builder
-		cmd.Stderr = &capWriter{b: &stderr, n: 4096}
+		cmd.Stderr = natscluster.HeadWriter(&stderr, 4096)
 		if err := cmd.Start(); err != nil {
 			return gens, fmt.Errorf("lab generator p%d: %w", p.Index, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/lab"
+	"github.com/stampede-bench/stampede/internal/natscluster"
 )
 
 // Ports every node uses on its own address.
@@ -100,7 +101,7 @@ func startNodes(c *Config, f *lab.Fabric, hosts []*lab.Host) ([]*node, error) {
 			return nodes, err
 		}
 		var stderr strings.Builder
-		cmd.Stderr = &capWriter{b: &stderr, n: 2048}
+		cmd.Stderr = natscluster.HeadWriter(&stderr, 2048)
 		if err := cmd.Start(); err != nil {
 			return nodes, fmt.Errorf("lab node %s: %w", h.Name, err)
 		}
@@ -150,20 +151,6 @@ func stopNodes(nodes []*node) {
 			return
 		}
 	}
-}
-
-// capWriter keeps the first n bytes written to it.
-type capWriter struct {
-	b *strings.Builder
-	n int
-}
-
-func (w *capWriter) Write(p []byte) (int, error) {
-	if k := min(len(p), w.n); k > 0 {
-		w.b.Write(p[:k])
-		w.n -= k
-	}
-	return len(p), nil
 }
 
 func oneLine(s string, ps *os.ProcessState) string {

@@ -215,6 +215,11 @@ func firstLine(s string, ps *os.ProcessState) string {
 	return line
 }
 
+// HeadWriter returns a writer that passes the first n bytes written to it
+// on to w and drops the rest, never failing: a node's stderr kept for an
+// error message.
+func HeadWriter(w io.Writer, n int) io.Writer { return &limitWriter{w: w, n: n} }
+
 // limitWriter keeps the first n bytes written to it.
 type limitWriter struct {
 	w io.Writer
