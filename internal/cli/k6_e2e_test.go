@@ -134,14 +134,17 @@ func TestK6UserHTTPRun(t *testing.T) {
 
 // TestK6UserLiveOutputs: an HTTP run writes to a real InfluxDB (database
 // created on the fly) and pushes to a real Prometheus, with no manual step;
-// both hold k6's HTTP metrics under the run's testid afterwards.
+// both hold k6's HTTP metrics under the run's testid afterwards. The run is
+// paced (--rate) so that the servers keep up on a loaded CI machine: an
+// unpaced run writes ~350k InfluxDB lines/s, and a server that falls behind
+// makes the output drop (and say so), which is correct but not this test.
 func TestK6UserLiveOutputs(t *testing.T) {
 	influxURL := servertest.InfluxDB(t)
 	promURL := servertest.Prometheus(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) }))
 	defer srv.Close()
 	dir := t.TempDir()
-	code, stdout, stderr := runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "-u", "2", "-d", "2s",
+	code, stdout, stderr := runMain(t, t.Context(), "run", "http.Request", "--target", srv.URL+"/", "-u", "2", "-d", "2s", "--rate", "1000",
 		"--tag", "testid=live-e2e", "--out", "influxdb="+influxURL+"/k6fresh", "--out", "prometheus-rw="+promURL+"/api/v1/write",
 		"--out", filepath.Join(dir, "res"), "--quiet", "--no-report", "--no-csv")
 	if code != 0 {
