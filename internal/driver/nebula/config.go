@@ -150,8 +150,3 @@ func ParseConfig(u *url.URL, getenv func(string) string) (*Config, error) {
 	}
 	return c, nil
 }
-
-// URL builds a nebula:// URL string for addrs and space (no credentials).
-func URL(space string, addrs ...string) string {
-	return "nebula://" + strings.Join(addrs, ",") + "/" + space
-}
