@@ -46,7 +46,7 @@ func run(dbPath, data string, vus int, dur, timeout time.Duration) error {
 		return err
 	}
 	var ids []int64
-	err = ldbcfile.ReadKHopPersons(f, func(id int64) error { ids = append(ids, id); return nil })
+	err = ldbcfile.Reader{}.ReadKHopPersons(f, func(id int64) error { ids = append(ids, id); return nil })
 	f.Close()
 	if err != nil {
 		return err

@@ -216,7 +216,7 @@ func TestLabE2E(t *testing.T) {
 				t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 			}
 		}
-		if !lab.HaveNetem(context.Background()) {
+		if lab.Preflight(context.Background(), lab.Needs{Netem: true}) != nil {
 			code, _, stderr := run(t, "--delay", "1ms", "--nodes", "1")
 			if code != ExitUsage || !strings.Contains(stderr, "netem") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 				t.Errorf("--delay without netem: exit %d, %q", code, stderr)

@@ -81,8 +81,3 @@ func Preflight(ctx context.Context, n Needs) error {
 	}
 	return nil
 }
-
-// HaveNetem tells whether the kernel has the netem qdisc.
-func HaveNetem(ctx context.Context) bool {
-	return Preflight(ctx, Needs{Netem: true}) == nil
-}

@@ -50,17 +50,3 @@ func Scan(dir string, fn func(*Sample) error) error {
 
 // maxLine bounds one line of File read back: 64 MiB.
 const maxLine = 64 << 20
-
-// Sources lists the source IDs in dir/File in order of first appearance.
-func Sources(dir string) ([]string, error) {
-	var out []string
-	seen := map[string]bool{}
-	err := Scan(dir, func(s *Sample) error {
-		if !seen[s.Source] {
-			seen[s.Source] = true
-			out = append(out, s.Source)
-		}
-		return nil
-	})
-	return out, err
-}

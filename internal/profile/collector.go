@@ -48,11 +48,6 @@ func badSpec(format string, args ...any) error {
 // has no pid= option.
 const PIDEnv = "STAMPEDE_PROFILE_PID"
 
-// ParseSpec is ParseSpecEnv with the process environment (os.Getenv).
-func ParseSpec(spec string) (Collector, error) {
-	return ParseSpecEnv(spec, os.Getenv)
-}
-
 // ParseSpecEnv builds a Collector from a --profile value:
 //
 //	pprof=URL   fetch URL/debug/pprof/profile?seconds=N during each

@@ -122,18 +122,6 @@ func readProfile(path string) (*pprofile.Profile, error) {
 	return p, nil
 }
 
-// MergeFiles merges inputs (files or directories, see Merge) and writes the
-// result to out as a gzip-compressed pprof profile, suitable for
-// go build -pgo=out. out is replaced atomically: it is written to a
-// temporary file in the same directory and renamed.
-func MergeFiles(out string, inputs ...string) error {
-	p, err := Merge(inputs)
-	if err != nil {
-		return err
-	}
-	return WriteFile(out, p)
-}
-
 // WriteFile writes p to path as a gzip-compressed pprof profile, replacing
 // path atomically (temporary file in the same directory, then rename).
 func WriteFile(path string, p *pprofile.Profile) error {

@@ -230,19 +230,6 @@ func (v *interactiveVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	return nil
 }
 
-// equalRows compares two answers cell by cell.
-func equalRows(a, b [][]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if strings.Join(a[i], "|") != strings.Join(b[i], "|") {
-			return false
-		}
-	}
-	return true
-}
-
 // answerDiff describes the first difference with a stable message.
 func answerDiff(got, want [][]string) error {
 	if len(got) != len(want) {

@@ -145,17 +145,6 @@ func PersonsForSF(sf float64) (int, error) {
 	return 0, badConfig("scale factor %v is not an LDBC one (use 0.1, 0.3, 1, 3, 10, 30, 100, or below 0.1 for tests)", sf)
 }
 
-// KnowsForSF returns the number of knows edges the generator aims at for
-// scale factor sf (it lands within a few percent): the LDBC number where the
-// specification lists one, an interpolation elsewhere (see avgDegree).
-func KnowsForSF(sf float64) (int64, error) {
-	n, err := PersonsForSF(sf)
-	if err != nil {
-		return 0, err
-	}
-	return int64(math.Round(float64(n) * avgDegree(n) / 2)), nil
-}
-
 // workers resolves Config.Workers.
 func (c Config) workers() int {
 	if c.Workers == 0 {

@@ -138,20 +138,6 @@ func generateInto(ctx context.Context, cfg Config, n int, dir string, t0 time.Ti
 	return st, nil
 }
 
-// buildGraph runs the in-memory stages only (persons and knows) for n
-// persons; tests and benchmarks use it to check the graph without files.
-func buildGraph(ctx context.Context, n int, seed int64, workers int) (*generator, error) {
-	d, err := newDicts()
-	if err != nil {
-		return nil, err
-	}
-	g := &generator{seed: seed, workers: max(1, workers), dicts: d, degrees: newDegreeModel(n)}
-	if err := g.generatePersons(ctx, n); err != nil {
-		return nil, err
-	}
-	return g, g.generateKnows(ctx)
-}
-
 // prepareOut checks that out can take a data set: absent, empty, or (with
 // force) emptied of a data set Generate wrote there before.
 func prepareOut(out string, force bool) error {

@@ -141,7 +141,7 @@ func TestOutputIsConsistent(t *testing.T) {
 	})
 
 	persons := map[int64]ldbcfile.Person{}
-	if err := ldbcfile.ReadPersons(open(ldbcfile.PersonPath), func(p ldbcfile.Person) error {
+	if err := (ldbcfile.Reader{}).ReadPersons(open(ldbcfile.PersonPath), func(p ldbcfile.Person) error {
 		if _, dup := persons[p.ID]; dup || p.ID < 0 {
 			return fmt.Errorf("bad or duplicate id %d", p.ID)
 		}
@@ -159,7 +159,7 @@ func TestOutputIsConsistent(t *testing.T) {
 
 	adj := map[int64][]int64{}
 	end := time.Date(2013, 1, 1, 0, 0, 0, 0, time.UTC)
-	if err := ldbcfile.ReadKnows(open(ldbcfile.PersonKnowsPersonPath), func(a, b int64, created time.Time) error {
+	if err := (ldbcfile.Reader{}).ReadKnows(open(ldbcfile.PersonKnowsPersonPath), func(a, b int64, created time.Time) error {
 		pa, oka := persons[a]
 		pb, okb := persons[b]
 		switch {
@@ -228,7 +228,7 @@ func TestOutputIsConsistent(t *testing.T) {
 
 	// k-hop persons: known, with friends, at least 100.
 	var khop []int64
-	if err := ldbcfile.ReadKHopPersons(open(ldbcfile.KHopPersonPath), func(p int64) error {
+	if err := (ldbcfile.Reader{}).ReadKHopPersons(open(ldbcfile.KHopPersonPath), func(p int64) error {
 		khop = append(khop, p)
 		return want(len(adj[p]) > 0, fmt.Sprintf("k-hop person %d has no friends", p))
 	}); err != nil {
@@ -240,7 +240,7 @@ func TestOutputIsConsistent(t *testing.T) {
 	// Shortest-path pairs: about 10% not connected (by BFS over the file).
 	comp := componentsOf(persons, adj)
 	pairs, unconnected := 0, 0
-	if err := ldbcfile.ReadShortestPathPairs(open(ldbcfile.ShortestPathPath), func(a, b int64) error {
+	if err := (ldbcfile.Reader{}).ReadShortestPathPairs(open(ldbcfile.ShortestPathPath), func(a, b int64) error {
 		pairs++
 		if comp[a] != comp[b] {
 			unconnected++
@@ -254,7 +254,7 @@ func TestOutputIsConsistent(t *testing.T) {
 	}
 	// Insert persons: new ids.
 	inserts := map[int64]bool{}
-	if err := ldbcfile.ReadInsertPersons(open(ldbcfile.InsertPersonPath), func(p ldbcfile.Person) error {
+	if err := (ldbcfile.Reader{}).ReadInsertPersons(open(ldbcfile.InsertPersonPath), func(p ldbcfile.Person) error {
 		if _, clash := persons[p.ID]; clash || inserts[p.ID] {
 			return fmt.Errorf("insert person id %d collides", p.ID)
 		}

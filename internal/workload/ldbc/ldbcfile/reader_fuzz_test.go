@@ -74,7 +74,7 @@ func FuzzReadPersons(f *testing.F) {
 			}
 			row := AppendPerson([]byte(PersonHeader+"\n"), p)
 			var back []Person
-			if err := ReadPersons(bytes.NewReader(row), func(q Person) error {
+			if err := (Reader{}).ReadPersons(bytes.NewReader(row), func(q Person) error {
 				back = append(back, q)
 				return nil
 			}); err != nil || len(back) != 1 || !samePerson(back[0], p) {
@@ -105,7 +105,7 @@ func FuzzReadKnows(f *testing.F) {
 			at   time.Time
 		}
 		var rows []knows
-		err := ReadKnows(bytes.NewReader(in), func(a, b int64, at time.Time) error {
+		err := Reader{}.ReadKnows(bytes.NewReader(in), func(a, b int64, at time.Time) error {
 			rows = append(rows, knows{a, b, at})
 			return nil
 		})
@@ -128,7 +128,7 @@ func FuzzReadKnows(f *testing.F) {
 			}
 			row := AppendKnows([]byte(PersonKnowsPersonHeader+"\n"), k.a, k.b, k.at)
 			n := 0
-			if err := ReadKnows(bytes.NewReader(row), func(a, b int64, at time.Time) error {
+			if err := (Reader{}).ReadKnows(bytes.NewReader(row), func(a, b int64, at time.Time) error {
 				n++
 				if a != k.a || b != k.b || !at.Equal(k.at) {
 					t.Fatalf("%+v reads back as %d %d %v", k, a, b, at)

@@ -18,7 +18,7 @@ const personsCSV = PersonHeader + `
 
 func TestReadPersons(t *testing.T) {
 	var got []Person
-	if err := ReadPersons(strings.NewReader(personsCSV), func(p Person) error {
+	if err := (Reader{}).ReadPersons(strings.NewReader(personsCSV), func(p Person) error {
 		got = append(got, p)
 		return nil
 	}); err != nil {
@@ -130,13 +130,13 @@ func TestReaderStopsOnCallbackAndHeaderErrors(t *testing.T) {
 
 func TestReadParams(t *testing.T) {
 	var pairs [][2]int64
-	err := ReadShortestPathPairs(strings.NewReader(ShortestPathHeader+"\n933|4398046511104\n1|2\n"),
+	err := Reader{}.ReadShortestPathPairs(strings.NewReader(ShortestPathHeader+"\n933|4398046511104\n1|2\n"),
 		func(a, b int64) error { pairs = append(pairs, [2]int64{a, b}); return nil })
 	if err != nil || fmt.Sprint(pairs) != "[[933 4398046511104] [1 2]]" {
 		t.Fatalf("pairs %v, err %v", pairs, err)
 	}
 	n := 0
-	if err := ReadInsertPersons(strings.NewReader(personsCSV), func(Person) error { n++; return nil }); err != nil || n != 2 {
+	if err := (Reader{}).ReadInsertPersons(strings.NewReader(personsCSV), func(Person) error { n++; return nil }); err != nil || n != 2 {
 		t.Fatalf("insert persons %d, err %v", n, err)
 	}
 }
@@ -237,7 +237,7 @@ func BenchmarkReadKnows(b *testing.B) {
 	b.SetBytes(int64(len(input)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := ReadKnows(strings.NewReader(input), func(int64, int64, time.Time) error { return nil }); err != nil {
+		if err := (Reader{}).ReadKnows(strings.NewReader(input), func(int64, int64, time.Time) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 	}

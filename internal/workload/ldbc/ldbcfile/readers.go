@@ -6,35 +6,6 @@ import (
 	"time"
 )
 
-// ReadPersons strictly reads person_0_0.csv rows from r; see
-// Reader.ReadPersons.
-func ReadPersons(r io.Reader, fn func(Person) error) error {
-	return Reader{}.ReadPersons(r, fn)
-}
-
-// ReadKnows strictly reads person_knows_person_0_0.csv rows from r; see
-// Reader.ReadKnows.
-func ReadKnows(r io.Reader, fn func(a, b int64, created time.Time) error) error {
-	return Reader{}.ReadKnows(r, fn)
-}
-
-// ReadKHopPersons strictly reads khop_person.csv; see Reader.ReadKHopPersons.
-func ReadKHopPersons(r io.Reader, fn func(personID int64) error) error {
-	return Reader{}.ReadKHopPersons(r, fn)
-}
-
-// ReadShortestPathPairs strictly reads shortest_path.csv; see
-// Reader.ReadShortestPathPairs.
-func ReadShortestPathPairs(r io.Reader, fn func(person1, person2 int64) error) error {
-	return Reader{}.ReadShortestPathPairs(r, fn)
-}
-
-// ReadInsertPersons strictly reads insert_person.csv; see
-// Reader.ReadInsertPersons.
-func ReadInsertPersons(r io.Reader, fn func(Person) error) error {
-	return Reader{}.ReadInsertPersons(r, fn)
-}
-
 // ReadPersons reads rows with PersonHeader and calls fn for each. Ids must
 // be non-negative, gender male or female, dates in rd.Dates; anything else
 // is a malformed line.

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/loader"
 )
 
@@ -176,68 +175,6 @@ func SchemaStatements() []string {
 // CreateSpace is the statement creating space.
 func CreateSpace(space string, partitions, replicas int) string {
 	return fmt.Sprintf("CREATE SPACE IF NOT EXISTS %s(partition_num = %d, replica_factor = %d, vid_type = INT64)", nebula.QuoteName(space), partitions, replicas)
-}
-
-// AppendPersonValues appends "id:(...)" of one person, the VALUES item
-// of INSERT VERTEX Person(PersonProps).
-func AppendPersonValues(dst []byte, p ldbcfile.Person) []byte {
-	dst = strconv.AppendInt(dst, p.ID, 10)
-	dst = append(dst, ":("...)
-	dst = nebula.AppendString(dst, p.FirstName)
-	dst = append(dst, ", "...)
-	dst = nebula.AppendString(dst, p.LastName)
-	dst = append(dst, ", "...)
-	dst = nebula.AppendString(dst, p.Gender)
-	dst = append(dst, `, "`...)
-	dst = ldbcfile.AppendDate(dst, p.Birthday)
-	dst = append(dst, `", datetime("`...)
-	dst = appendDateTime(dst, p.CreationDate)
-	dst = append(dst, `"), `...)
-	dst = nebula.AppendString(dst, p.LocationIP)
-	dst = append(dst, ", "...)
-	dst = nebula.AppendString(dst, p.BrowserUsed)
-	return append(dst, ')')
-}
-
-// appendDateTime writes t as nGQL's datetime() accepts it: no zone
-// suffix (LDBC times are UTC), milliseconds.
-func appendDateTime(dst []byte, t time.Time) []byte {
-	return t.UTC().AppendFormat(dst, "2006-01-02T15:04:05.000")
-}
-
-// InsertPersons is the INSERT VERTEX statement of persons.
-func InsertPersons(dst []byte, ps []ldbcfile.Person) []byte {
-	dst = append(dst, "INSERT VERTEX "+PersonTag+"("+PersonProps+") VALUES "...)
-	for i, p := range ps {
-		if i > 0 {
-			dst = append(dst, ", "...)
-		}
-		dst = AppendPersonValues(dst, p)
-	}
-	return dst
-}
-
-// Knows is one friendship.
-type Knows struct {
-	A, B    int64
-	Created time.Time
-}
-
-// InsertKnows is the INSERT EDGE statement of friendships.
-func InsertKnows(dst []byte, ks []Knows) []byte {
-	dst = append(dst, "INSERT EDGE "+KnowsEdge+"(creationDate) VALUES "...)
-	for i, k := range ks {
-		if i > 0 {
-			dst = append(dst, ", "...)
-		}
-		dst = strconv.AppendInt(dst, k.A, 10)
-		dst = append(dst, "->"...)
-		dst = strconv.AppendInt(dst, k.B, 10)
-		dst = append(dst, `:(datetime("`...)
-		dst = appendDateTime(dst, k.Created)
-		dst = append(dst, `"))`...)
-	}
-	return dst
 }
 
 // metaStatement records a completed load: m and the rows written by
