@@ -51,10 +51,10 @@ func Example() {
 	plan := stampede.Plan{
 		Scenarios: []stampede.PlanScenario{{
 			Name: "demo.Sum", Family: demo,
-			Config: stampede.Config{Executor: stampede.SharedIterations, VUs: 2, Iterations: 100}.Defaults(),
+			Config: stampede.Config{Executor: stampede.SharedIterations, VUs: 2, Iterations: 100},
 		}},
 		Out:        filepath.Join(dir, "result"),
-		NoCSV:      true,
+		Outputs:    []stampede.OutputSpec{{Kind: "series"}},
 		Thresholds: thresholds,
 	}
 	res, err := stampede.Execute(context.Background(), plan, stampede.DefaultDeps(nil, os.Getenv))

@@ -30,10 +30,10 @@ func ExampleBuiltinFamily() {
 	plan := stampede.Plan{
 		Scenarios: []stampede.PlanScenario{{
 			Name: "builtin.Sleep", Family: stampede.BuiltinFamily(opts),
-			Config: stampede.Config{Executor: stampede.SharedIterations, VUs: 2, Iterations: 20}.Defaults(),
+			Config: stampede.Config{Executor: stampede.SharedIterations, VUs: 2, Iterations: 20},
 		}},
-		Out:   filepath.Join(dir, "result"),
-		NoCSV: true,
+		Out:     filepath.Join(dir, "result"),
+		Outputs: []stampede.OutputSpec{{Kind: "series"}},
 	}
 	start := time.Now()
 	res, err := stampede.Execute(context.Background(), plan, stampede.DefaultDeps(nil, os.Getenv))

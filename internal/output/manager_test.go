@@ -110,7 +110,7 @@ func (feed) Subscribe(func(monitor.Sample)) {}
 func TestSetOrdering(t *testing.T) {
 	log := &callLog{}
 	a, b := newFake("a", log), &annotatingFake{fakeOutput: newFake("b", log)}
-	var s output.Set
+	var s output.Manager
 	var info bytes.Buffer
 	for _, o := range []output.Output{a, b} {
 		if err := s.Start("", o, &info); err != nil {
@@ -155,7 +155,7 @@ func TestSetErrors(t *testing.T) {
 	a, b, c := newFake("a", log), newFake("b", log), newFake("c", log)
 	b.startErr = errors.New("port busy")
 	a.stopErr = errors.New("disk full")
-	var s output.Set
+	var s output.Manager
 	if err := s.Start("first", a, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestSetObservesEverySecondOnce(t *testing.T) {
 	const secs = 6
 	log := &callLog{}
 	a, b := newFake("a", log), newFake("b", log)
-	var s output.Set
+	var s output.Manager
 	for _, o := range []*fakeOutput{a, b} {
 		if err := s.Start("", o, nil); err != nil {
 			t.Fatal(err)
