@@ -1,6 +1,7 @@
 package run
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -78,15 +79,18 @@ func startOutputs(deps Deps, p Plan, reg *metrics.Registry, tags map[string]stri
 	info := orDiscard(deps.Info)
 	check := selfcheck.NewLive(inProcess)
 	_ = m.Start("", check, info) // sampling cannot fail
+	var mon *monitorOutput
+	if len(p.Monitors) > 0 {
+		mon = &monitorOutput{dir: p.Out, specs: p.Monitors}
+		fmt.Fprintln(info, mon.describe())
+	}
 	params := deps.outputParams(p)
 	params.Registry, params.Tags, params.Start, params.Generator = reg, tags, time.Now(), check.Latest
 	if err := m.StartSpecs(deps.outputRegistry(), p.Outputs, params, info); err != nil {
 		_ = m.Stop()
 		return m, nil, nil, err
 	}
-	var mon *monitorOutput
-	if len(p.Monitors) > 0 {
-		mon = &monitorOutput{dir: p.Out, specs: p.Monitors}
+	if mon != nil {
 		if err := m.Start("monitor", mon, info); err != nil {
 			_ = m.Stop()
 			return m, nil, nil, err

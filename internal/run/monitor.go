@@ -29,8 +29,12 @@ type monitorOutput struct {
 	m     *monitor.Monitor
 }
 
-// Description names the sources and the file.
-func (o *monitorOutput) Description() string {
+// Description is empty: startOutputs announces the monitor (describe)
+// before the outputs it feeds, as the run always did.
+func (o *monitorOutput) Description() string { return "" }
+
+// describe names the sources and the file.
+func (o *monitorOutput) describe() string {
 	return fmt.Sprintf("monitor: %s every 1s → %s", strings.Join(monitorDisplay(o.specs), ", "), monitor.File)
 }
 
