@@ -112,6 +112,10 @@ func AsRunnable(s Scenario) Runnable { return engineScenario{s} }
 // line reports it in one line and exits with code 2.
 func Usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
 
+// IsUsage tells that err is bad input (Usagef, or Execute refusing a plan
+// before anything ran): the command line exits with code 2 on it.
+func IsUsage(err error) bool { return usage.Is(err) }
+
 // ScenarioDef is one scenario of a family made with NewFamily.
 type ScenarioDef struct {
 	// Name in family.Scenario form, e.g. "echo.RoundTrip"; unique in the

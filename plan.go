@@ -7,7 +7,6 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
-	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/threshold"
@@ -160,11 +159,13 @@ const (
 // Display (a live progress line) serves the command line.
 type Deps = run.Deps
 
-// DefaultDeps returns the built-in target drivers, stampede's own
-// outputs and the process environment, with preparation and progress
-// messages to log (nil: quiet).
+// DefaultDeps returns stampede's own outputs and the process environment,
+// with preparation and progress messages to log (nil: quiet). Drivers is
+// left nil: each family of the plan registers the target drivers it uses
+// (the built-in graph and http families do), so that a program links only
+// the drivers of its families.
 func DefaultDeps(log io.Writer, getenv func(string) string) Deps {
-	return Deps{Drivers: plugins.Drivers(), Outputs: outputs.New(), Getenv: getenv, Log: log, Info: log, Warn: log}
+	return Deps{Outputs: outputs.New(), Getenv: getenv, Log: log, Info: log, Warn: log}
 }
 
 // DefaultOutputs are the outputs of a Plan whose Outputs are nil, those

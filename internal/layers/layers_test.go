@@ -89,10 +89,13 @@ var layers = []layer{
 	{8, "internal/output/outputs", "names stampede's outputs"},
 	{9, "internal/run/...", "runs of many plans: sweeps"},
 	{10, "internal/cli", "flags, display, exit codes"},
-	{11, "", "the public Go API"},
-	{12, "cmd/...", ""},
-	{12, "examples/...", ""},
-	{12, "bench/...", ""},
+	{11, "", "the public Go API: the core, no built-in family, no command line"},
+	{12, "families", "the built-in families, for Go programs and the command line"},
+	{13, "cmdline", "the public command line (Main); defaults to families.Builtins"},
+	{14, "cmd/...", ""},
+	{14, "examples", "the size test of the example programs"},
+	{14, "examples/...", ""},
+	{14, "bench/...", ""},
 }
 
 // only lists outside packages that only some groups may import.
@@ -207,6 +210,29 @@ func TestImportsPointDown(t *testing.T) {
 // finishes a result directory. Every concrete output reaches the run
 // through the registry in Deps.Outputs.
 var runOutputs = []string{"internal/output", "internal/output/finish"}
+
+// TestCoreLinksNoFamily fails when the public core (the root package)
+// imports a built-in family, the drivers' catalog or the command line: a
+// program that imports it links only the families it names
+// (examples/size_test.go measures that).
+func TestCoreLinksNoFamily(t *testing.T) {
+	pkgs := packages(t)
+	imps, ok := pkgs[""]
+	if !ok {
+		t.Fatal("no root package")
+	}
+	for _, imp := range imps {
+		irel, ok := strings.CutPrefix(imp, module+"/")
+		if !ok {
+			continue
+		}
+		for _, bad := range []string{"internal/plugins", "internal/cli", "internal/workload/", "internal/driver/", "families", "cmdline"} {
+			if irel == bad || (strings.HasSuffix(bad, "/") && strings.HasPrefix(irel, bad)) {
+				t.Errorf("the root package imports ./%s: the core must not link families, drivers or the command line", irel)
+			}
+		}
+	}
+}
 
 // TestRunKnowsNoConcreteOutput fails when internal/run imports a concrete
 // output: outputs are registry entries, started and stopped by

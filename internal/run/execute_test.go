@@ -3,6 +3,8 @@ package run
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
+	"github.com/stampede-bench/stampede/internal/workload/httpload"
 )
 
 // noopPlan is a plan of builtin.Noop, n iterations on 2 VUs, into dir.
@@ -157,5 +160,25 @@ func TestExecuteRefusesUnopenedScenario(t *testing.T) {
 	}
 	if _, serr := os.Stat(dir); !os.IsNotExist(serr) {
 		t.Errorf("result directory made for a plan that failed: %v", serr)
+	}
+}
+
+// TestExecuteFamiliesBringTheirDrivers: without Deps.Drivers, each
+// family registers the drivers it opens targets with (the http family its
+// HTTP driver), so a Go program links only those.
+func TestExecuteFamiliesBringTheirDrivers(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	defer srv.Close()
+	p := Plan{
+		Scenarios: []Scenario{{Name: "http.Request", Family: httpload.New(httpload.DefaultOptions()),
+			Config: engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 5}.Defaults()}},
+		Target: srv.URL, Out: filepath.Join(t.TempDir(), "r"),
+	}
+	res, err := Execute(context.Background(), p, Deps{Outputs: outputs.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Snapshot.Scenarios[0].Counters["requests"]; got != 5 {
+		t.Errorf("requests %d, want 5", got)
 	}
 }

@@ -1,4 +1,4 @@
-package stampede_test
+package families_test
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/cmdline"
+	"github.com/stampede-bench/stampede/families"
 )
 
 // ExampleBuiltinFamily runs a built-in family configured in Go: builtin.Sleep
@@ -22,14 +24,14 @@ func ExampleBuiltinFamily() {
 	}
 	defer os.RemoveAll(dir)
 
-	opts := stampede.DefaultBuiltinOptions()
+	opts := families.DefaultBuiltinOptions()
 	opts.Sleep = time.Millisecond
 	if err := opts.Validate(); err != nil {
 		panic(err)
 	}
 	plan := stampede.Plan{
 		Scenarios: []stampede.PlanScenario{{
-			Name: "builtin.Sleep", Family: stampede.BuiltinFamily(opts),
+			Name: "builtin.Sleep", Family: families.BuiltinFamily(opts),
 			Config: stampede.Config{Executor: stampede.SharedIterations, VUs: 2, Iterations: 20},
 		}},
 		Out:     filepath.Join(dir, "result"),
@@ -50,13 +52,13 @@ func ExampleBuiltinFamily() {
 // TestOptionsAreTheFlagDefaults: a family built from options shows them
 // as its run flags' defaults, and a flag the user gives still wins.
 func TestOptionsAreTheFlagDefaults(t *testing.T) {
-	opts := stampede.DefaultKafkaOptions()
+	opts := families.DefaultKafkaOptions()
 	if err := opts.ApplyProfile("high-reliability"); err != nil {
 		t.Fatal(err)
 	}
-	catalog := stampede.NewCatalog(stampede.KafkaFamily(opts))
+	catalog := stampede.NewCatalog(families.KafkaFamily(opts))
 	var stdout, stderr bytes.Buffer
-	stampede.Main(context.Background(), catalog, []string{"run", "--help"}, &stdout, &stderr)
+	cmdline.Main(context.Background(), catalog, []string{"run", "--help"}, &stdout, &stderr)
 	help := stdout.String() + stderr.String()
 	for flag, def := range map[string]string{"--acks string": `(default "all")`, "--replication-factor int16": "(default 3)", "--min-insync-replicas int": "(default 2)"} {
 		// The usage text may wrap: the default follows before the next flag.
@@ -64,7 +66,7 @@ func TestOptionsAreTheFlagDefaults(t *testing.T) {
 			t.Errorf("run --help: %s without %s:\n%s", flag, def, help)
 		}
 	}
-	bad := stampede.DefaultKafkaOptions()
+	bad := families.DefaultKafkaOptions()
 	bad.Acks = "2"
 	if err := bad.Validate(); err == nil || err.Error() != `--acks "2": want 0, 1 or all` {
 		t.Errorf("Validate() = %v", err)

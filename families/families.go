@@ -1,6 +1,12 @@
-package stampede
+// Package families is stampede's built-in workload families, built from
+// typed options without any flag library, and the catalog of all of them
+// (Builtins). The package stampede does not import it: a program that
+// does not use a built-in family links none.
+package families
 
 import (
+	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
 	"github.com/stampede-bench/stampede/internal/workload/httpload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc"
@@ -11,7 +17,7 @@ import (
 // The built-in families, built from typed options without any flag
 // library: start from the Default…Options function, change fields (each
 // documents its unit, default and run flag), Validate, then make the
-// family and name it in a Plan or a NewCatalog. A family made here binds
+// family and name it in a stampede.Plan or a stampede.NewCatalog. A family made here binds
 // its run flags when a command line is built around it; its options are
 // the flags' defaults.
 
@@ -33,7 +39,7 @@ type GraphOptions = ldbc.Options
 func DefaultGraphOptions() GraphOptions { return ldbc.DefaultOptions() }
 
 // GraphFamily returns the graph family with options o.
-func GraphFamily(o GraphOptions) Family { return ldbc.New(o) }
+func GraphFamily(o GraphOptions) stampede.Family { return ldbc.New(o) }
 
 // HTTPOptions are the http family's options: the request http.Request
 // sends. Fields (default; run flag):
@@ -51,7 +57,7 @@ type HTTPOptions = httpload.Options
 func DefaultHTTPOptions() HTTPOptions { return httpload.DefaultOptions() }
 
 // HTTPFamily returns the http family with options o.
-func HTTPFamily(o HTTPOptions) Family { return httpload.New(o) }
+func HTTPFamily(o HTTPOptions) stampede.Family { return httpload.New(o) }
 
 // BuiltinOptions are the builtin family's options (builtin.Noop,
 // builtin.Sleep). Fields (default; run flag):
@@ -63,7 +69,7 @@ type BuiltinOptions = builtin.Options
 func DefaultBuiltinOptions() BuiltinOptions { return builtin.DefaultOptions() }
 
 // BuiltinFamily returns the builtin family with options o.
-func BuiltinFamily(o BuiltinOptions) Family { return builtin.New(o) }
+func BuiltinFamily(o BuiltinOptions) stampede.Family { return builtin.New(o) }
 
 // KafkaOptions are the kafka family's options, including its
 // high-throughput and high-reliability profiles (Profile, ApplyProfile):
@@ -79,7 +85,7 @@ type KafkaOptions = mq.Options
 func DefaultKafkaOptions() KafkaOptions { return mq.DefaultOptions() }
 
 // KafkaFamily returns the kafka family with options o.
-func KafkaFamily(o KafkaOptions) Family { return mq.New(o) }
+func KafkaFamily(o KafkaOptions) stampede.Family { return mq.New(o) }
 
 // NATSOptions are the nats family's options, including its profiles
 // (Profile, ApplyProfile): nodes of the embedded cluster, streams,
@@ -95,4 +101,16 @@ type NATSOptions = natsload.Options
 func DefaultNATSOptions() NATSOptions { return natsload.DefaultOptions() }
 
 // NATSFamily returns the nats family with options o.
-func NATSFamily(o NATSOptions) Family { return natsload.New(o) }
+func NATSFamily(o NATSOptions) stampede.Family { return natsload.New(o) }
+
+// Builtins returns a catalog of stampede's own families: graph/LDBC
+// (go.Go1Step, find_path.FindShortestPath, ...), http, builtin (Noop,
+// Sleep), kafka and nats, each made anew for every command (their options
+// are the command's flags). Add a program's own families with Add.
+func Builtins() *stampede.Catalog {
+	c := stampede.NewCatalog()
+	for _, f := range plugins.Constructors() {
+		c.AddFunc(f)
+	}
+	return c
+}
