@@ -22,7 +22,10 @@
 // (in the open model from the iteration's intended start, so that a
 // stalled target cannot hide), whether it failed and, in the per-request
 // CSV, its label. RecordCheck records a pass/fail check. Returning an error
-// from Iterate counts a failed iteration.
+// from Iterate counts a failed iteration. Metrics of a family's own are
+// handles registered in Family.Open (NewCounter, NewTrend, NewCheck) and
+// recorded per iteration (Iteration.Add, Observe, Check); thresholds judge
+// them like the built-in ones (Example_customMetric).
 //
 // # Families and the catalog
 //

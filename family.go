@@ -84,7 +84,9 @@ type ScenarioInfo = workload.Info
 //	Vars    map[string]string  // -e KEY=VALUE pairs
 //
 // Metrics (the run's metrics registry) and Drivers (the target drivers of
-// the built-in families) serve the built-in families. env.Logf(format,
+// the built-in families) serve the built-in families; a family registers
+// metrics of its own with NewCounter, NewTrend and NewCheck
+// (Example_customMetric). env.Logf(format,
 // args...) writes one preparation message unless Quiet.
 type Env = workload.Env
 
