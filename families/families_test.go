@@ -12,26 +12,27 @@ import (
 
 	"github.com/stampede-bench/stampede"
 	"github.com/stampede-bench/stampede/cmdline"
-	"github.com/stampede-bench/stampede/families"
+	"github.com/stampede-bench/stampede/families/builtin"
+	"github.com/stampede-bench/stampede/families/kafka"
 )
 
-// ExampleBuiltinFamily runs a built-in family configured in Go: builtin.Sleep
+// Example_builtinFamily runs a built-in family configured in Go: builtin.Sleep
 // with a 1 ms pause instead of the --sleep default of 1 s.
-func ExampleBuiltinFamily() {
+func Example_builtinFamily() {
 	dir, err := os.MkdirTemp("", "stampede-example")
 	if err != nil {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
 
-	opts := families.DefaultBuiltinOptions()
+	opts := builtin.DefaultOptions()
 	opts.Sleep = time.Millisecond
 	if err := opts.Validate(); err != nil {
 		panic(err)
 	}
 	plan := stampede.Plan{
 		Scenarios: []stampede.PlanScenario{{
-			Name: "builtin.Sleep", Family: families.BuiltinFamily(opts),
+			Name: "builtin.Sleep", Family: builtin.New(opts),
 			Config: stampede.Config{Executor: stampede.SharedIterations, VUs: 2, Iterations: 20},
 		}},
 		Out:     filepath.Join(dir, "result"),
@@ -52,11 +53,11 @@ func ExampleBuiltinFamily() {
 // TestOptionsAreTheFlagDefaults: a family built from options shows them
 // as its run flags' defaults, and a flag the user gives still wins.
 func TestOptionsAreTheFlagDefaults(t *testing.T) {
-	opts := families.DefaultKafkaOptions()
+	opts := kafka.DefaultOptions()
 	if err := opts.ApplyProfile("high-reliability"); err != nil {
 		t.Fatal(err)
 	}
-	catalog := stampede.NewCatalog(families.KafkaFamily(opts))
+	catalog := stampede.NewCatalog(kafka.New(opts))
 	var stdout, stderr bytes.Buffer
 	cmdline.Main(context.Background(), catalog, []string{"run", "--help"}, &stdout, &stderr)
 	help := stdout.String() + stderr.String()
@@ -66,7 +67,7 @@ func TestOptionsAreTheFlagDefaults(t *testing.T) {
 			t.Errorf("run --help: %s without %s:\n%s", flag, def, help)
 		}
 	}
-	bad := families.DefaultKafkaOptions()
+	bad := kafka.DefaultOptions()
 	bad.Acks = "2"
 	if err := bad.Validate(); err == nil || err.Error() != `--acks "2": want 0, 1 or all` {
 		t.Errorf("Validate() = %v", err)

@@ -90,12 +90,13 @@ var layers = []layer{
 	{9, "internal/run/...", "runs of many plans: sweeps"},
 	{10, "internal/cli", "flags, display, exit codes"},
 	{11, "", "the public Go API: the core, no built-in family, no command line"},
-	{12, "families", "the built-in families, for Go programs and the command line"},
-	{13, "cmdline", "the public command line (Main); defaults to families.Builtins"},
-	{14, "cmd/...", ""},
-	{14, "examples", "the size test of the example programs"},
-	{14, "examples/...", ""},
-	{14, "bench/...", ""},
+	{12, "families/...", "one public package per built-in family"},
+	{13, "families", "the catalog of the built-in families (Builtins)"},
+	{14, "cmdline", "the public command line (Main); defaults to families.Builtins"},
+	{15, "cmd/...", ""},
+	{15, "examples", "the size test of the example programs"},
+	{15, "examples/...", ""},
+	{15, "bench/...", ""},
 }
 
 // only lists outside packages that only some groups may import.
