@@ -5,16 +5,14 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
-	"github.com/stampede-bench/stampede/internal/plugins"
-	"github.com/stampede-bench/stampede/internal/workload"
 )
 
 // Catalog is the set of workload families a program offers, in display
 // order, and the outputs of its own that --out can name besides
 // stampede's (AddOutput); the first family's default scenarios make a bare
 // `stampede run`. A program builds it explicitly (there is no
-// registration at init time): Builtins() or NewCatalog(), then Add and
-// AddOutput. The zero value is an empty catalog.
+// registration at init time): NewCatalog() or families.Builtins(), then
+// Add and AddOutput. The zero value is an empty catalog.
 type Catalog struct {
 	// families make the catalog's families; built-in families are made
 	// fresh for every command, since their options live in them.
@@ -33,11 +31,13 @@ func NewCatalog(families ...Family) *Catalog {
 	return c
 }
 
-// Builtins returns a catalog of stampede's own families: graph/LDBC
-// (go.Go1Step, find_path.FindShortestPath, ...), http, builtin (Noop,
-// Sleep), kafka and nats.
-func Builtins() *Catalog {
-	return &Catalog{families: plugins.Constructors()}
+// AddFunc appends the family newFamily makes to the catalog and returns
+// the catalog: a new one for every command (a command line's flags set a
+// family's options, so each command gets its own; families.Builtins adds
+// stampede's own families this way).
+func (c *Catalog) AddFunc(newFamily func() Family) *Catalog {
+	c.families = append(c.families, newFamily)
+	return c
 }
 
 // Add appends family f to the catalog and returns the catalog. A scenario
@@ -47,18 +47,14 @@ func (c *Catalog) Add(f Family) *Catalog {
 	return c
 }
 
-// Families returns the catalog's families in order.
+// Families returns the catalog's families in order, made anew for one
+// command (see AddFunc).
 func (c *Catalog) Families() []Family {
-	return c.workload().Families()
-}
-
-// workload makes the catalog's families for one command.
-func (c *Catalog) workload() *workload.Catalog {
 	fams := make([]Family, len(c.families))
 	for i, f := range c.families {
 		fams[i] = f()
 	}
-	return workload.NewCatalog(fams...)
+	return fams
 }
 
 // AddOutput makes the output f makes available to the command line Main

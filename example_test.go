@@ -1,7 +1,6 @@
 package stampede_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -51,10 +50,10 @@ func Example() {
 	plan := stampede.Plan{
 		Scenarios: []stampede.PlanScenario{{
 			Name: "demo.Sum", Family: demo,
-			Config: stampede.Config{Executor: stampede.SharedIterations, VUs: 2, Iterations: 100}.Defaults(),
+			Config: stampede.Config{Executor: stampede.SharedIterations, VUs: 2, Iterations: 100},
 		}},
 		Out:        filepath.Join(dir, "result"),
-		NoCSV:      true,
+		Outputs:    []stampede.OutputSpec{{Kind: "series"}},
 		Thresholds: thresholds,
 	}
 	res, err := stampede.Execute(context.Background(), plan, stampede.DefaultDeps(nil, os.Getenv))
@@ -70,33 +69,4 @@ func Example() {
 	// iterations: 100
 	// thresholds failed: false
 	// summary.json written: true
-}
-
-// ExampleMain gives a scenario written in Go the complete stampede command
-// line: here `stampede run` with a threshold, then `stampede scenarios`.
-func ExampleMain() {
-	dir, err := os.MkdirTemp("", "stampede-example")
-	if err != nil {
-		panic(err)
-	}
-	defer os.RemoveAll(dir)
-
-	catalog := stampede.NewCatalog(stampede.NewFamily("demo", stampede.ScenarioDef{
-		Name: "demo.Sum", Description: "sum 1000 integers in process", Scenario: sumScenario{},
-	}))
-	var stdout, stderr bytes.Buffer
-	code := stampede.Main(context.Background(), catalog, []string{
-		"run", "demo.Sum", "-u", "2", "-i", "100", "--threshold", "checks: rate==1",
-		"--out", filepath.Join(dir, "result"), "--quiet", "--no-summary",
-	}, &stdout, &stderr)
-	fmt.Println("run exit code:", code)
-	fmt.Print(stderr.String()) // errors, one line each (none here)
-
-	stdout.Reset()
-	stampede.Main(context.Background(), catalog, []string{"scenarios"}, &stdout, &stderr)
-	fmt.Print(stdout.String())
-	// Output:
-	// run exit code: 0
-	// demo:
-	//   demo.Sum  sum 1000 integers in process
 }

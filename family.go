@@ -84,7 +84,9 @@ type ScenarioInfo = workload.Info
 //	Vars    map[string]string  // -e KEY=VALUE pairs
 //
 // Metrics (the run's metrics registry) and Drivers (the target drivers of
-// the built-in families) serve the built-in families. env.Logf(format,
+// the built-in families) serve the built-in families; a family registers
+// metrics of its own with NewCounter, NewTrend and NewCheck
+// (Example_customMetric). env.Logf(format,
 // args...) writes one preparation message unless Quiet.
 type Env = workload.Env
 
@@ -111,6 +113,10 @@ func AsRunnable(s Scenario) Runnable { return engineScenario{s} }
 // Usagef returns an error for bad input (options, target URL): the command
 // line reports it in one line and exits with code 2.
 func Usagef(format string, args ...any) error { return usage.Errorf(format, args...) }
+
+// IsUsage tells that err is bad input (Usagef, or Execute refusing a plan
+// before anything ran): the command line exits with code 2 on it.
+func IsUsage(err error) bool { return usage.Is(err) }
 
 // ScenarioDef is one scenario of a family made with NewFamily.
 type ScenarioDef struct {

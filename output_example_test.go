@@ -44,11 +44,10 @@ func ExampleOutputs() {
 	plan := stampede.Plan{
 		Scenarios: []stampede.PlanScenario{{
 			Name: "demo.Sum", Family: demo,
-			Config: stampede.Config{Executor: stampede.SharedIterations, VUs: 2, Iterations: 100}.Defaults(),
+			Config: stampede.Config{Executor: stampede.SharedIterations, VUs: 2, Iterations: 100},
 		}},
 		Out:     filepath.Join(dir, "result"),
-		NoCSV:   true,
-		Outputs: []stampede.OutputSpec{{Kind: "seconds"}},
+		Outputs: []stampede.OutputSpec{{Kind: "series"}, {Kind: "seconds"}},
 	}
 	deps := stampede.DefaultDeps(nil, os.Getenv)
 	deps.Outputs = reg

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/output/finish"
-	"github.com/stampede-bench/stampede/internal/plugins"
+	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/threshold"
@@ -30,14 +30,9 @@ import (
 //	InsecureSkipTLSVerify bool  // accept any TLS certificate
 //	Backoff   struct{ Min, Max time.Duration } // per-VU wait after connection failures, closed model (0: 50ms to 1s; Min < 0: none)
 //
-//	CSV           string            // the per-request CSV ("" : Out/requests.csv)
-//	NoCSV         bool              // write no per-request CSV
-//	NoReport      bool              // write no report.html
-//	SummaryExport string            // also write summary.json here (k6's --summary-export)
-//	Outputs       []OutputSpec      // live outputs, as --out KIND=ARG (Deps.Outputs makes them)
-//	Prometheus    string            // host:port to serve live /metrics on ("" : none)
-//	Tags          map[string]string // put on every output; testid defaults to the name of Out
-//	TrendStats    []string          // the summary's trend columns (nil: avg, min, med, max, p(90), p(95), p(99))
+//	Outputs    []OutputSpec      // every output, in start order (nil: DefaultOutputs(); Deps.Outputs makes them)
+//	Tags       map[string]string // put on every output; testid defaults to the name of Out
+//	TrendStats []string          // the summary's trend columns (nil: avg, min, med, max, p(90), p(95), p(99))
 //
 //	Thresholds   Thresholds // pass/fail criteria (ParseThresholds)
 //	NoThresholds bool       // record the thresholds without judging them
@@ -56,7 +51,7 @@ type Plan = run.Plan
 //
 //	Name   string // in family.Scenario form, e.g. "echo.RoundTrip"; once per plan
 //	Family Family // the family that opens it (from your Catalog or a …Family function)
-//	Config Config // its executor; call Config.Defaults() on what you build
+//	Config Config // its executor; Execute fills in its defaults (Config.Defaults)
 type PlanScenario = run.Scenario
 
 // Segment is one part of a distributed run, i/N (Index from 1, Count
@@ -164,23 +159,66 @@ const (
 // Display (a live progress line) serves the command line.
 type Deps = run.Deps
 
-// DefaultDeps returns the built-in target drivers and the process
-// environment, with preparation and progress messages to log (nil:
-// quiet).
+// DefaultDeps returns stampede's own outputs and the process environment,
+// with preparation and progress messages to log (nil: quiet). Drivers is
+// left nil: each family of the plan registers the target drivers it uses
+// (the built-in graph and http families do), so that a program links only
+// the drivers of its families.
 func DefaultDeps(log io.Writer, getenv func(string) string) Deps {
-	return Deps{Drivers: plugins.Drivers(), Getenv: getenv, Log: log, Info: log, Warn: log}
+	return Deps{Outputs: outputs.New(), Getenv: getenv, Log: log, Info: log, Warn: log}
+}
+
+// DefaultOutputs are the outputs of a Plan whose Outputs are nil, those
+// of `stampede run` without flags: the per-request CSV (Out/requests.csv),
+// the per-second series (series.jsonl) and report.html. Add
+// OutputSpec{Kind: "summary-export", Arg: FILE} for k6's
+// --summary-export, {Kind: "prometheus", Arg: ADDR} for a scrape
+// endpoint, or any --out output such as {Kind: "json", Arg: FILE}.
+func DefaultOutputs() []OutputSpec {
+	return []OutputSpec{{Kind: outputs.Requests}, {Kind: outputs.Series}, {Kind: outputs.Report}}
 }
 
 // Execute runs plan once and writes its result directory (plan.Out, which
-// must not hold a run yet): options, environment, per-request CSV,
-// per-second series, snapshot, summary.json, summary.txt and report.html.
-// Once measuring has started, the Result is returned even with an error,
-// so that what was measured is kept. ctx stops the run early (the Result
-// is then marked Interrupted). Bad input is reported before anything is
-// created.
+// must not hold a run yet): options, environment, snapshot, summary.json,
+// summary.txt and what plan.Outputs write (DefaultOutputs when nil: the
+// per-request CSV, per-second series and report.html). It fills in each
+// scenario's executor defaults (Config.Defaults) and the deps' outputs
+// (nil: stampede's own), checks the plan before anything is created (the
+// preflight of `stampede run`: thresholds, outputs, each family's target
+// checks, memory), and refuses a plan one of whose scenarios its family
+// did not open before the result directory exists. Once measuring has
+// started, the Result is returned even with an error, so that what was
+// measured is kept. ctx stops the run early (the Result is then marked
+// Interrupted). Bad input is reported before anything is created.
 func Execute(ctx context.Context, plan Plan, deps Deps) (*Result, error) {
+	plan = withDefaults(plan)
+	if deps.Outputs == nil {
+		deps.Outputs = outputs.New()
+	}
+	if err := run.CheckMemory(plan, deps.Outputs, run.AvailableMemory()); err != nil {
+		return nil, err
+	}
 	if err := run.Preflight(ctx, plan, deps); err != nil {
 		return nil, err
 	}
 	return run.Execute(ctx, plan, deps)
+}
+
+// withDefaults is plan with its executors' defaults and DefaultOutputs
+// when it names none; plan is not changed. A segment's executors are
+// left as WithSegment scaled them (it needed their defaults already; an
+// idle segment's zero VUs stay zero).
+func withDefaults(plan Plan) Plan {
+	if plan.Segment.Count <= 1 {
+		sc := make([]PlanScenario, len(plan.Scenarios))
+		for i, s := range plan.Scenarios {
+			s.Config = s.Config.Defaults()
+			sc[i] = s
+		}
+		plan.Scenarios = sc
+	}
+	if plan.Outputs == nil {
+		plan.Outputs = DefaultOutputs()
+	}
+	return plan
 }

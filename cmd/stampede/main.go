@@ -9,12 +9,13 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/cmdline"
+	"github.com/stampede-bench/stampede/families"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := stampede.Main(ctx, stampede.Builtins(), os.Args[1:], os.Stdout, os.Stderr)
+	code := cmdline.Main(ctx, families.Builtins(), os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

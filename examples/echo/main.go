@@ -1,17 +1,25 @@
-// Command echo is stampede with one more scenario, written in Go:
+// Command echo runs a scenario written in Go with stampede's Go API:
 // echo.RoundTrip times a 64-byte round trip to a TCP echo server on
-// loopback, which the scenario starts itself. Every stampede command works
-// with it, e.g.
+// loopback, which the scenario starts itself, e.g.
 //
-//	go run ./examples/echo run echo.RoundTrip -u 4 -d 5s --threshold 'responseTime: p(99)<50'
+//	go run ./examples/echo -u 4 -d 5s -threshold 'responseTime: p(99)<50' -out echo-result
+//
+// It imports only the package stampede (no built-in family, no command
+// line), so it links only what it uses. Its family works with the whole
+// command line too: cmdline.Main(ctx, families.Builtins().Add(echoFamily()),
+// ...) makes `run echo.RoundTrip`, compare, merge and the rest (the test
+// does exactly that).
 package main
 
 import (
 	"context"
+	"flag"
+	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/signal"
+	"time"
 
 	"github.com/stampede-bench/stampede"
 )
@@ -63,16 +71,57 @@ func (v *echoVU) Iterate(_ context.Context, it stampede.Iteration) error {
 
 func (v *echoVU) Close() error { return v.conn.Close() }
 
-// catalog is stampede's own families plus the echo family.
-func catalog() *stampede.Catalog {
-	return stampede.Builtins().Add(stampede.NewFamily("echo", stampede.ScenarioDef{
+// echoFamily is the family of echo.RoundTrip.
+func echoFamily() stampede.Family {
+	return stampede.NewFamily("echo", stampede.ScenarioDef{
 		Name: "echo.RoundTrip", Description: "64-byte round trip to a TCP echo server on loopback", Scenario: &echoScenario{},
-	}))
+	})
+}
+
+// run runs echo.RoundTrip as args say and prints its summary on stdout;
+// it returns the exit code: 0 ok, 1 run error, 2 bad usage, 99 a
+// threshold failed.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("echo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	vus := fs.Int64("u", 2, "VUs")
+	dur := fs.Duration("d", 5*time.Second, "duration")
+	out := fs.String("out", "echo-result", "result directory (must not hold a run yet)")
+	threshold := fs.String("threshold", "", "a k6 threshold, e.g. 'responseTime: p(99)<50'")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var ts stampede.Thresholds
+	if *threshold != "" {
+		var err error
+		if ts, err = stampede.ParseThresholds(*threshold); err != nil {
+			fmt.Fprintln(stderr, "echo:", err)
+			return 2
+		}
+	}
+	plan := stampede.Plan{
+		Scenarios: []stampede.PlanScenario{{Name: "echo.RoundTrip", Family: echoFamily(),
+			Config: stampede.Config{Executor: stampede.ConstantVUs, VUs: *vus, Duration: *dur}}},
+		Out: *out, Thresholds: ts,
+	}
+	res, err := stampede.Execute(ctx, plan, stampede.DefaultDeps(nil, os.Getenv))
+	if err != nil {
+		fmt.Fprintln(stderr, "echo:", err)
+		if stampede.IsUsage(err) {
+			return 2
+		}
+		return 1
+	}
+	_ = res.Show(stdout, stampede.ShowSummary, false)
+	if res.ThresholdsFailed {
+		return 99
+	}
+	return 0
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := stampede.Main(ctx, catalog(), os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }

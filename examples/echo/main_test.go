@@ -9,14 +9,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/cmdline"
+	"github.com/stampede-bench/stampede/families"
 )
 
 // stampedeCLI runs the example's command line in this process.
 func stampedeCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = stampede.Main(context.Background(), catalog(), args, &out, &errb)
+	code = cmdline.Main(context.Background(), families.Builtins().Add(echoFamily()), args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -102,6 +103,32 @@ func TestEchoThroughTheCLI(t *testing.T) {
 	}
 	if got := iterations(t, merged); got != 301 {
 		t.Errorf("merged iterations = %d, want 301", got)
+	}
+}
+
+// TestEchoProgram runs the program itself: Execute with its flags, the
+// summary on stdout, exit 99 when a threshold fails, 2 on bad input
+// before anything is created.
+func TestEchoProgram(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"-u", "2", "-d", "1s", "-out", dir, "-threshold", "responseTime: max<0"}, &out, &errb); code != 99 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "echo.RoundTrip") || iterations(t, dir) < 1 {
+		t.Errorf("summary:\n%s", out.String())
+	}
+	for _, f := range []string{"requests.csv", "series.jsonl", "report.html"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("default outputs: %v", err)
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad")
+	if code := run(context.Background(), []string{"-threshold", "nosuch: count>0", "-out", bad}, &out, &errb); code != 2 {
+		t.Errorf("bad threshold: exit %d: %s", code, errb.String())
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Error("a result directory for a refused plan")
 	}
 }
 

@@ -1,20 +1,29 @@
-// Command tally is stampede with an output of its own: --out tally=FILE
-// counts every request record (per VU, without a lock on the recording
-// path) and every per-second point, and writes the counts to FILE when the
-// run ends. Every stampede command works with it, e.g.
+// Command tally is an output of its own, written in Go: tally=FILE counts
+// every request record (per VU, without a lock on the recording path) and
+// every per-second point, and writes the counts to FILE when the run
+// ends. The program runs a no-op scenario with it through stampede's Go
+// API, e.g.
 //
-//	go run ./examples/tally run builtin.Noop -u 4 -d 5s --out tally=tally.txt
+//	go run ./examples/tally -u 4 -d 5s -tally tally.txt -out tally-result
+//
+// It imports only the package stampede, so it links only what it uses.
+// The output works with the whole command line too: a catalog with
+// AddOutput(tallyOutput) given to cmdline.Main makes `--out tally=FILE`
+// (the test does exactly that).
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/stampede-bench/stampede"
 )
@@ -111,18 +120,57 @@ var tallyOutput = stampede.OutputFactory{
 	},
 }
 
-// catalog is stampede's own families, with the tally output.
-func catalog() *stampede.Catalog {
-	c := stampede.Builtins()
-	if err := c.AddOutput(tallyOutput); err != nil {
+// noop is a scenario whose iterations record one request "noop" each.
+type noop struct{}
+
+func (noop) NewVU(context.Context, int) (stampede.VU, error) { return noopVU{}, nil }
+
+type noopVU struct{}
+
+func (noopVU) Iterate(_ context.Context, it stampede.Iteration) error {
+	it.RecordRequest("noop", it.Now(), stampede.Outcome{})
+	return nil
+}
+
+func (noopVU) Close() error { return nil }
+
+// run runs demo.Noop with the tally output as args say; it returns the
+// exit code: 0 ok, 1 run error, 2 bad usage.
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tally", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	vus := fs.Int64("u", 2, "VUs")
+	dur := fs.Duration("d", 2*time.Second, "duration")
+	file := fs.String("tally", "tally.txt", "the file the counts go to (must not exist)")
+	out := fs.String("out", "tally-result", "result directory (must not hold a run yet)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	outs := stampede.Outputs()
+	if err := outs.Add(tallyOutput); err != nil {
 		panic(err) // a name stampede has already
 	}
-	return c
+	plan := stampede.Plan{
+		Scenarios: []stampede.PlanScenario{{Name: "demo.Noop", Family: stampede.NewFamily("demo", stampede.ScenarioDef{Name: "demo.Noop", Scenario: noop{}}),
+			Config: stampede.Config{Executor: stampede.ConstantVUs, VUs: *vus, Duration: *dur}}},
+		Out:     *out,
+		Outputs: append(stampede.DefaultOutputs(), stampede.OutputSpec{Kind: "tally", Arg: *file}),
+	}
+	deps := stampede.DefaultDeps(nil, os.Getenv)
+	deps.Outputs = outs
+	if _, err := stampede.Execute(ctx, plan, deps); err != nil {
+		fmt.Fprintln(stderr, "tally:", err)
+		if stampede.IsUsage(err) {
+			return 2
+		}
+		return 1
+	}
+	return 0
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := stampede.Main(ctx, catalog(), os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stderr)
 	stop()
 	os.Exit(code)
 }

@@ -8,14 +8,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/cmdline"
+	"github.com/stampede-bench/stampede/families"
 )
 
 // stampedeCLI runs the example's command line in this process.
 func stampedeCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = stampede.Main(context.Background(), catalog(), args, &out, &errb)
+	cat := families.Builtins()
+	if err := cat.AddOutput(tallyOutput); err != nil {
+		t.Fatal(err)
+	}
+	code = cmdline.Main(context.Background(), cat, args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -109,5 +114,30 @@ func TestTallyBadUsage(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(exists); string(b) != "keep" {
 		t.Errorf("the existing file was changed: %q", b)
+	}
+}
+
+// TestTallyProgram runs the program itself: demo.Noop through Execute
+// with the default outputs and tally=FILE; an existing FILE is refused
+// with exit 2 before anything is created.
+func TestTallyProgram(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "tally.txt")
+	var errb bytes.Buffer
+	if code := run(context.Background(), []string{"-u", "2", "-d", "1s", "-tally", file, "-out", filepath.Join(root, "r")}, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	b, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(b), `requests "noop" `) || !strings.Contains(string(b), "failed 0\n") {
+		t.Fatalf("tally %q: %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "r", "requests.csv")); err != nil {
+		t.Errorf("default outputs: %v", err)
+	}
+	if code := run(context.Background(), []string{"-tally", file, "-out", filepath.Join(root, "again")}, &errb); code != 2 {
+		t.Errorf("existing tally file: exit %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(root, "again")); err == nil {
+		t.Error("a result directory for a refused plan")
 	}
 }

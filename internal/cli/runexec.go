@@ -51,7 +51,7 @@ func planFromFlags(ctx context.Context, env *Env, f *runFlags, catalog *workload
 // it once or --repeat times, showing progress and summaries as the flags
 // say.
 func runPlanned(ctx context.Context, env *Env, f *runFlags, plan run.Plan) error {
-	if err := run.CheckMemory(plan, run.AvailableMemory()); err != nil {
+	if err := run.CheckMemory(plan, env.outputs(), run.AvailableMemory()); err != nil {
 		return err
 	}
 	if err := fromRun(run.Preflight(ctx, plan, runDeps(env, f))); err != nil {

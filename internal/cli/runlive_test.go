@@ -20,7 +20,6 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/influx"
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
 
@@ -119,7 +118,7 @@ func TestRunLiveOutputs(t *testing.T) {
 	sink := &influxSink{sums: map[string]int64{}}
 	srv := httptest.NewServer(sink)
 	defer srv.Close()
-	t.Setenv(run.InfluxTokenEnv, "tok-123")
+	t.Setenv(influx.TokenEnv, "tok-123")
 	port := freePort(t)
 	dir := filepath.Join(t.TempDir(), "res")
 

@@ -24,7 +24,7 @@ func parseOutputSpec(reg *output.Registry, s string) (outputSpec, error) {
 		if reg == nil {
 			reg = newOutputs()
 		}
-		if f, known := reg.Lookup(s); known {
+		if f, known := reg.Lookup(s); known && f.CLI() {
 			// k6 would stream to stdout here; stampede's stdout carries the
 			// summary, so a bare output name is refused rather than taken
 			// as a result directory called ./json.
@@ -41,15 +41,13 @@ func parseOutputSpec(reg *output.Registry, s string) (outputSpec, error) {
 		reg = newOutputs()
 	}
 	f, known := reg.Lookup(name)
-	if !known {
+	if !known || !f.CLI() {
 		return outputSpec{}, usagef("unknown output %q in --out %s (known: %s, or a directory)", name, s, joinUsages(reg))
 	}
 	o := outputSpec{Kind: f.Name, Arg: arg}
 	switch {
 	case f.Name == "influxdb" && arg == "":
 		return outputSpec{}, usagef("--out influxdb= needs a URL, e.g. influxdb=http://127.0.0.1:8086/k6")
-	case run.K6StreamKinds[f.Name] != "":
-		return o, nil // checked by makePlan (checkStreamSpec)
 	}
 	return o, fromRun(run.CheckOutputSpec(reg, o)) // before any result directory exists
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/resultdir"
@@ -47,7 +48,6 @@ func buildPlan(in planInput) (run.Plan, error) {
 		Concurrent: f.concurrent, DataDir: f.dataDir, Seed: f.seed, Timeout: f.timeout,
 		Backoff:               engine.Backoff{Min: f.backoff, Max: f.backoffMax},
 		InsecureSkipTLSVerify: f.k6.insecure, UserAgent: f.k6.userAgent,
-		CSV: f.csvFile, NoCSV: f.noCSV, SummaryExport: f.summaryOut, NoReport: f.noReport,
 		NoThresholds: f.k6.noThresholds, Repeat: f.repeat,
 		CommandLine:     redactTagArgs(redactEnvArgs(redactArgs(in.commandLine))),
 		WorkloadOptions: in.workloadOptions,
@@ -128,6 +128,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 		}
 	}
 	dir := ""
+	var outs []run.OutputSpec // --out NAME=ARG, in the order given
 	for _, o := range f.out {
 		spec, err := parseOutputSpec(in.outputs, o)
 		if err != nil {
@@ -140,12 +141,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 			dir = spec.Arg
 			continue
 		}
-		if _, k6 := run.K6StreamKinds[spec.Kind]; k6 {
-			if err := run.CheckStreamSpec(spec, f.repeat); err != nil {
-				return p, err
-			}
-		}
-		p.Outputs = append(p.Outputs, spec)
+		outs = append(outs, spec)
 	}
 	if dir == "" {
 		dir = filepath.Join("stampede-results", resultdir.StampName(in.now))
@@ -168,18 +164,39 @@ func buildPlan(in planInput) (run.Plan, error) {
 	if p.Profilers, err = parseProfilers(f.profiles, in.getenv); err != nil {
 		return p, err
 	}
+	var promSpec []run.OutputSpec
 	if f.prometheus != "" {
 		addr, err := prom.ResolveAddr(f.prometheus)
 		if err != nil {
 			return p, usagef("--prometheus: %v", err)
 		}
-		p.Prometheus = addr
-		p.Linger = f.linger
+		promSpec = []run.OutputSpec{{Kind: outputs.Prometheus, Arg: addr, Options: map[string]string{prom.LingerOptionName: f.linger.String()}}}
 	}
+	p.Outputs = planOutputs(f, promSpec, outs)
 	if p.Monitors, p.NICSpeed, err = planMonitor(f.monitors, f.nicSpeed); err != nil {
 		return p, err
 	}
 	return p, nil
+}
+
+// planOutputs lists the outputs of a run in start order (they stop in
+// the reverse one): the request CSV (unless --no-csv), series.jsonl,
+// report.html (unless --no-report), --summary-export, --prometheus, then
+// the --out outputs in the order given.
+func planOutputs(f *runFlags, prometheus, outs []run.OutputSpec) []run.OutputSpec {
+	var out []run.OutputSpec
+	if !f.noCSV {
+		out = append(out, run.OutputSpec{Kind: outputs.Requests, Arg: f.csvFile})
+	}
+	out = append(out, run.OutputSpec{Kind: outputs.Series})
+	if !f.noReport {
+		out = append(out, run.OutputSpec{Kind: outputs.Report})
+	}
+	if f.summaryOut != "" {
+		out = append(out, run.OutputSpec{Kind: outputs.SummaryExport, Arg: f.summaryOut})
+	}
+	out = append(out, prometheus...)
+	return append(out, outs...)
 }
 
 // planMonitor validates --monitor and --nic-speed (bytes per second),

@@ -85,8 +85,21 @@ func TestBuildPlan(t *testing.T) {
 				t.Errorf("start at %v", p.StartAt)
 			}
 		}},
+		{name: "output flags become output specs, in start order", args: []string{"builtin.Noop", "--out", "json=s.json", "--csv", "r.csv", "--no-report", "--summary-export", "x.json", "--prometheus", ":9464", "--prometheus-linger", "5s"}, check: func(t *testing.T, p run.Plan) {
+			want := []run.OutputSpec{{Kind: "requests", Arg: "r.csv"}, {Kind: "series"}, {Kind: "summary-export", Arg: "x.json"},
+				{Kind: "prometheus", Arg: "127.0.0.1:9464", Options: map[string]string{"linger": "5s"}}, {Kind: "json", Arg: "s.json"}}
+			if !reflect.DeepEqual(p.Outputs, want) {
+				t.Errorf("outputs %+v\nwant    %+v", p.Outputs, want)
+			}
+		}},
+		{name: "no-csv leaves the request CSV out", args: []string{"builtin.Noop", "--no-csv"}, check: func(t *testing.T, p run.Plan) {
+			if want := []run.OutputSpec{{Kind: "series"}, {Kind: "report"}}; !reflect.DeepEqual(p.Outputs, want) {
+				t.Errorf("outputs %+v", p.Outputs)
+			}
+		}},
 		{name: "outputs, tags and k6 options", args: []string{"builtin.Noop", "--out", "res", "--out", "influxdb=http://127.0.0.1:8086/k6", "--tag", "env=ci", "-e", "K=v", "--summary-trend-stats", "avg,p(99)", "--no-thresholds"}, check: func(t *testing.T, p run.Plan) {
-			if p.Out != "res" || !reflect.DeepEqual(p.Outputs, []run.OutputSpec{{Kind: "influxdb", Arg: "http://127.0.0.1:8086/k6"}}) {
+			want := []run.OutputSpec{{Kind: "requests"}, {Kind: "series"}, {Kind: "report"}, {Kind: "influxdb", Arg: "http://127.0.0.1:8086/k6"}}
+			if p.Out != "res" || !reflect.DeepEqual(p.Outputs, want) {
 				t.Errorf("out %q outputs %+v", p.Out, p.Outputs)
 			}
 			if p.Tags["env"] != "ci" || p.Vars["K"] != "v" || !reflect.DeepEqual(p.TrendStats, []string{"avg", "p(99)"}) || !p.NoThresholds {

@@ -155,7 +155,7 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 		}
 		plan.Tags = tags
 	}
-	if err := run.CheckMemory(plan, run.AvailableMemory()); err != nil {
+	if err := run.CheckMemory(plan, env.outputs(), run.AvailableMemory()); err != nil {
 		return err
 	}
 	deps := runDeps(env, f)

@@ -84,12 +84,19 @@ var layers = []layer{
 	{7, "internal/output/finish", "finishes a result directory"},
 	{7, "internal/labrun", "the seed's experiments in a lab fabric"},
 	{8, "internal/run", "executes a plan"},
+	// A peer of the run: the registry of concrete outputs, which the
+	// composition root (cli, the public API) builds and passes to it.
+	{8, "internal/output/outputs", "names stampede's outputs"},
 	{9, "internal/run/...", "runs of many plans: sweeps"},
 	{10, "internal/cli", "flags, display, exit codes"},
-	{11, "", "the public Go API"},
-	{12, "cmd/...", ""},
-	{12, "examples/...", ""},
-	{12, "bench/...", ""},
+	{11, "", "the public Go API: the core, no built-in family, no command line"},
+	{12, "families/...", "one public package per built-in family"},
+	{13, "families", "the catalog of the built-in families (Builtins)"},
+	{14, "cmdline", "the public command line (Main); defaults to families.Builtins"},
+	{15, "cmd/...", ""},
+	{15, "examples", "the size test of the example programs"},
+	{15, "examples/...", ""},
+	{15, "bench/...", ""},
 }
 
 // only lists outside packages that only some groups may import.
@@ -194,6 +201,54 @@ func TestImportsPointDown(t *testing.T) {
 				t.Errorf("%s (layer %d, %s) imports %s (layer %d, %s): imports must point down", "./"+rel, from.rank, from.path, "./"+irel, to.rank, to.path)
 			case to.rank == from.rank:
 				t.Errorf("%s (%s) imports its peer %s (%s, same layer %d): move what they share below both", "./"+rel, from.path, "./"+irel, to.path, to.rank)
+			}
+		}
+	}
+}
+
+// runOutputs are the only packages under internal/output that the run
+// may import: the Output interface, its Manager and registry, and what
+// finishes a result directory. Every concrete output reaches the run
+// through the registry in Deps.Outputs.
+var runOutputs = []string{"internal/output", "internal/output/finish"}
+
+// TestCoreLinksNoFamily fails when the public core (the root package)
+// imports a built-in family, the drivers' catalog or the command line: a
+// program that imports it links only the families it names
+// (examples/size_test.go measures that).
+func TestCoreLinksNoFamily(t *testing.T) {
+	pkgs := packages(t)
+	imps, ok := pkgs[""]
+	if !ok {
+		t.Fatal("no root package")
+	}
+	for _, imp := range imps {
+		irel, ok := strings.CutPrefix(imp, module+"/")
+		if !ok {
+			continue
+		}
+		for _, bad := range []string{"internal/plugins", "internal/cli", "internal/workload/", "internal/driver/", "families", "cmdline"} {
+			if irel == bad || (strings.HasSuffix(bad, "/") && strings.HasPrefix(irel, bad)) {
+				t.Errorf("the root package imports ./%s: the core must not link families, drivers or the command line", irel)
+			}
+		}
+	}
+}
+
+// TestRunKnowsNoConcreteOutput fails when internal/run imports a concrete
+// output: outputs are registry entries, started and stopped by
+// output.Manager. (A sweep, internal/run/sweep, renders its own report
+// from finished runs: that is analysis, not an output of a run.)
+func TestRunKnowsNoConcreteOutput(t *testing.T) {
+	pkgs := packages(t)
+	if _, ok := pkgs["internal/run"]; !ok {
+		t.Fatal("no internal/run")
+	}
+	for _, rel := range []string{"internal/run"} {
+		for _, imp := range pkgs[rel] {
+			irel, ok := strings.CutPrefix(imp, module+"/")
+			if ok && (irel == "internal/output" || strings.HasPrefix(irel, "internal/output/")) && !contains(runOutputs, irel) {
+				t.Errorf("./%s imports the concrete output ./%s: make it a registry entry (internal/output/outputs) instead", rel, irel)
 			}
 		}
 	}

@@ -1,7 +1,8 @@
-// Package output defines what every live output of a run has in common —
-// InfluxDB, Prometheus (scrape and remote write), k6's JSON and CSV
-// streams, the per-second series file, the generator self-check — and a
-// Registry of the outputs --out can name.
+// Package output defines what every output of a run has in common — the
+// request CSV, InfluxDB, Prometheus (scrape and remote write), k6's JSON
+// and CSV streams, the per-second series file, the HTML report, the
+// summary export, the generator self-check — a Registry of the outputs a
+// plan can name (Spec), and the Manager that starts and stops them.
 //
 // An Output lives through one run: Start before the first second is
 // measured, Observe once for every finished second of every scenario, Stop
@@ -15,6 +16,8 @@
 package output
 
 import (
+	"context"
+
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/reqlog"
@@ -87,6 +90,42 @@ type TargetFeed interface {
 // only when the run monitors a target.
 type TargetWatcher interface {
 	WatchTarget(feed TargetFeed)
+}
+
+// Creator is an Output that creates files or directories outside the
+// result directory in Start (a request CSV elsewhere, a k6 stream): when
+// the run fails before the engine starts, they are removed again, files
+// before the directories made for them.
+type Creator interface {
+	Created() []string
+}
+
+// Finished is what a run wrote once it ended, for the Finishers.
+type Finished struct {
+	// Dir is the result directory, with snapshot.json, summary.json,
+	// summary.txt and every output's own files in place.
+	Dir string
+	// Snapshot is the final snapshot, with every output's notes.
+	Snapshot *metrics.Snapshot
+	// SummaryJSON is summary.json as written (nil when it could not be
+	// made).
+	SummaryJSON []byte
+}
+
+// Finisher is an Output that writes what needs the finished run (the HTML
+// report, a copy of the summary): Finish is called once after Stop,
+// Annotate and WriteDir, and after the summaries were written.
+type Finisher interface {
+	Finish(ctx context.Context, r Finished) error
+}
+
+// Spec names one output of a plan: Kind is a registry name (Factory.Name
+// or an alias), Arg its ARG (--out KIND=ARG), Options the output's
+// settings beyond ARG, by name (e.g. "linger" of the Prometheus endpoint;
+// nil: none).
+type Spec struct {
+	Kind, Arg string
+	Options   map[string]string
 }
 
 // AddNote appends note to notes unless it is already there.

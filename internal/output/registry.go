@@ -41,9 +41,18 @@ type Params struct {
 	// Generator reports the generator's latest CPU use (fraction of its
 	// cores) and resident memory (bytes), when known.
 	Generator func() (cpu float64, rss int64, ok bool)
-	// Linger is how long a scrape endpoint stays up after the run (0:
-	// its default, negative: not at all).
-	Linger time.Duration
+	// Options are the spec's settings beyond Arg (Spec.Options); nil:
+	// none.
+	Options map[string]string
+	// Dir is the result directory.
+	Dir string
+	// TargetScheme is the scheme of the target URL, lower case (e.g.
+	// "nebula"; empty: each family's embedded default).
+	TargetScheme string
+	// Run numbers repeated runs from 1 (0: a single run) of Repeat runs:
+	// an output writing a file outside Dir names one per run when
+	// Repeat > 1.
+	Run, Repeat int
 }
 
 // Env returns the environment variable name, or "" without Getenv.
@@ -93,15 +102,43 @@ type Factory struct {
 	// Check validates ARG without side effects, so that a bad --out fails
 	// before anything runs; nil accepts any ARG.
 	Check func(arg string) error
-	// Probe, when set, contacts the output's endpoint once before the run
-	// (in the preflight, after Check): an endpoint that is unreachable or
-	// does not speak the output's protocol is an error, and the run does
-	// not start (exit 2). nil: nothing to contact.
-	Probe func(ctx context.Context, arg string) error
+	// Preflight, when set, checks once before the run (after Check, before
+	// anything is created) what Check cannot without touching the world:
+	// that an endpoint answers in the output's protocol, that a file can
+	// be written, that a port is free. An error stops the run before it
+	// starts (exit 2). It gets the Params of the run's first repetition
+	// without Registry. nil: nothing to check.
+	Preflight func(ctx context.Context, p Params) error
+	// Flag is the run flag that makes this output instead of --out
+	// NAME=ARG (e.g. "--prometheus"), or "-" for one that every run
+	// adds without a flag (series.jsonl). Outputs with a Flag are not
+	// listed by Usages and --out cannot name them. Empty: an --out output.
+	Flag string
+	// VUBytes is the memory the output needs per VU (bytes), for the
+	// check that a plan's VUs fit in memory; 0: none.
+	VUBytes int64
 	// New makes the output from p. It must not start anything (no
 	// connection, no file, no goroutine): Start does.
 	New func(p Params) (Output, error)
 }
+
+// Label is how messages name the output made with arg: "--out NAME",
+// its name for an output every run adds, else its Flag and arg (e.g.
+// "--prometheus :9090").
+func (f Factory) Label(arg string) string {
+	switch {
+	case f.Flag == "":
+		return "--out " + f.Name
+	case f.Flag == "-":
+		return f.Name
+	case arg == "":
+		return f.Flag
+	}
+	return f.Flag + " " + arg
+}
+
+// CLI tells that --out can name the output (it has no Flag).
+func (f Factory) CLI() bool { return f.Flag == "" }
 
 // ErrUnknown is wrapped by the error for a name no factory has.
 var ErrUnknown = errors.New("unknown output")
@@ -164,13 +201,17 @@ func (r *Registry) Lookup(name string) (Factory, bool) {
 	return *f, true
 }
 
-// Usages lists the Usage of every factory, in the order they were added.
+// Usages lists the Usage of every factory --out can name, in the order
+// they were added.
 func (r *Registry) Usages() []string {
 	if r == nil {
 		return nil
 	}
 	out := make([]string, 0, len(r.order))
 	for _, f := range r.order {
+		if !f.CLI() {
+			continue
+		}
 		u := f.Usage
 		if u == "" {
 			u = f.Name + "=ARG"

@@ -13,12 +13,12 @@ type loggingFake struct{ *fakeOutput }
 
 func (loggingFake) Writer(string) reqlog.Writer { return nil }
 
-// TestSetRequestLogs: only the started outputs that take request records
+// TestManagerRequestLogs: only the started outputs that take request records
 // are request logs, in start order; a set without one has none, so the
 // engine gets no request log.
-func TestSetRequestLogs(t *testing.T) {
+func TestManagerRequestLogs(t *testing.T) {
 	log := &callLog{}
-	var s output.Set
+	var s output.Manager
 	if err := s.Start("", newFake("plain", log), nil); err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package resultdir
 
 import (
-	"fmt"
+	"path/filepath"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
@@ -38,9 +38,22 @@ func (s *SeriesOutput) Start() error {
 func (s *SeriesOutput) Observe(p *metrics.Point) { s.w.Observe(p) }
 
 // Stop flushes and closes the file; it reports the first write error.
-func (s *SeriesOutput) Stop() error {
-	if err := s.w.Close(); err != nil {
-		return fmt.Errorf("series: %w", err)
+func (s *SeriesOutput) Stop() error { return s.w.Close() }
+
+// Created is the series file, once Start created it.
+func (s *SeriesOutput) Created() []string {
+	if s.w == nil {
+		return nil
 	}
-	return nil
+	return []string{filepath.Join(s.dir, SeriesFile)}
+}
+
+// SeriesFactory is the registry entry of series.jsonl, which every run
+// of the command line writes into its result directory (Params.Dir);
+// --out cannot name it. Its errors read "series: ...".
+func SeriesFactory() output.Factory {
+	return output.Factory{
+		Name: "series", Usage: "series", Flag: "-",
+		New: func(p output.Params) (output.Output, error) { return NewSeriesOutput(p.Dir), nil },
+	}
 }

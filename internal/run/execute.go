@@ -9,6 +9,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
@@ -18,7 +19,8 @@ import (
 // snapshot, summary.json and summary.txt, report.html and whatever
 // plan.Outputs ask for. The result directory is created only once the
 // targets are open and the thresholds checked; when Execute fails before
-// the engine starts, what it created there is removed again.
+// the engine starts, what it created there is removed again; a scenario
+// its family did not open fails Execute before the directory exists.
 //
 // Once the engine has started, Execute returns a Result even when it also
 // returns an error (a failed output, a failed scenario): what was measured
@@ -86,13 +88,18 @@ func Execute(ctx context.Context, plan Plan, deps Deps) (res *Result, err error)
 			targetVersion = opened.TargetVersion
 		}
 	}
+	for _, sc := range p.Scenarios {
+		if scenarios[sc.Name] == nil {
+			return nil, fmt.Errorf("prepare %s: the family did not open scenario %s", sc.Family.Name(), sc.Name)
+		}
+	}
 	if err := checkThresholds(p.Thresholds, reg, p.Names()); err != nil {
 		return nil, err
 	}
 	if err := CheckResultDir(dir); err != nil {
 		return nil, err
 	}
-	created, err := createdDirs(dir)
+	created, err := output.MkdirAll(dir)
 	if err != nil {
 		return nil, usagef("create result directory: %v", err)
 	}

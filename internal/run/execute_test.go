@@ -3,16 +3,22 @@ package run
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
+	"github.com/stampede-bench/stampede/internal/workload/httpload"
 )
 
 // noopPlan is a plan of builtin.Noop, n iterations on 2 VUs, into dir.
@@ -25,11 +31,11 @@ func noopPlan(t *testing.T, dir string, n int64, thresholds ...string) Plan {
 	return Plan{
 		Scenarios: []Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: n}.Defaults()}},
-		Out: dir, Thresholds: ts, NoReport: true,
+		Out: dir, Thresholds: ts, Outputs: []OutputSpec{{Kind: outputs.Requests}, {Kind: outputs.Series}},
 	}
 }
 
-func testDeps() Deps { return Deps{Drivers: driver.NewRegistry()} }
+func testDeps() Deps { return Deps{Drivers: driver.NewRegistry(), Outputs: outputs.New()} }
 
 func TestExecuteWritesResultDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "b")
@@ -132,5 +138,47 @@ func TestForRun(t *testing.T) {
 	}
 	if plan.Out != "out" || plan.Run != 0 {
 		t.Errorf("ForRun changed the plan: %+v", plan)
+	}
+}
+
+// forgetfulFamily opens none of the scenarios it is asked for.
+type forgetfulFamily struct{ workload.Family }
+
+func (f forgetfulFamily) Open(context.Context, *workload.Env, []string) (*workload.Opened, error) {
+	return &workload.Opened{Scenarios: map[string]engine.Scenario{}}, nil
+}
+
+// TestExecuteRefusesUnopenedScenario: a scenario its family did not open
+// fails the run before the result directory exists.
+func TestExecuteRefusesUnopenedScenario(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	plan := noopPlan(t, dir, 5)
+	plan.Scenarios[0].Family = forgetfulFamily{plan.Scenarios[0].Family}
+	_, err := Execute(context.Background(), plan, testDeps())
+	if err == nil || !strings.Contains(err.Error(), "did not open scenario builtin.Noop") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, serr := os.Stat(dir); !os.IsNotExist(serr) {
+		t.Errorf("result directory made for a plan that failed: %v", serr)
+	}
+}
+
+// TestExecuteFamiliesBringTheirDrivers: without Deps.Drivers, each
+// family registers the drivers it opens targets with (the http family its
+// HTTP driver), so a Go program links only those.
+func TestExecuteFamiliesBringTheirDrivers(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
+	defer srv.Close()
+	p := Plan{
+		Scenarios: []Scenario{{Name: "http.Request", Family: httpload.New(httpload.DefaultOptions()),
+			Config: engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 5}.Defaults()}},
+		Target: srv.URL, Out: filepath.Join(t.TempDir(), "r"),
+	}
+	res, err := Execute(context.Background(), p, Deps{Outputs: outputs.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Snapshot.Scenarios[0].Counters["requests"]; got != 5 {
+		t.Errorf("requests %d, want 5", got)
 	}
 }

@@ -1,51 +1,30 @@
 package run
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
-	"github.com/stampede-bench/stampede/internal/output/influx"
-	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
 
-// InfluxTokenEnv names the environment variable holding the InfluxDB 2
-// token; the token is never written to any output.
-const InfluxTokenEnv = influx.TokenEnv
-
-// liveOutputs are outputs fed while the run goes (Prometheus, InfluxDB,
-// remote write, the generator self-check), run through their life by one
-// output.Set.
-type liveOutputs struct {
-	set       output.Set
-	check     *selfcheck.Live
-	observers []metrics.Observer
-	hooks     []engine.Hook
-
-	self   *selfcheck.Report // set by close
-	closed bool
-}
-
-// outputRegistry is the registry of the outputs --out names: deps.Outputs,
-// or stampede's own.
+// outputRegistry is the registry of the outputs a plan names
+// (Deps.Outputs; nil: an empty one).
 func (d Deps) outputRegistry() *output.Registry {
 	if d.Outputs != nil {
 		return d.Outputs
 	}
-	return outputs.New()
+	return &output.Registry{}
 }
 
-// CheckOutputSpec validates a live --out spec (kind=ARG) of the outputs
-// of reg (nil: stampede's own) without starting it, so a bad spec fails
-// with one line before anything runs.
+// CheckOutputSpec validates an output spec (kind=ARG) of the outputs of
+// reg without starting it, so a bad spec fails with one line before
+// anything runs.
 func CheckOutputSpec(reg *output.Registry, o OutputSpec) error {
 	if reg == nil {
-		reg = outputs.New()
+		reg = &output.Registry{}
 	}
 	return checkOutputSpec(reg, o)
 }
@@ -56,97 +35,72 @@ func checkOutputSpec(reg *output.Registry, o OutputSpec) error {
 		return usagef("output %s is not available (known: %s)", o.Kind, joinUsages(reg))
 	}
 	if f.Check == nil {
-		return nil // json, csv: checked by the plan (CheckStreamSpec)
+		return nil
 	}
 	if err := f.Check(o.Arg); err != nil {
-		return usagef("--out %s: %v", f.Name, err) // the error shows the URL without credentials
+		return usagef("%s: %v", f.Label(o.Arg), err) // the error shows the URL without credentials
 	}
 	return nil
 }
 
-// startLiveOutputs starts the outputs p asks for, and the generator
-// self-check, which always runs.
-// inProcess tells that a target runs inside this process, which the
-// self-check's warning must say.
-func startLiveOutputs(_ context.Context, deps Deps, p Plan, reg *metrics.Registry, tags map[string]string, inProcess bool) (*liveOutputs, error) {
-	outs := deps.outputRegistry()
-	for _, o := range p.Outputs {
-		if err := checkOutputSpec(outs, o); err != nil {
-			return nil, err
-		}
+// outputParams are the Params every output of plan p is made from,
+// before the run's registry and tags exist (the preflight's).
+func (d Deps) outputParams(p Plan) output.Params {
+	return output.Params{
+		Scenarios: p.Names(), Segment: p.segmentName(), Dir: p.Out,
+		Origin: targetOrigin(p.Target), TargetScheme: targetScheme(p.Target),
+		Getenv: d.Getenv, Warn: orDiscard(d.Warn), Info: orDiscard(d.Info),
+		Run: p.Run, Repeat: p.Repeat, Thresholds: thresholdExprs(p),
 	}
-	promF := outputs.Prometheus()
-	if p.Prometheus != "" {
-		if err := promF.Check(p.Prometheus); err != nil {
-			return nil, usagef("--prometheus: %v", err)
-		}
-	}
-	info := orDiscard(deps.Info)
-	params := output.Params{
-		Registry: reg, Scenarios: p.Names(), Tags: tags, Segment: p.segmentName(),
-		Origin: targetOrigin(p.Target), Getenv: deps.Getenv, Warn: orDiscard(deps.Warn), Info: info,
-	}
-	l := &liveOutputs{check: selfcheck.NewLive(inProcess)}
-	_ = l.set.Start("", l.check, info) // sampling cannot fail
-	if p.Prometheus != "" {
-		pp := params
-		pp.Arg, pp.Start, pp.Generator, pp.Linger = p.Prometheus, time.Now(), l.check.Latest, p.Linger
-		o, err := promF.New(pp)
-		if err == nil {
-			err = l.set.Start("", o, info)
-		}
-		if err != nil {
-			l.close()
-			return nil, fmt.Errorf("--prometheus %s: %w", p.Prometheus, err)
-		}
-	}
-	for _, spec := range p.Outputs {
-		if _, k6 := K6StreamKinds[spec.Kind]; k6 {
-			continue // per request: openK6Streams
-		}
-		pp := params
-		pp.Arg = spec.Arg
-		o, err := outs.New(spec.Kind, pp)
-		if err == nil {
-			err = l.set.Start("", o, info)
-		}
-		if err != nil {
-			l.close()
-			return nil, usagef("--out %s: %v", spec.Kind, err)
-		}
-	}
-	l.observers = l.set.Observers()
-	return l, nil
 }
 
-// annotate adds what the live outputs learned to the snapshot before the
-// summaries are written: a note on each scenario during which the
-// generator was saturated, and on every scenario when InfluxDB lost lines.
-func (l *liveOutputs) annotate(snap *metrics.Snapshot) {
-	l.close()
-	l.set.Annotate(snap)
+// thresholdExprs are the threshold expressions of p by metric, for the
+// outputs that record them (k6's JSON stream); none with NoThresholds.
+func thresholdExprs(p Plan) map[string][]string {
+	byMetric := map[string][]string{}
+	if !p.NoThresholds {
+		for _, t := range p.Thresholds.List() {
+			for _, e := range t.Exprs {
+				byMetric[t.Metric] = append(byMetric[t.Metric], e.Source)
+			}
+		}
+	}
+	return byMetric
+}
+
+// startOutputs starts, in one output.Manager, the generator self-check
+// (which always runs), every output of p in plan order and, last, the
+// target monitor, whose samples it hands to the outputs that publish them.
+// inProcess tells that a target runs inside this process, which the
+// self-check's warning must say. On an error, the outputs already started
+// are stopped again (the manager is returned for what they created).
+func startOutputs(deps Deps, p Plan, reg *metrics.Registry, tags map[string]string, inProcess bool) (*output.Manager, *selfcheck.Live, *monitorOutput, error) {
+	m := &output.Manager{}
+	info := orDiscard(deps.Info)
+	check := selfcheck.NewLive(inProcess)
+	_ = m.Start("", check, info) // sampling cannot fail
+	var mon *monitorOutput
+	if len(p.Monitors) > 0 {
+		mon = &monitorOutput{dir: p.Out, specs: p.Monitors}
+		fmt.Fprintln(info, mon.describe())
+	}
+	params := deps.outputParams(p)
+	params.Registry, params.Tags, params.Start, params.Generator = reg, tags, time.Now(), check.Latest
+	if err := m.StartSpecs(deps.outputRegistry(), p.Outputs, params, info); err != nil {
+		_ = m.Stop()
+		return m, nil, nil, err
+	}
+	if mon != nil {
+		if err := m.Start("monitor", mon, info); err != nil {
+			_ = m.Stop()
+			return m, nil, nil, err
+		}
+		m.WatchTarget(mon.m)
+	}
+	return m, check, mon, nil
 }
 
 func appendNote(notes []string, n string) []string { return output.AddNote(notes, n) }
-
-// writeDir writes the live outputs' own files into dir (the self-check
-// samples), before the result directory is finished.
-func (l *liveOutputs) writeDir(dir string) error {
-	l.close()
-	return l.set.WriteDir(dir)
-}
-
-// close stops every live output; later calls do nothing.
-func (l *liveOutputs) close() {
-	if l.closed {
-		return
-	}
-	l.closed = true
-	_ = l.set.Stop() // the live outputs count what they lose: notes, not errors
-	if l.check != nil {
-		l.self = l.check.Report()
-	}
-}
 
 // joinUsages lists the forms of the outputs reg knows.
 func joinUsages(reg *output.Registry) string { return strings.Join(reg.Usages(), ", ") }

@@ -23,9 +23,9 @@ func TestAnnotateSaturation(t *testing.T) {
 		}
 		self.Samples = append(self.Samples, selfcheck.Sample{Time: base.Add(time.Duration(i+1) * time.Second), CPU: cpu})
 	}
-	l := &liveOutputs{}
+	m := &output.Manager{}
 	for _, o := range []output.Output{selfcheck.LiveOf(self, false), noteOutput("influxdb output x: 3 of 9 lines not written")} {
-		if err := l.set.Start("", o, nil); err != nil {
+		if err := m.Start("", o, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -33,8 +33,7 @@ func TestAnnotateSaturation(t *testing.T) {
 		{Name: "calm", Start: base, End: base.Add(10 * time.Second)},
 		{Name: "busy", Start: base.Add(10 * time.Second), End: base.Add(20 * time.Second), Notes: []string{"embedded target"}},
 	}}
-	l.annotate(snap)
-	l.annotate(snap) // idempotent
+	m.Annotate(snap)
 	if got := snap.Scenarios[0].Notes; len(got) != 1 || !strings.Contains(got[0], "influxdb") {
 		t.Errorf("calm notes %q", got)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/stampede-bench/stampede/internal/output"
 )
 
 // Memory a run is planned with, per VU. vuBytes covers what the engine
@@ -13,13 +15,12 @@ import (
 // and the scenario's VU value): BenchmarkIdleVUMemory measures 2.9 KB of
 // heap and stacks per VU at 100,000 VUs, and the whole program's RSS per
 // idle VU was 3–4 KB (bench/RESULTS.md); the plan takes about twice that
-// to leave room for the runtime's and the kernel's overhead. csvVUBytes is
-// the per-request CSV's share of one VU (its writer, and its buffer, which
-// the log's budget bounds). Connections a driver opens per VU come on top
+// to leave room for the runtime's and the kernel's overhead. Outputs add
+// their own share (output.Factory.VUBytes: the per-request CSV's writer
+// and buffer, which the log's budget bounds). Connections a driver opens per VU come on top
 // and are not estimated: the plan is a lower bound.
 const (
-	vuBytes    = 6 << 10
-	csvVUBytes = 1 << 10
+	vuBytes = 6 << 10
 	// memReserve is kept free for everything that is not a VU: the
 	// aggregator's histograms, output buffers, the Go runtime (bytes).
 	memReserve = 512 << 20
@@ -29,12 +30,13 @@ const (
 // machine has available with a usage error of one line saying how many
 // VUs fit. Scenarios that run one after the other need the largest
 // scenario's VUs; concurrent ones (Plan.Concurrent) the sum. available is
-// in bytes (0: unknown, no check); AvailableMemory reads it.
-func CheckMemory(p Plan, available int64) error {
+// in bytes (0: unknown, no check); AvailableMemory reads it. Each VU
+// needs vuBytes and what the plan's outputs need per VU
+// (output.Factory.VUBytes of reg; nil: none).
+func CheckMemory(p Plan, reg *output.Registry, available int64) error {
 	if available <= 0 {
 		return nil
 	}
-	csv := !p.NoCSV
 	var need int64 // VUs
 	for _, s := range p.Scenarios {
 		if n := s.Config.MaxVUsNeeded(); p.Concurrent {
@@ -44,8 +46,10 @@ func CheckMemory(p Plan, available int64) error {
 		}
 	}
 	per := int64(vuBytes)
-	if csv {
-		per += csvVUBytes
+	for _, o := range p.Outputs {
+		if f, ok := reg.Lookup(o.Kind); ok {
+			per += f.VUBytes
+		}
 	}
 	usable := max(available-memReserve, 0)
 	if need <= usable/per {

@@ -19,27 +19,36 @@ func monitorDisplay(specs []monitor.Spec) []string {
 	return out
 }
 
-// startMonitor starts sampling the --monitor sources into dir (nil when
-// there are none).
-func startMonitor(deps Deps, p Plan, dir string) (*monitor.Monitor, error) {
-	if len(p.Monitors) == 0 {
-		return nil, nil
-	}
-	m, err := monitor.Start(dir, p.Monitors, monitor.Options{})
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(orDiscard(deps.Info), "monitor: %s every 1s → %s\n", strings.Join(monitorDisplay(p.Monitors), ", "), monitor.File)
-	return m, nil
+// monitorOutput samples the --monitor sources into the result directory
+// (monitor.File) while the run goes, as one entry of the run's
+// output.Manager: started after every other output, so that it is the
+// first stopped (it feeds the outputs that publish its samples).
+type monitorOutput struct {
+	dir   string
+	specs []monitor.Spec
+	m     *monitor.Monitor
 }
 
-// attachMonitor feeds the monitor's samples to the live outputs.
-func (l *liveOutputs) attachMonitor(m *monitor.Monitor) {
-	if m == nil {
-		return
-	}
-	l.set.WatchTarget(m)
+// Description is empty: startOutputs announces the monitor (describe)
+// before the outputs it feeds, as the run always did.
+func (o *monitorOutput) Description() string { return "" }
+
+// describe names the sources and the file.
+func (o *monitorOutput) describe() string {
+	return fmt.Sprintf("monitor: %s every 1s → %s", strings.Join(monitorDisplay(o.specs), ", "), monitor.File)
 }
+
+// Start starts sampling.
+func (o *monitorOutput) Start() (err error) {
+	o.m, err = monitor.Start(o.dir, o.specs, monitor.Options{})
+	return err
+}
+
+// Observe does nothing: the monitor samples on its own clock.
+func (o *monitorOutput) Observe(*metrics.Point) {}
+
+// Stop stops sampling and closes the file.
+func (o *monitorOutput) Stop() error { return o.m.Stop() }
 
 // targetStats summarizes the monitor file of dir per scenario (nil
 // without monitoring).
@@ -115,13 +124,11 @@ func localSources(specs []monitor.Spec) map[string]bool {
 	return out
 }
 
-// finishMonitor stops the monitor and adds its notes to snap.
-func finishMonitor(m *monitor.Monitor, dir string, snap *metrics.Snapshot, p Plan, self *selfcheck.Report) error {
+// finishMonitor adds the notes of the stopped monitor to snap (nothing
+// without monitoring).
+func finishMonitor(m *monitorOutput, dir string, snap *metrics.Snapshot, p Plan, self *selfcheck.Report) error {
 	if m == nil {
 		return nil
-	}
-	if err := m.Stop(); err != nil {
-		return fmt.Errorf("monitor: %w", err)
 	}
 	stats, err := targetStats(dir, snap, p.NICSpeed)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
 )
@@ -45,7 +46,7 @@ func TestNotesGoWhereTheyBelong(t *testing.T) {
 			{Name: "builtin.Noop", Family: a, Config: cfg},
 			{Name: "builtin.Sleep", Family: b, Config: cfg},
 		},
-		Out: filepath.Join(t.TempDir(), "r"), NoReport: true,
+		Out: filepath.Join(t.TempDir(), "r"), Outputs: []OutputSpec{{Kind: outputs.Requests}, {Kind: outputs.Series}},
 	}
 	res, err := Execute(context.Background(), p, testDeps())
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/monitor"
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -53,22 +54,12 @@ type Plan struct {
 
 	// Out is the result directory. It must not hold a run yet.
 	Out string
-	// CSV is the per-request CSV file (empty: Out/requests.csv); NoCSV
-	// writes none.
-	CSV   string
-	NoCSV bool
-	// SummaryExport, when set, also receives the k6 summary JSON.
-	SummaryExport string
-	// NoReport skips report.html.
-	NoReport bool
-	// Outputs are the streaming and live outputs (--out KIND=ARG).
+	// Outputs are every output of the run, in start order (they stop in
+	// the reverse order): the request CSV, k6 streams, series.jsonl, the
+	// report, live endpoints, each made from Deps.Outputs by its registry
+	// name. The result directory holds options.json, env.json,
+	// snapshot.json and the summaries whatever Outputs say.
 	Outputs []OutputSpec
-	// Prometheus is the address (host:port) to serve live metrics on
-	// (empty: none).
-	Prometheus string
-	// Linger is how long the Prometheus endpoint stays up after the run
-	// (0: until it was scraped once more, see prom.LiveConfig.Linger).
-	Linger time.Duration
 	// Tags are put on every output; testid defaults to the name of Out.
 	Tags map[string]string
 	// TrendStats are the trend statistics of the summary (nil: k6's).
@@ -122,11 +113,8 @@ type Scenario struct {
 	Config engine.Config
 }
 
-// OutputSpec is one --out KIND=ARG output (influxdb, prometheus-rw, json,
-// csv).
-type OutputSpec struct {
-	Kind, Arg string
-}
+// OutputSpec names one output of a plan (output.Spec).
+type OutputSpec = output.Spec
 
 // Names lists the scenario names in run order.
 func (p Plan) Names() []string {

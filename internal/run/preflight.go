@@ -2,14 +2,12 @@ package run
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/output/prom"
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -18,8 +16,9 @@ import (
 
 // Preflight checks, before any data is generated or loaded and before the
 // result directory exists, everything about a plan that can be checked
-// without running it: threshold metrics, that every output path can be
-// written, that the Prometheus port is free, and each family's own
+// without running it: threshold metrics, each output's own checks
+// (output.Factory.Preflight: a file can be written, a port is free, an
+// endpoint answers), the --monitor endpoints, and each family's own
 // checks (target kind, a connect + authentication round trip, data
 // directories). Every failure is a usage error (usage.Is), or an
 // *InterruptedError when ctx ends.
@@ -32,27 +31,6 @@ func Preflight(ctx context.Context, p Plan, deps Deps) error {
 	}
 	if err := CheckResultDir(p.Out); err != nil {
 		return err
-	}
-	for _, o := range []struct{ flag, path string }{
-		{"--csv", p.CSV}, {"--summary-export", p.SummaryExport},
-	} {
-		if o.path == "" || (o.flag == "--csv" && p.NoCSV) {
-			continue
-		}
-		if err := CheckWritableFile(o.path); err != nil {
-			return usagef("%s %s: %v", o.flag, o.path, err)
-		}
-	}
-	if p.Prometheus != "" {
-		addr, err := prom.ResolveAddr(p.Prometheus)
-		if err != nil {
-			return usagef("--prometheus: %v", err)
-		}
-		l, err := net.Listen("tcp", addr)
-		if err != nil {
-			return usagef("--prometheus %s: %v", p.Prometheus, err)
-		}
-		l.Close()
 	}
 	if err := probeEndpoints(ctx, p, deps); err != nil {
 		return err
@@ -123,79 +101,17 @@ func CheckResultDir(dir string) error {
 		}
 		return nil
 	}
-	if err := checkCreatable(dir); err != nil {
+	if err := output.CheckCreatable(dir); err != nil {
 		return usagef("--out %s: %v", dir, err)
 	}
 	return nil
 }
 
 // CheckWritableFile reports whether path can be created (or overwritten)
-// as a regular file, without creating it or its directories.
-func CheckWritableFile(path string) error {
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return errors.New("is a directory")
-		}
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		return f.Close()
-	}
-	return checkCreatable(path)
-}
+// as a regular file (output.CheckWritableFile).
+func CheckWritableFile(path string) error { return output.CheckWritableFile(path) }
 
-// checkCreatable reports whether path (which does not exist) can be
-// created: its nearest existing ancestor must be a writable directory. It
-// tries with a temporary file there, which it removes again.
-func checkCreatable(path string) error {
-	dir := filepath.Dir(filepath.Clean(path))
-	for {
-		st, err := os.Stat(dir)
-		if err == nil {
-			if !st.IsDir() {
-				return fmt.Errorf("%s is not a directory", dir)
-			}
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return err
-		}
-		dir = parent
-	}
-	f, err := os.CreateTemp(dir, ".stampede-check-*")
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return fmt.Errorf("cannot write into %s: %v", dir, pe.Err)
-		}
-		return err
-	}
-	f.Close()
-	return os.Remove(f.Name())
-}
-
-// createdDirs creates dir and its missing parents and returns those it
-// created, deepest first, so that a failed command can remove them again.
-func createdDirs(dir string) ([]string, error) {
-	var missing []string
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Stat(d); err == nil {
-			break
-		}
-		missing = append(missing, d)
-		if filepath.Dir(d) == d {
-			break
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	return missing, nil
-}
-
-// removeCreated removes the directories createdDirs made, with what the
+// removeCreated removes the directories output.MkdirAll made, with what the
 // failed command wrote into them; directories that existed stay.
 func removeCreated(dirs []string) {
 	if len(dirs) > 0 {

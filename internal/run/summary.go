@@ -1,42 +1,11 @@
 package run
 
 import (
-	"strings"
-
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/output/csvlog"
 	"github.com/stampede-bench/stampede/internal/output/finish"
-	"github.com/stampede-bench/stampede/internal/reqlog"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/verdict"
-	"github.com/stampede-bench/stampede/internal/version"
 )
-
-// requestLog is the per-request CSV.
-type requestLog interface {
-	reqlog.Log
-	Close() error
-}
-
-// fileRequestLog is the request CSV output (csvlog.File), closed by Close.
-type fileRequestLog struct{ *csvlog.File }
-
-func (l fileRequestLog) Close() error { return l.Stop() }
-
-// openRequestLog creates the nebula-bench CSV at path; its statement
-// column is named nGQL for a NebulaGraph target (as nebula-bench and its
-// k6 plugin name it), query otherwise.
-func openRequestLog(path, target string) (requestLog, error) {
-	col := csvlog.StatementQuery
-	if strings.HasPrefix(strings.ToLower(target), "nebula://") {
-		col = csvlog.StatementNGQL
-	}
-	f := csvlog.NewFile(path, csvlog.Options{StatementColumn: col})
-	if err := f.Start(); err != nil {
-		return nil, usagef("--csv: %v", err)
-	}
-	return fileRequestLog{f}, nil
-}
 
 // checkThresholds verifies, once the metrics are known, that every
 // threshold names an existing metric with a fitting statistic.
@@ -45,9 +14,10 @@ func checkThresholds(ts Thresholds, reg *metrics.Registry, scenarios []string) e
 }
 
 // finishDir finishes the result directory of res (finish.Dir, the path
-// merge takes too): snapshot.json, summary.json (and p.SummaryExport),
-// summary.txt and, unless p.NoReport, report.html; the summaries are kept
-// in res for the caller to display.
+// merge takes too): snapshot.json, summary.json and summary.txt; the
+// summaries are kept in res for the caller to display. What needs the
+// finished run besides (report.html, a summary export) is an output's
+// (output.Finisher).
 func finishDir(deps Deps, p Plan, res *Result) error {
 	var ts []threshold.Threshold
 	if p.Thresholds.Len() > 0 && !p.NoThresholds {
@@ -55,8 +25,7 @@ func finishDir(deps Deps, p Plan, res *Result) error {
 	}
 	fin, err := finish.Dir(res.Dir, res.Snapshot, finish.Options{
 		Thresholds: ts, TrendStats: p.TrendStats, SummaryMode: p.SummaryMode, Tags: res.Tags, NICSpeed: p.NICSpeed,
-		SummaryExport: p.SummaryExport, StdoutTTY: deps.StdoutTTY, ConsoleWidth: deps.ConsoleWidth,
-		Report: !p.NoReport, Generator: "stampede " + version.String(),
+		StdoutTTY: deps.StdoutTTY, ConsoleWidth: deps.ConsoleWidth,
 	})
 	res.fin = fin
 	res.Verdict = verdict.Of(res.Snapshot)

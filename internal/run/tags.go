@@ -39,3 +39,13 @@ func targetOrigin(target string) string {
 	}
 	return fmt.Sprintf("%s://%s", u.Scheme, u.Host)
 }
+
+// targetScheme is the scheme of target, lower case ("" without a target
+// or a scheme).
+func targetScheme(target string) string {
+	scheme, _, ok := strings.Cut(target, "://")
+	if !ok {
+		return ""
+	}
+	return strings.ToLower(scheme)
+}

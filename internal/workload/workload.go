@@ -190,3 +190,11 @@ func (c *Catalog) suggest(name string) string {
 	}
 	return "; did you mean " + strings.Join(close, ", ") + "?"
 }
+
+// DriverUser is a family that opens targets through drivers: Execute
+// registers the drivers it names (RegisterDrivers) in the Env's driver
+// registry when the caller gave none (run.Deps.Drivers nil), so that a
+// program links the drivers of the families it uses and no others.
+type DriverUser interface {
+	RegisterDrivers(r *driver.Registry)
+}

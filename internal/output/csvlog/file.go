@@ -1,6 +1,7 @@
 package csvlog
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 
@@ -18,11 +19,14 @@ type File struct {
 	opts Options
 	log  *Log
 	f    *os.File
+	// created are the file and the directories Start made, deepest first.
+	created []string
 }
 
 var (
-	_ output.Output = (*File)(nil)
-	_ reqlog.Log    = (*File)(nil)
+	_ output.Output  = (*File)(nil)
+	_ reqlog.Log     = (*File)(nil)
+	_ output.Creator = (*File)(nil)
 )
 
 // NewFile returns the request CSV of path with opts; nothing is created
@@ -38,8 +42,13 @@ func (f *File) Description() string { return "" }
 // Start creates the file and the directories above it (an existing file
 // is truncated, as --csv FILE always did).
 func (f *File) Start() error {
-	if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+	_, serr := os.Stat(f.path)
+	dirs, err := output.MkdirAll(filepath.Dir(f.path))
+	if err != nil {
 		return err
+	}
+	if serr != nil {
+		f.created = append([]string{f.path}, dirs...)
 	}
 	fh, err := os.Create(f.path)
 	if err != nil {
@@ -77,3 +86,44 @@ func (f *File) Err() error {
 	}
 	return f.log.Err()
 }
+
+// DefaultName is the request CSV's file in the result directory.
+const DefaultName = "requests.csv"
+
+// Factory is the registry entry of the per-request CSV (--csv FILE; every
+// run has it unless --no-csv). ARG is the file; empty: DefaultName in the
+// result directory. Its statement column is named nGQL for a NebulaGraph
+// target (as nebula-bench and its k6 plugin name it), query otherwise.
+func Factory() output.Factory {
+	return output.Factory{
+		Name:    "requests",
+		Usage:   "requests=FILE",
+		Flag:    "--csv",
+		VUBytes: VUBytes,
+		Preflight: func(_ context.Context, p output.Params) error {
+			if p.Arg == "" {
+				return nil // in the result directory, which is checked
+			}
+			return output.CheckWritableFile(p.Arg)
+		},
+		New: func(p output.Params) (output.Output, error) {
+			path := p.Arg
+			if path == "" {
+				path = filepath.Join(p.Dir, DefaultName)
+			}
+			col := StatementQuery
+			if p.TargetScheme == "nebula" {
+				col = StatementNGQL
+			}
+			return NewFile(path, Options{StatementColumn: col}), nil
+		},
+	}
+}
+
+// VUBytes is the request CSV's share of the memory of one VU (bytes): its
+// writer, and its buffer, which the log's budget bounds.
+const VUBytes = 1 << 10
+
+// Created is the file, and the directories made for it, when Start
+// created them (a file that existed is not listed).
+func (f *File) Created() []string { return f.created }

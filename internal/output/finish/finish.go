@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -57,9 +56,6 @@ type Options struct {
 	// NICSpeed is the target's NIC speed in bytes per second for the
 	// --monitor summaries (0: unknown).
 	NICSpeed float64
-	// SummaryExport is a further file to write summary.json to (k6's
-	// --summary-export); empty: none.
-	SummaryExport string
 	// StdoutTTY tells that stdout is a terminal (k6 reports it in
 	// summary.json's "state").
 	StdoutTTY bool
@@ -96,7 +92,7 @@ type Result struct {
 }
 
 // Dir finishes the result directory dir with snap, in this order:
-// snapshot.json, summary.json (and Options.SummaryExport), summary.txt,
+// snapshot.json, summary.json, summary.txt,
 // report.html. A step that fails does not stop the later ones (what was
 // measured is written as far as possible); Dir returns the first error,
 // and always a Result: thresholds are evaluated even when a file cannot be
@@ -127,7 +123,7 @@ func Dir(dir string, snap *metrics.Snapshot, o Options) (*Result, error) {
 	return res, nil
 }
 
-// summaries writes summary.json, summary.txt and the export.
+// summaries writes summary.json and summary.txt.
 func (r *Result) summaries(dir string, o Options) error {
 	tgt, err := TargetStats(dir, r.snap, o.NICSpeed) // --monitor, when given
 	if err != nil {
@@ -146,11 +142,6 @@ func (r *Result) summaries(dir string, o Options) error {
 	var errs []error // each file is written even when another fails
 	if err := resultdir.WriteFile(dir, resultdir.SummaryFile, r.JSON); err != nil {
 		errs = append(errs, err)
-	}
-	if o.SummaryExport != "" {
-		if err := os.WriteFile(o.SummaryExport, r.JSON, 0o644); err != nil {
-			errs = append(errs, fmt.Errorf("--summary-export: %w", err))
-		}
 	}
 	if err := resultdir.WriteFile(dir, resultdir.ConsoleFile, r.Text); err != nil {
 		errs = append(errs, err)
@@ -189,15 +180,20 @@ func (r *Result) WriteConsole(w io.Writer, color bool) error {
 // writeReport renders report.html from what dir holds, with snap as its
 // snapshot (a directory without options.json still gets its report).
 func writeReport(dir string, snap *metrics.Snapshot, generator string) error {
+	if err := renderReport(dir, snap, generator); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	return nil
+}
+
+// renderReport is writeReport without naming itself in its error.
+func renderReport(dir string, snap *metrics.Snapshot, generator string) error {
 	res, err := resultdir.Load(dir)
 	if err != nil {
 		res = &resultdir.Result{Dir: dir}
 	}
 	res.Snapshot = snap
-	if err := report.WriteFile(filepath.Join(dir, resultdir.ReportFile), []*resultdir.Result{res}, report.Options{Generator: generator}); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	return nil
+	return report.WriteFile(filepath.Join(dir, resultdir.ReportFile), []*resultdir.Result{res}, report.Options{Generator: generator})
 }
 
 // TargetStats summarizes the monitor file of dir per scenario, over each

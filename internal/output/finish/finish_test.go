@@ -2,12 +2,14 @@ package finish_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/output/outputtest"
 	"github.com/stampede-bench/stampede/internal/resultdir"
@@ -125,22 +127,40 @@ func TestDir(t *testing.T) {
 	}
 }
 
-// TestDirKeepsGoing: a failing --summary-export is reported, yet the
-// directory is finished (console file, report, stdout).
-func TestDirKeepsGoing(t *testing.T) {
+// TestFinishersKeepGoing: a failing --summary-export is reported, yet the
+// report is written and the directory finished (console file, stdout);
+// the export of a good path is summary.json.
+func TestFinishersKeepGoing(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
-	res, err := finish.Dir(dir, outputtest.Snapshot(t), finish.Options{
-		SummaryExport: filepath.Join(dir, "missing", "x.json"), Report: true, Tags: map[string]string{"team": "db"},
-	})
+	snap := outputtest.Snapshot(t)
+	res, err := finish.Dir(dir, snap, finish.Options{Tags: map[string]string{"team": "db"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	res.Show(&out, finish.PrintText, false)
-	if err == nil || !strings.HasPrefix(err.Error(), "--summary-export:") {
+	reg, err := output.NewRegistry(finish.ReportFactory("test"), finish.SummaryExportFactory())
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "export.json")
+	bad := filepath.Join(dir, "missing", "x.json")
+	var m output.Manager
+	specs := []output.Spec{{Kind: "summary-export", Arg: bad}, {Kind: "report"}, {Kind: "summary-export", Arg: good}}
+	if err := m.StartSpecs(reg, specs, output.Params{Dir: dir}, nil); err != nil {
+		t.Fatal(err)
+	}
+	err = m.Finish(context.Background(), output.Finished{Dir: dir, Snapshot: snap, SummaryJSON: res.JSON})
+	if err == nil || !strings.HasPrefix(err.Error(), "--summary-export "+bad+": ") || strings.Contains(err.Error(), good) {
 		t.Fatalf("error %v", err)
 	}
 	for _, f := range []string{resultdir.ReportFile, resultdir.ConsoleFile} {
 		if _, serr := os.Stat(filepath.Join(dir, f)); serr != nil {
 			t.Errorf("no %s after a failed export: %v", f, serr)
 		}
+	}
+	if exp, _ := os.ReadFile(good); !bytes.Equal(exp, res.JSON) {
+		t.Errorf("export %q is not summary.json", exp)
 	}
 	if !strings.Contains(out.String(), "OVERVIEW") {
 		t.Error("no summary on stdout after a failed export")

@@ -11,6 +11,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/output/finish"
+	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -27,8 +28,8 @@ func noopRun(t *testing.T, dir string, tags map[string]string, thresholds ...str
 	_, err = run.Execute(context.Background(), run.Plan{
 		Scenarios: []run.Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 30}.Defaults()}},
-		Out: dir, Tags: tags, Thresholds: ts, NoCSV: true, NoReport: true,
-	}, run.Deps{Drivers: driver.NewRegistry()})
+		Out: dir, Tags: tags, Thresholds: ts, Outputs: []run.OutputSpec{{Kind: outputs.Series}},
+	}, run.Deps{Drivers: driver.NewRegistry(), Outputs: outputs.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

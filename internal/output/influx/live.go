@@ -1,6 +1,7 @@
 package influx
 
 import (
+	"context"
 	"errors"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -42,7 +43,7 @@ func Factory() output.Factory {
 			_, err := ParseURL(arg) // the error shows the URL without credentials
 			return err
 		},
-		Probe: Probe,
+		Preflight: func(ctx context.Context, p output.Params) error { return Probe(ctx, p.Arg) },
 		New: func(p output.Params) (output.Output, error) {
 			return NewLive(Config{
 				URL: p.Arg, Token: p.Env(TokenEnv), Registry: p.Registry,

@@ -26,7 +26,7 @@ func TestBuiltinNames(t *testing.T) {
 		{"prometheus-rw", "not a url", "prometheus-rw", "want an http(s) URL"},
 		{"json", "out.json.gz", "json", ""},
 		{"csv", "out.csv", "csv", ""},
-		{"prometheus", "127.0.0.1:9464", "", "unknown"}, // --prometheus, not --out
+		{"prometheus", "127.0.0.1:9464", "prometheus", ""}, // --prometheus, not --out (CLI false)
 		{"kafka", "x", "", "unknown"},
 		{"dir", "x", "", "unknown"}, // a result directory is not an output
 	} {
@@ -54,7 +54,12 @@ func TestBuiltinNames(t *testing.T) {
 	if got := strings.Join(r.Usages(), ", "); got != want {
 		t.Errorf("Usages = %q, want %q", got, want)
 	}
-	if p := outputs.Prometheus(); p.Name != "prometheus" || p.Check("9464") != nil || p.Check("x:y") == nil {
+	if p, _ := r.Lookup(outputs.Prometheus); p.Name != "prometheus" || p.CLI() || p.Check("9464") != nil || p.Check("x:y") == nil {
 		t.Errorf("Prometheus factory %q checks ports wrongly", p.Name)
+	}
+	for _, n := range []string{outputs.Requests, outputs.Series, outputs.Report, outputs.SummaryExport, outputs.Prometheus} {
+		if f, ok := r.Lookup(n); !ok || f.CLI() {
+			t.Errorf("%s: registered %v, nameable by --out %v", n, ok, f.CLI())
+		}
 	}
 }

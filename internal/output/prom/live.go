@@ -1,7 +1,9 @@
 package prom
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -47,20 +49,56 @@ var (
 )
 
 // Factory is the registry entry of the Prometheus endpoint: ARG is the
-// listen address (see ResolveAddr); the run's tags become constant labels.
+// listen address (see ResolveAddr), made by --prometheus ADDR (not an --out
+// name); the run's tags become constant labels. The spec option
+// LingerOptionName is LiveConfig.Linger.
 func Factory() output.Factory {
 	return output.Factory{
 		Name:  "prometheus",
 		Usage: "prometheus=ADDR",
+		Flag:  "--prometheus",
 		Check: func(arg string) error { _, err := ResolveAddr(arg); return err },
+		Preflight: func(_ context.Context, p output.Params) error {
+			addr, err := ResolveAddr(p.Arg)
+			if err != nil {
+				return err
+			}
+			l, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			return l.Close()
+		},
 		New: func(p output.Params) (output.Output, error) {
 			if p.Start.IsZero() {
 				p.Start = time.Now()
 			}
-			return NewLive(LiveConfig{Addr: p.Arg, Registry: p.Registry, Scenarios: p.Scenarios, Linger: p.Linger,
+			linger, err := LingerOption(p.Options)
+			if err != nil {
+				return nil, err
+			}
+			return NewLive(LiveConfig{Addr: p.Arg, Registry: p.Registry, Scenarios: p.Scenarios, Linger: linger,
 				Options: Options{Start: p.Start, Labels: Labels(p.Tags), Generator: p.Generator}})
 		},
 	}
+}
+
+// LingerOptionName is the spec option (output.Spec.Options) of how long
+// the endpoint stays up after the run, a Go duration (LiveConfig.Linger;
+// absent: 0).
+const LingerOptionName = "linger"
+
+// LingerOption reads the linger of a spec's options.
+func LingerOption(opts map[string]string) (time.Duration, error) {
+	v, ok := opts[LingerOptionName]
+	if !ok || v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("linger %q: %v", v, err)
+	}
+	return d, nil
 }
 
 // NewLive checks cfg.Addr; nothing listens before Start.

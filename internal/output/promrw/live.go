@@ -1,6 +1,7 @@
 package promrw
 
 import (
+	"context"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/reqlog"
@@ -26,11 +27,11 @@ var (
 // that --quiet silences them.
 func Factory() output.Factory {
 	return output.Factory{
-		Name:    "prometheus-rw",
-		Aliases: []string{"experimental-prometheus-rw"},
-		Usage:   "prometheus-rw=URL",
-		Check:   CheckURL,
-		Probe:   Probe,
+		Name:      "prometheus-rw",
+		Aliases:   []string{"experimental-prometheus-rw"},
+		Usage:     "prometheus-rw=URL",
+		Check:     CheckURL,
+		Preflight: func(ctx context.Context, p output.Params) error { return Probe(ctx, p.Arg) },
 		New: func(p output.Params) (output.Output, error) {
 			return NewLive(Config{URL: p.Arg, Tags: p.TagsWithSegment(), Registry: p.Registry, Warn: p.Info})
 		},

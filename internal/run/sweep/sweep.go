@@ -181,7 +181,7 @@ func (r Runner) execute(ctx context.Context, p run.Plan) (*run.Result, error) {
 	if r.AvailableMemory != nil {
 		avail = r.AvailableMemory()
 	}
-	if err := run.CheckMemory(p, avail); err != nil {
+	if err := run.CheckMemory(p, r.Deps.Outputs, avail); err != nil {
 		return nil, err
 	}
 	if err := run.Preflight(ctx, p, r.Deps); err != nil {

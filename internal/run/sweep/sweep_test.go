@@ -16,6 +16,7 @@ import (
 	analysis "github.com/stampede-bench/stampede/internal/analysis/sweep"
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -69,12 +70,12 @@ func noopRunner(stdout, stderr *bytes.Buffer, plans *[]run.Plan) Runner {
 			p := run.Plan{
 				Scenarios: []run.Scenario{{Name: "builtin.Noop", Family: fam,
 					Config: engine.Config{Executor: engine.SharedIterations, VUs: st.VUs, Iterations: 40}.Defaults()}},
-				NoCSV: true, NoReport: true, Out: "elsewhere",
+				Outputs: []run.OutputSpec{{Kind: outputs.Series}}, Out: "elsewhere",
 			}
 			*plans = append(*plans, p)
 			return p, nil
 		},
-		Deps:   run.Deps{Drivers: driver.NewRegistry()},
+		Deps:   run.Deps{Drivers: driver.NewRegistry(), Outputs: outputs.New()},
 		Stdout: stdout, Stderr: stderr,
 	}
 }
@@ -299,8 +300,8 @@ func TestAnalyseNoSweep(t *testing.T) {
 	res, err := run.Execute(context.Background(), run.Plan{
 		Scenarios: []run.Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 5}.Defaults()}},
-		Out: filepath.Join(dir, "r"), NoCSV: true, NoReport: true,
-	}, run.Deps{Drivers: driver.NewRegistry()})
+		Out: filepath.Join(dir, "r"), Outputs: []run.OutputSpec{{Kind: outputs.Series}},
+	}, run.Deps{Drivers: driver.NewRegistry(), Outputs: outputs.New()})
 	if err != nil || res == nil {
 		t.Fatal(err)
 	}

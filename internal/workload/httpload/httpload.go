@@ -33,6 +33,9 @@ var (
 // New returns the http family with options opts (see DefaultOptions).
 func New(opts Options) *Family { return &Family{opts: opts} }
 
+// RegisterDrivers registers the HTTP driver (workload.DriverUser).
+func (f *Family) RegisterDrivers(r *driver.Registry) { httpdrv.Register(r) }
+
 // Name implements workload.Family.
 func (*Family) Name() string { return "http" }
 

@@ -9,6 +9,10 @@
 package ldbc
 
 import (
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/driver/nebula"
+	"github.com/stampede-bench/stampede/internal/driver/postgres"
+	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
@@ -60,6 +64,15 @@ var (
 
 // New returns the family with options opts (see DefaultOptions).
 func New(opts Options) *Family { return &Family{opts: opts} }
+
+// RegisterDrivers registers the graph family's target drivers: SQLite
+// (the embedded default), PostgreSQL and NebulaGraph
+// (workload.DriverUser).
+func (f *Family) RegisterDrivers(r *driver.Registry) {
+	sqlite.Register(r)
+	postgres.Register(r)
+	nebula.Register(r)
+}
 
 // Name is "graph".
 func (f *Family) Name() string { return "graph" }

@@ -1,4 +1,4 @@
-package stampede_test
+package cmdline_test
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/cmdline"
 )
 
 // kvOptions are the kv family's options, independent of any flag library.
@@ -117,7 +118,7 @@ func Example_family() {
 	cat := stampede.NewCatalog(&kvFamily{opts: defaultKVOptions()})
 	main := func(args ...string) (int, string, string) {
 		var out, errb bytes.Buffer
-		code := stampede.Main(context.Background(), cat, args, &out, &errb)
+		code := cmdline.Main(context.Background(), cat, args, &out, &errb)
 		return code, out.String(), errb.String()
 	}
 

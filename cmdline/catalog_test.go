@@ -1,4 +1,4 @@
-package stampede_test
+package cmdline_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/cmdline"
 )
 
 // countOutput counts the seconds it observes.
@@ -59,7 +60,7 @@ func TestMainOwnOutput(t *testing.T) {
 	root := t.TempDir()
 	main := func(args ...string) (int, string) {
 		var out, errb bytes.Buffer
-		code := stampede.Main(context.Background(), cat, args, &out, &errb)
+		code := cmdline.Main(context.Background(), cat, args, &out, &errb)
 		return code, errb.String()
 	}
 

@@ -2,6 +2,7 @@ package output_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // fakeOutput records the calls it gets, in a log shared by all fakes.
@@ -105,12 +107,12 @@ type feed struct{}
 func (feed) Latest() []monitor.Sample       { return nil }
 func (feed) Subscribe(func(monitor.Sample)) {}
 
-// TestSetOrdering: outputs start in order, stop once in reverse order
+// TestManagerOrdering: outputs start in order, stop once in reverse order
 // after the run, and the optional abilities run after Stop.
-func TestSetOrdering(t *testing.T) {
+func TestManagerOrdering(t *testing.T) {
 	log := &callLog{}
 	a, b := newFake("a", log), &annotatingFake{fakeOutput: newFake("b", log)}
-	var s output.Set
+	var s output.Manager
 	var info bytes.Buffer
 	for _, o := range []output.Output{a, b} {
 		if err := s.Start("", o, &info); err != nil {
@@ -148,14 +150,14 @@ func TestSetOrdering(t *testing.T) {
 	}
 }
 
-// TestSetErrors: a failing Start leaves the output out of the set; Stop
+// TestManagerErrors: a failing Start leaves the output out of the set; Stop
 // errors are labelled and joined, and returned again by later calls.
-func TestSetErrors(t *testing.T) {
+func TestManagerErrors(t *testing.T) {
 	log := &callLog{}
 	a, b, c := newFake("a", log), newFake("b", log), newFake("c", log)
 	b.startErr = errors.New("port busy")
 	a.stopErr = errors.New("disk full")
-	var s output.Set
+	var s output.Manager
 	if err := s.Start("first", a, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -183,14 +185,14 @@ func TestSetErrors(t *testing.T) {
 	}
 }
 
-// TestSetObservesEverySecondOnce drives a real aggregator: every finished
+// TestManagerObservesEverySecondOnce drives a real aggregator: every finished
 // second of every scenario reaches every output exactly once, between
 // Start and Stop.
-func TestSetObservesEverySecondOnce(t *testing.T) {
+func TestManagerObservesEverySecondOnce(t *testing.T) {
 	const secs = 6
 	log := &callLog{}
 	a, b := newFake("a", log), newFake("b", log)
-	var s output.Set
+	var s output.Manager
 	for _, o := range []*fakeOutput{a, b} {
 		if err := s.Start("", o, nil); err != nil {
 			t.Fatal(err)
@@ -237,6 +239,79 @@ func TestSetObservesEverySecondOnce(t *testing.T) {
 		}
 	}
 	if got := log.String(); got != "start:a start:b stop:b stop:a" {
+		t.Errorf("calls %s", got)
+	}
+}
+
+// TestManagerStartSpecs: outputs named by specs start in plan order and
+// stop in the reverse; every Stop error is reported, labelled with how
+// the plan named the output; a spec that cannot start is a usage error
+// naming it, and the ones started before it keep running for Stop.
+func TestManagerStartSpecs(t *testing.T) {
+	log := &callLog{}
+	fakes := map[string]*fakeOutput{}
+	factory := func(name, flag string) output.Factory {
+		return output.Factory{Name: name, Flag: flag, New: func(p output.Params) (output.Output, error) {
+			f := newFake(name+"="+p.Arg, log)
+			if p.Arg == "busy" {
+				f.startErr = errors.New("port busy")
+			}
+			if p.Arg == "full" {
+				f.stopErr = errors.New("disk full")
+			}
+			fakes[name] = f
+			return f, nil
+		}}
+	}
+	reg, err := output.NewRegistry(factory("a", ""), factory("b", "--bee"), factory("c", "-"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m output.Manager
+	err = m.StartSpecs(reg, []output.Spec{{Kind: "a", Arg: "full"}, {Kind: "b", Arg: "full"}, {Kind: "c"}, {Kind: "a", Arg: "busy"}, {Kind: "c"}}, output.Params{}, nil)
+	if err == nil || !usage.Is(err) || err.Error() != "--out a: port busy" {
+		t.Fatalf("StartSpecs: %v", err)
+	}
+	err = m.Stop()
+	if got := log.String(); got != "start:a=full start:b=full start:c= start:a=busy stop:c= stop:b=full stop:a=full" {
+		t.Errorf("calls %s", got)
+	}
+	if err == nil || err.Error() != "--bee full: disk full\n--out a: disk full" {
+		t.Errorf("Stop: %q", err)
+	}
+	if err := m.StartSpecs(reg, []output.Spec{{Kind: "zz"}}, output.Params{}, nil); !errors.Is(err, output.ErrUnknown) {
+		t.Errorf("unknown kind: %v", err)
+	}
+}
+
+// finisherFake is a fake output that also finishes the result directory.
+type finisherFake struct {
+	*fakeOutput
+	err error
+}
+
+func (f finisherFake) Finish(_ context.Context, r output.Finished) error {
+	f.log.add("finish:" + f.name + ":" + r.Dir)
+	return f.err
+}
+
+// TestManagerFinish: every Finisher is asked once, in start order, after
+// Stop, even when one fails; the errors are joined.
+func TestManagerFinish(t *testing.T) {
+	log := &callLog{}
+	a := finisherFake{newFake("a", log), errors.New("no room")}
+	b := finisherFake{newFake("b", log), nil}
+	var m output.Manager
+	for _, o := range []output.Output{a, newFake("plain", log), b} {
+		if err := m.Start("x", o, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := m.Finish(context.Background(), output.Finished{Dir: "d"})
+	if err == nil || err.Error() != "x: no room" {
+		t.Errorf("Finish: %v", err)
+	}
+	if got := log.String(); got != "start:a start:plain start:b stop:b stop:plain stop:a finish:a:d finish:b:d" {
 		t.Errorf("calls %s", got)
 	}
 }
