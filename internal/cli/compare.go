@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stampede-bench/stampede/internal/analysis/compare"
+	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
@@ -50,11 +51,7 @@ WARNING when the two sides ran on different hardware.
 Exit codes: 0 ok, 2 bad input (nothing in common, unknown metric), 3 when
 --fail-on-regression PCT is given and a metric got significantly worse by
 more than PCT percent (higher latency, lower qps).`,
-		Example: `  stampede run http.Request --target http://127.0.0.1:8080/ --repeat 5 --cooldown 10s --out results/old
-  stampede run http.Request --target http://127.0.0.1:8080/ --repeat 5 --cooldown 10s --out results/new
-  stampede compare results/old results/new
-  stampede compare results/old results/new --format md --names default,pgo
-  stampede compare results/old results/new --metric responseTime:p99 --metric qps --fail-on-regression 5`,
+		Example: plugins.CompareExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompare(env, f, cmd.Flags().Changed("fail-on-regression"), args)
 		},

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/stampede-bench/stampede/internal/k8s"
+	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/segment"
@@ -64,15 +65,13 @@ result directory to /results/NAME/i on it; otherwise each pod prints it, as a
 base64 tarball between markers, at the end of its log (requests.csv left
 out) for "stampede k8s collect". Credentials belong in a Secret
 (--env-from-secret, e.g. with STAMPEDE_TARGET), not in the manifest.`,
-		Example: `  stampede k8s manifest -n 8 --image ghcr.io/acme/stampede:1.0 --start-delay 3m \
-      -- go.Go1Step -u 800 -d 5m --no-csv > job.yaml
-  kubectl apply -f job.yaml`,
+		Example: plugins.K8sManifestExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 && args[0] == "run" {
-				args = args[1:] // "-- run go.Go1Step ..." means the same as "-- go.Go1Step ..."
+				args = args[1:] // "-- run SCENARIO ..." means the same as "-- SCENARIO ..."
 			}
 			if len(args) == 0 {
-				return usagef("k8s manifest needs the run arguments after --, e.g. -- go.Go1Step -u 800 -d 5m")
+				return usagef("k8s manifest needs the run arguments after --, e.g. -- %s", plugins.RunArgsExample)
 			}
 			if err := checkRunArgs(env, args); err != nil {
 				return err

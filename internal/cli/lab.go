@@ -12,12 +12,13 @@ import (
 	"github.com/stampede-bench/stampede/internal/lab"
 	"github.com/stampede-bench/stampede/internal/labrun"
 	"github.com/stampede-bench/stampede/internal/monitor"
+	runsweep "github.com/stampede-bench/stampede/internal/run/sweep"
 )
 
 // newLabCmd is `stampede lab [PRESET]`: the third seed's experiments on
-// real nats-server nodes, each in its own network namespace with a
-// shaped link and a CPU quota (internal/lab, internal/labrun); and `stampede
-// lab clean`, which removes what a killed lab left behind.
+// real broker nodes, each in its own network namespace with a shaped link
+// and a CPU quota (internal/lab, internal/labrun); and `stampede lab
+// clean`, which removes what a killed lab left behind.
 func newLabCmd(env *Env) *cobra.Command {
 	var (
 		nodes, clients, topics, profile          string
@@ -28,32 +29,11 @@ func newLabCmd(env *Env) *cobra.Command {
 		loss                                     float64
 	)
 	cmd := &cobra.Command{
-		Use:   "lab [nodes|clients|topics|budgets]",
-		Short: "Reproduce the seed's scaling law in miniature: real JetStream nodes on shaped links and CPU quotas (root)",
-		Long: `Build a lab on this machine — one network namespace per broker node and per
-client, veth pairs into a bridge, each link shaped by tc (tbf rate, netem
-delay/loss/jitter where the kernel has netem), each host's CPU capped by a
-cgroup v1 quota — run real nats-server JetStream nodes and stampede
-generators in it, and measure every step from the lab's own counters:
-bytes and packets per link, CPU per host from its cgroup, acknowledged
-messages per stream on its leader. The verdict of each step names what
-bounded it (node link, node CPU, client link, client CPU), from those
-numbers; each series gets a linear fit with R², and the report states the
-per-node capacity model and what it predicts for the seed's fleet.
-
-Presets: nodes (TPS vs node count, clients = --clients-per-node × nodes),
-clients (TPS vs clients at --nodes N: where the curve bends), topics
-(TPS vs streams per node), budgets (nodes again with a CPU quota below what
-the link allows: change one budget, watch the curve follow).
-
-Needs root, ip and tc (iproute2), cgroup v1 cpu and cpuacct. Everything it
-creates is removed on exit, on error and on Ctrl+C; 'stampede lab clean'
-removes what a killed lab left.`,
-		Example: `  stampede lab nodes --nodes 1,2,3,4,5,6 --link 10mbit
-  stampede lab clients --nodes 3
-  stampede lab budgets --nodes 1,2,3 --cpu-bound-cpu 0.015
-  stampede lab nodes --profile high-reliability --nodes 3,4,5,6`,
-		Args: cobra.MaximumNArgs(1),
+		Use:     "lab [nodes|clients|topics|budgets]",
+		Short:   labrun.CommandShort,
+		Long:    labrun.CommandLong,
+		Example: labrun.CommandExample,
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			preset := labrun.PresetNodes
 			if len(args) == 1 {
@@ -70,13 +50,13 @@ removes what a killed lab left.`,
 				}
 			}
 			var err error
-			if p.Nodes, err = parseIntList("--nodes", nodes); err != nil {
+			if p.Nodes, err = runsweep.ParseIntList("--nodes", nodes); err != nil {
 				return err
 			}
-			if p.Clients, err = parseIntList("--clients", clients); err != nil {
+			if p.Clients, err = runsweep.ParseIntList("--clients", clients); err != nil {
 				return err
 			}
-			if p.Topics, err = parseIntList("--topics", topics); err != nil {
+			if p.Topics, err = runsweep.ParseIntList("--topics", topics); err != nil {
 				return err
 			}
 			switch profile {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -104,12 +105,9 @@ func MainProgram(ctx context.Context, prog Program, args []string, stdout, stder
 
 func newRootCmd(env *Env) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "stampede",
-		Short: "Load and benchmark harness for graph databases and message queues",
-		Long: `stampede generates LDBC-style data, loads it into a target, drives concurrent
-workloads (graph k-hop, shortest path, inserts; Kafka produce and consume),
-measures them with HDR histograms and writes nebula-bench CSV, k6-style
-summaries and HTML reports.`,
+		Use:           "stampede",
+		Short:         plugins.RootShort,
+		Long:          plugins.RootLong,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -119,12 +117,13 @@ summaries and HTML reports.`,
 	for _, add := range commands {
 		root.AddCommand(add(env))
 	}
+	addFamilyCommands(env, root)
 	refuseUnknownSubcommands(root)
 	return root
 }
 
 // refuseUnknownSubcommands makes every command that only groups
-// subcommands (gen, k8s, kafka, ...) fail with a usage error on an unknown
+// subcommands (gen, k8s, profile, ...) fail with a usage error on an unknown
 // one, as the root does, instead of printing its help and exiting 0.
 func refuseUnknownSubcommands(c *cobra.Command) {
 	for _, sub := range c.Commands() {
@@ -143,14 +142,10 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 // commands lists the constructors of every subcommand, one file each.
 var commands = []func(*Env) *cobra.Command{
 	newCompareCmd,
-	newGenCmd,
 	newK8sCmd,
-	newKafkaCmd,
 	newLabCmd,
 	newMergeCmd,
-	newNatsCmd,
 	newSweepCmd,
-	newLoadCmd,
 	newProfileCmd,
 	newReportCmd,
 	newRunCmd,

@@ -52,10 +52,10 @@ func isSecretFlag(name string) bool {
 
 // fileConfig is the YAML config file: k6-like scenarios with executors.
 //
-//	target: postgres://bench@127.0.0.1/ldbc
+//	target: postgres://bench@127.0.0.1/bench
 //	scenarios:
-//	  go.Go1Step: {executor: constant-vus, vus: 50, duration: 30s}
-//	  go.Go2Step: {executor: ramping-vus, stages: [{duration: 10s, target: 100}]}
+//	  one.Scenario: {executor: constant-vus, vus: 50, duration: 30s}
+//	  two.Scenario: {executor: ramping-vus, stages: [{duration: 10s, target: 100}]}
 //	thresholds: ["responseTime: p(95)<200"]   # or k6's map form (configthresholds.go)
 //	options: {batch-size: "300"}
 type fileConfig struct {
