@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output"
@@ -13,6 +11,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/runconfig"
 	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -25,8 +24,8 @@ type planInput struct {
 	catalog *workload.Catalog
 	// outputs are the outputs --out can name (nil: stampede's own).
 	outputs *output.Registry
-	fileCfg *fileConfig // --config, loaded (nil: none)
-	args    []string    // scenario names
+	fileCfg *runconfig.File // --config, loaded (nil: none)
+	args    []string        // scenario names
 	// commandLine is recorded in options.json (redacted here).
 	commandLine []string
 	// workloadOptions are the family flags given, for options.json.
@@ -213,22 +212,4 @@ func parseProfilers(specs []string, getenv func(string) string) ([]profile.Colle
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-// applyConfigOptions sets the run flags the config file's options name and
-// the user did not give (the config file's workload options).
-func applyConfigOptions(fs *pflag.FlagSet, fc *fileConfig) error {
-	if fc == nil {
-		return nil
-	}
-	for k, v := range fc.Options {
-		if fl := fs.Lookup(k); fl == nil {
-			return usagef("config option %q is not a run flag", k)
-		} else if !fl.Changed {
-			if err := fs.Set(k, v); err != nil {
-				return usagef("config option %s=%q: %v", k, v, err)
-			}
-		}
-	}
-	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/output/summary"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/runconfig"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/k6js"
@@ -45,10 +46,10 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 			return usagef("--%s does not apply to a k6 script: set executors in options.scenarios, as in k6", n)
 		}
 	}
-	var fc *fileConfig
+	var fc *runconfig.File
 	if f.config != "" {
 		var err error
-		if fc, err = loadConfig(ctx, f.config); err != nil {
+		if fc, err = runconfig.Load(ctx, f.config); err != nil {
 			return err
 		}
 		if len(fc.Scenarios) > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	runsweep "github.com/stampede-bench/stampede/internal/run/sweep"
+	"github.com/stampede-bench/stampede/internal/runconfig"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -92,12 +93,12 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 	if err != nil {
 		return err
 	}
-	var fc *fileConfig
+	var fc *runconfig.File
 	if rs.flags.config != "" {
-		if fc, err = loadConfig(ctx, rs.flags.config); err != nil {
+		if fc, err = runconfig.Load(ctx, rs.flags.config); err != nil {
 			return err
 		}
-		if err := applyConfigOptions(rs.fs, fc); err != nil {
+		if err := fc.ApplyOptions(rs.fs); err != nil {
 			return err
 		}
 	}
@@ -118,7 +119,7 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 // sweepRunner runs each step of a sweep as `stampede run` would with the
 // run flags of rs: its plan from the flags and the step, its checks, its
 // progress and summary.
-func sweepRunner(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, quiet bool) runsweep.Runner {
+func sweepRunner(env *Env, rs sweepRun, fc *runconfig.File, scenarios []string, quiet bool) runsweep.Runner {
 	f := *rs.flags // the display flags of every step
 	f.json, f.repeat = false, 1
 	return runsweep.Runner{
@@ -132,7 +133,7 @@ func sweepRunner(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, quie
 
 // sweepStepPlan translates the run flags with the changes of step st
 // into the step's plan.
-func sweepStepPlan(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, st runsweep.Step) (run.Plan, error) {
+func sweepStepPlan(env *Env, rs sweepRun, fc *runconfig.File, scenarios []string, st runsweep.Step) (run.Plan, error) {
 	f := *rs.flags // the step's copy of the run flags
 	set := map[string]bool{}
 	if st.VUs > 0 {

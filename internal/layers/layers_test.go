@@ -69,6 +69,7 @@ var layers = []layer{
 	{3, "internal/workload/ldbc/loader", "a library: no workload, no progress bar"},
 
 	{4, "internal/resultdir", ""},
+	{4, "internal/runconfig", "the --config YAML file of run and sweep"},
 	{4, "internal/segment", ""},
 	{4, "internal/workload", "the Family interface"},
 	{4, "internal/workload/ldbc/ngqlload", ""},
