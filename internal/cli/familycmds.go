@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -43,8 +44,8 @@ func findCommand(parent *cobra.Command, use string) *cobra.Command {
 func familyCommand(env *Env, c workload.Command) *cobra.Command {
 	cmd := &cobra.Command{Use: c.Use, Short: c.Short, Long: c.Long, Example: c.Example, Hidden: c.Hidden}
 	if c.Run != nil {
-		cmd.Args = cobra.ExactArgs(c.Args)
-		if c.Args == 0 {
+		cmd.Args = cobra.MaximumNArgs(c.MaxArgs)
+		if c.MaxArgs == 0 {
 			cmd.Args = cobra.NoArgs
 		}
 	}
@@ -53,11 +54,17 @@ func familyCommand(env *Env, c workload.Command) *cobra.Command {
 	}
 	if c.Run != nil {
 		run := c.Run
-		cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-			return run(cmd.Context(), &workload.CommandEnv{
+		cmd.RunE = func(cmd *cobra.Command, args []string) error {
+			err := run(cmd.Context(), &workload.CommandEnv{
+				Args: args, CommandLine: env.args,
 				Stdin: os.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, StderrTerminal: isTerminal(env.Stderr),
 				Getenv: env.Getenv, Changed: cmd.Flags().Changed,
 			})
+			var ie *workload.Interrupted
+			if errors.As(err, &ie) {
+				return &ExitError{Code: ExitInterrupted, Msg: ie.Msg}
+			}
+			return err
 		}
 	}
 	for _, sub := range c.Sub {

@@ -3,9 +3,13 @@ package workload
 import (
 	"context"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // The optional interfaces below are what a family can do beyond running
@@ -33,8 +37,9 @@ type Command struct {
 	Example string
 	// Hidden commands are not listed in the help.
 	Hidden bool
-	// Args are the positional arguments the command takes (0: none).
-	Args int
+	// MaxArgs is the most positional arguments the command takes (0:
+	// none); Run finds them in CommandEnv.Args.
+	MaxArgs int
 	// Flags binds the command's flags on fs (nil: none); Run reads the
 	// values they were parsed into.
 	Flags func(fs *pflag.FlagSet)
@@ -48,9 +53,13 @@ type Command struct {
 
 // CommandEnv is what a contributed command gets from the process.
 type CommandEnv struct {
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
+	// Args are the command's positional arguments; CommandLine is the
+	// whole command line, without the program name.
+	Args        []string
+	CommandLine []string
+	Stdin       io.Reader
+	Stdout      io.Writer
+	Stderr      io.Writer
 	// StderrTerminal is set when Stderr is a terminal: only then does a
 	// command draw a progress bar.
 	StderrTerminal bool
@@ -58,6 +67,29 @@ type CommandEnv struct {
 	Getenv func(string) string
 	// Changed tells whether the user set flag name.
 	Changed func(name string) bool
+}
+
+// Interrupted is the error of a command that Ctrl+C ended after it had
+// said what it did: exit code 130, with Msg (empty: nothing more to say).
+type Interrupted struct{ Msg string }
+
+func (e *Interrupted) Error() string { return e.Msg }
+
+// ParseIntList parses a comma-separated list of whole numbers ≥ 1 given
+// as flag ("" is none); anything else is a usage error.
+func ParseIntList(flag, s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n < 1 {
+			return nil, usage.Errorf("%s: %q is not a whole number ≥ 1 (want a list like 50,100,200)", flag, part)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // ClusterResizer is implemented by families whose embedded cluster (no

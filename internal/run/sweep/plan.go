@@ -35,15 +35,15 @@ type Dims struct {
 // neither BeforeStep nor Targets is given; it is refused on a stand-in
 // cluster (workload.StandInCluster). Errors are usage errors.
 func Plan(d Dims, catalog *workload.Catalog, scenarios []string, check func(target string) error, now time.Time) ([]Step, string, error) {
-	vus, err := ParseIntList("--vus", d.VUs)
+	vus, err := workload.ParseIntList("--vus", d.VUs)
 	if err != nil {
 		return nil, "", err
 	}
-	rates, err := ParseIntList("--rate", d.Rate)
+	rates, err := workload.ParseIntList("--rate", d.Rate)
 	if err != nil {
 		return nil, "", err
 	}
-	nodes, err := ParseIntList("--nodes", d.Nodes)
+	nodes, err := workload.ParseIntList("--nodes", d.Nodes)
 	if err != nil {
 		return nil, "", err
 	}
@@ -146,23 +146,6 @@ func SplitTargets(list string) ([]string, error) {
 
 // commaURL finds a comma followed by a URL scheme.
 var commaURL = regexp.MustCompile(`,[a-zA-Z][a-zA-Z0-9+.-]*://`)
-
-// ParseIntList parses a comma-separated list of whole numbers ≥ 1 given
-// as flag ("" is none); anything else is a usage error.
-func ParseIntList(flag, s string) ([]int, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n < 1 {
-			return nil, usage.Errorf("%s: %q is not a whole number ≥ 1 (want a list like 50,100,200)", flag, part)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
 
 func itoaAll(ns []int) []string {
 	out := make([]string, len(ns))
