@@ -16,6 +16,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/secret"
 	"github.com/stampede-bench/stampede/internal/segment"
 )
 
@@ -44,7 +45,7 @@ func newK8sManifestCmd(env *Env) *cobra.Command {
 		output     string
 		pull       string
 		secretFile string
-		creds      []credential
+		creds      []k8s.Credential
 	)
 	cmd := &cobra.Command{
 		Use:   "manifest --parallelism N --image IMAGE [flags] -- [SCENARIO...] [RUN FLAGS...]",
@@ -103,20 +104,20 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 				spec.StartAt = now.Add(startDelay).Truncate(time.Second)
 			}
 			spec.ImagePullPolicy = corev1.PullPolicy(pull)
-			spec.RunArgs, creds = moveCredentials(args)
+			spec.RunArgs, creds = k8s.MoveCredentials(args)
 			spec.CredentialSecret = spec.Name + "-credentials"
 			for _, c := range creds {
-				spec.Credentials = append(spec.Credentials, c.key)
+				spec.Credentials = append(spec.Credentials, c.Key)
 			}
 			b, err := k8s.Manifest(spec)
 			if err != nil {
 				return asUsage(err)
 			}
-			if err := writeCredentials(env, spec, creds, secretFile); err != nil {
+			if err := k8s.WriteCredentials(env.Stderr, spec, creds, secretFile); err != nil {
 				return err
 			}
 			head := fmt.Sprintf("# stampede k8s manifest: %d segments of `stampede run %s`\n# all start at %s: apply before then (kubectl apply -f FILE)\n",
-				spec.Parallelism, strings.Join(redactArgs(args), " "), spec.StartAt.UTC().Format(time.RFC3339))
+				spec.Parallelism, strings.Join(secret.RedactArgs(args), " "), spec.StartAt.UTC().Format(time.RFC3339))
 			b = append([]byte(head), b...)
 			if output == "" || output == "-" {
 				_, err = env.Stdout.Write(b)

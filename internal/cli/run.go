@@ -10,6 +10,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/plugins"
+	"github.com/stampede-bench/stampede/internal/secret"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -57,7 +58,7 @@ type runFlags struct {
 	// besides those driver.IsSecretHeader knows.
 	secretHeaders []string
 	// secretTags are tag names whose values are redacted in every output,
-	// besides those named like secrets (isSecretTag).
+	// besides those named like secrets (secret.IsSecretTag).
 	secretTags []string
 
 	k6       k6Flags  // k6's options (runk6.go)
@@ -149,7 +150,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 func (f *runFlags) familyFlags(fs *pflag.FlagSet) map[string]string {
 	out := map[string]string{}
 	fs.Visit(func(fl *pflag.Flag) {
-		if f.familyFlagNames[fl.Name] && !isSecretFlag(fl.Name) {
+		if f.familyFlagNames[fl.Name] && !secret.IsSecretFlag(fl.Name) {
 			out[fl.Name] = fl.Value.String()
 			if sv, ok := fl.Value.(pflag.SliceValue); ok && fl.Name == "header" {
 				var hs []string

@@ -40,12 +40,6 @@ func applyEnvExcept(fs *pflag.FlagSet, getenv func(string) string, skip map[stri
 	return applyEnv(sub, getenv)
 }
 
-// isSecretFlag reports flags whose values must never be written out.
-func isSecretFlag(name string) bool {
-	n := strings.ToLower(name)
-	return strings.Contains(n, "password") || strings.Contains(n, "secret") || strings.Contains(n, "token")
-}
-
 // parseStage parses DURATION:TARGET, e.g. 30s:100.
 func parseStage(s string) (engine.Stage, error) {
 	d, t, ok := strings.Cut(s, ":")

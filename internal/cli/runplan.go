@@ -12,6 +12,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/runconfig"
+	"github.com/stampede-bench/stampede/internal/secret"
 	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -48,7 +49,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 		InsecureSkipTLSVerify: f.k6.insecure, UserAgent: f.k6.userAgent,
 		CSV: f.csvFile, NoCSV: f.noCSV, SummaryExport: f.summaryOut, NoReport: f.noReport,
 		NoThresholds: f.k6.noThresholds, Repeat: f.repeat,
-		CommandLine:     redactTagArgs(redactEnvArgs(redactArgs(in.commandLine))),
+		CommandLine:     secret.RedactTagArgs(secret.RedactEnvArgs(secret.RedactArgs(in.commandLine))),
 		WorkloadOptions: in.workloadOptions,
 	}
 	if f.backoff == 0 {
@@ -161,7 +162,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 	if err := checkTagNames(p.Tags); err != nil {
 		return p, err
 	}
-	p.Tags = redactTags(p.Tags, f.secretTags)
+	p.Tags = secret.RedactTags(p.Tags, f.secretTags)
 	p.TrendStats, _ = f.k6.trendStatList()
 	p.SummaryMode = f.k6.summaryMode
 	if p.Profilers, err = parseProfilers(f.profiles, in.getenv); err != nil {

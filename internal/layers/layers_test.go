@@ -48,7 +48,7 @@ var layers = []layer{
 	{1, "internal/reqlog", "per-request log records"},
 	{1, "internal/bounded", "size-bounded, interruptible input reads"},
 	{1, "internal/envinfo", ""},
-	{1, "internal/k8s", "manifests, results through pod logs"},
+	{1, "internal/secret", "which values are credentials; hiding them in records"},
 	{1, "internal/progress/termbar", "draws progress reports"},
 	{1, "internal/profile", ""},
 	{1, "internal/threshold", ""},
@@ -58,6 +58,7 @@ var layers = []layer{
 	{1, "internal/workload/ldbc/ldbcfile", "LDBC file format"},
 
 	{2, "internal/natscluster", ""},
+	{2, "internal/k8s", "manifests, credential Secrets, results through pod logs"},
 	{2, "internal/workload/ldbc/datagen", ""},
 	{2, "internal/workload/ldbc/ldbctest", "test data"},
 	{2, "internal/output", "the Output interface and registry"},
