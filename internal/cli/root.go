@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stampede-bench/stampede/internal/dotenv"
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -78,7 +79,7 @@ type Program struct {
 
 // MainProgram is Main with the families and outputs of prog.
 func MainProgram(ctx context.Context, prog Program, args []string, stdout, stderr io.Writer) int {
-	getenv, err := withDotenv(os.Getenv, ".env")
+	getenv, err := dotenv.Getenv(os.Getenv, ".env")
 	if err != nil {
 		fmt.Fprintf(stderr, "stampede: %s\n", oneLine(err))
 		return ExitUsage

@@ -47,6 +47,7 @@ var layers = []layer{
 	// Records and clients.
 	{1, "internal/reqlog", "per-request log records"},
 	{1, "internal/bounded", "size-bounded, interruptible input reads"},
+	{2, "internal/dotenv", "a .env file behind the environment"},
 	{1, "internal/envinfo", ""},
 	{1, "internal/secret", "which values are credentials; hiding them in records"},
 	{1, "internal/progress/termbar", "draws progress reports"},
