@@ -159,7 +159,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 	}
 	p.Vars = f.k6.vars()
 	p.Tags, _ = parseKV("--tag", f.k6.tags)
-	if err := checkTagNames(p.Tags); err != nil {
+	if err := run.CheckTagNames(p.Tags); err != nil {
 		return p, err
 	}
 	p.Tags = secret.RedactTags(p.Tags, f.secretTags)

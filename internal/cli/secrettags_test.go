@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/stampede-bench/stampede/internal/k8s"
+	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/secret"
 	"io/fs"
 	"net/http"
@@ -101,10 +102,10 @@ func TestRedactArgsNamesAndTags(t *testing.T) {
 		tags["db_password"] != "xxxxx" || tags["build"] != "xxxxx" || tags["team"] != "d" {
 		t.Errorf("redactTags: %v", tags)
 	}
-	if err := checkTagNames(map[string]string{"scenario": "x"}); err == nil {
+	if err := run.CheckTagNames(map[string]string{"scenario": "x"}); err == nil {
 		t.Errorf("scenario tag accepted")
 	}
-	if err := checkTagNames(map[string]string{"testid": "x", "env": "ci"}); err != nil {
+	if err := run.CheckTagNames(map[string]string{"testid": "x", "env": "ci"}); err != nil {
 		t.Errorf("ordinary tags refused: %v", err)
 	}
 }

@@ -1,14 +1,16 @@
-package cli
+package run
 
 import (
 	"sort"
 	"strings"
+
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
-// isReservedTag reports whether name is a tag stampede (or k6) sets on
+// IsReservedTag reports whether name is a tag stampede (or k6) sets on
 // samples itself: a --tag of that name would replace the run's own value
 // (--tag scenario=x would relabel every scenario), so it is refused.
-func isReservedTag(name string) bool {
+func IsReservedTag(name string) bool {
 	switch name {
 	case "scenario", "group", "check", "name", "method", "status", "url", "proto", "subproto",
 		"expected_response", "error", "error_code", "tls_version", "vu", "iter", "metric", "result":
@@ -17,11 +19,11 @@ func isReservedTag(name string) bool {
 	return strings.HasPrefix(name, "__")
 }
 
-// checkTagNames refuses reserved tag names (see isReservedTag).
-func checkTagNames(tags map[string]string) error {
+// CheckTagNames refuses reserved tag names (see IsReservedTag).
+func CheckTagNames(tags map[string]string) error {
 	var bad []string
 	for k := range tags {
-		if isReservedTag(k) {
+		if IsReservedTag(k) {
 			bad = append(bad, k)
 		}
 	}
@@ -29,5 +31,5 @@ func checkTagNames(tags map[string]string) error {
 		return nil
 	}
 	sort.Strings(bad)
-	return usagef("--tag %s=…: %q is a tag stampede sets itself on every sample; pick another name", bad[0], bad[0])
+	return usage.Errorf("--tag %s=…: %q is a tag stampede sets itself on every sample; pick another name", bad[0], bad[0])
 }
