@@ -84,24 +84,9 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 					}
 				}
 			}
-			now := time.Now()
-			switch {
-			case startAt != "" && cmd.Flags().Changed("start-delay"):
-				return usagef("give --start-at or --start-delay, not both")
-			case startAt != "":
-				t, err := run.ParseStartAt(startAt, now)
-				if err != nil {
-					return usagef("--start-at: %v", err)
-				}
-				if t.Before(now) {
-					return usagef("--start-at %s is in the past", startAt)
-				}
-				spec.StartAt = t
-			default:
-				if startDelay < 0 {
-					return usagef("--start-delay must not be negative")
-				}
-				spec.StartAt = now.Add(startDelay).Truncate(time.Second)
+			var err error
+			if spec.StartAt, err = run.CommonStart(startAt, startDelay, cmd.Flags().Changed("start-delay"), time.Now()); err != nil {
+				return err
 			}
 			spec.ImagePullPolicy = corev1.PullPolicy(pull)
 			spec.RunArgs, creds = k8s.MoveCredentials(args)
@@ -200,7 +185,7 @@ merged result (stampede merge) — so one segment never stops the others.`,
 			if err != nil {
 				return err
 			}
-			if plan, err = workerPlan(plan, segment.Segment{Index: idx + 1, Count: segments}, dir, startAt, time.Now()); err != nil {
+			if plan, err = plan.ForWorker(segment.Segment{Index: idx + 1, Count: segments}, dir, startAt, time.Now()); err != nil {
 				return err
 			}
 			err = runMeasured(cmd.Context(), env, f, plan) // a run in this process, with the self-check
@@ -210,14 +195,12 @@ merged result (stampede merge) — so one segment never stops the others.`,
 				err = nil
 			}
 			if stream && resultdir.IsResult(dir) {
-				skip := func(rel string) bool { return !streamCSV && rel == resultdir.RequestsFile }
-				label := fmt.Sprintf("%s-%d", filepath.Base(results), idx)
-				n, serr := k8s.WriteArchive(env.Stdout, dir, label, skip)
-				if serr != nil && err == nil {
-					err = serr
+				label, leaveOut := fmt.Sprintf("%s-%d", filepath.Base(results), idx), resultdir.RequestsFile
+				if streamCSV {
+					leaveOut = ""
 				}
-				if n > 8<<20 {
-					fmt.Fprintf(env.Stderr, "warning: the result printed into the log is %d MiB; kubelet may rotate logs at 10 MiB — use --results-pvc\n", n>>20)
+				if serr := k8s.StreamResult(env.Stdout, env.Stderr, dir, label, leaveOut); serr != nil && err == nil {
+					err = serr
 				}
 			}
 			return err
@@ -261,21 +244,4 @@ concatenated, and kubectl's --prefix is understood.`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "directory to extract the result directories into")
 	return cmd
-}
-
-// workerPlan is the plan of one pod: segment seg of plan, into dir,
-// starting at startAt (RFC 3339 or now+D; empty: at once).
-func workerPlan(plan run.Plan, seg segment.Segment, dir, startAt string, now time.Time) (run.Plan, error) {
-	plan.Out = dir
-	if startAt != "" {
-		t, err := run.ParseStartAt(startAt, now)
-		if err != nil {
-			return plan, usagef("--start-at: %v", err)
-		}
-		if err := run.CheckStartAt(t, startAt, now); err != nil {
-			return plan, err
-		}
-		plan.StartAt = t
-	}
-	return plan.WithSegment(seg)
 }
