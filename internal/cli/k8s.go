@@ -3,10 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,7 +14,6 @@ import (
 	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
-	"github.com/stampede-bench/stampede/internal/secret"
 	"github.com/stampede-bench/stampede/internal/segment"
 )
 
@@ -34,9 +31,6 @@ pods' logs; "stampede merge" combines them exactly. See docs/scale.md.`,
 	return cmd
 }
 
-// runFlagsSetByWorker are the run flags the worker sets for each pod.
-var runFlagsSetByWorker = []string{"segment", "start-at", "out"}
-
 func newK8sManifestCmd(env *Env) *cobra.Command {
 	var (
 		spec       k8s.Spec
@@ -45,7 +39,6 @@ func newK8sManifestCmd(env *Env) *cobra.Command {
 		output     string
 		pull       string
 		secretFile string
-		creds      []k8s.Credential
 	)
 	cmd := &cobra.Command{
 		Use:   "manifest --parallelism N --image IMAGE [flags] -- [SCENARIO...] [RUN FLAGS...]",
@@ -89,31 +82,7 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 				return err
 			}
 			spec.ImagePullPolicy = corev1.PullPolicy(pull)
-			spec.RunArgs, creds = k8s.MoveCredentials(args)
-			spec.CredentialSecret = spec.Name + "-credentials"
-			for _, c := range creds {
-				spec.Credentials = append(spec.Credentials, c.Key)
-			}
-			b, err := k8s.Manifest(spec)
-			if err != nil {
-				return asUsage(err)
-			}
-			if err := k8s.WriteCredentials(env.Stderr, spec, creds, secretFile); err != nil {
-				return err
-			}
-			head := fmt.Sprintf("# stampede k8s manifest: %d segments of `stampede run %s`\n# all start at %s: apply before then (kubectl apply -f FILE)\n",
-				spec.Parallelism, strings.Join(secret.RedactArgs(args), " "), spec.StartAt.UTC().Format(time.RFC3339))
-			b = append([]byte(head), b...)
-			if output == "" || output == "-" {
-				_, err = env.Stdout.Write(b)
-				return err
-			}
-			if err := os.WriteFile(output, b, 0o644); err != nil {
-				return usagef("-o %s: write manifest: %v", output, err)
-			}
-			fmt.Fprintf(env.Stderr, "wrote %s: %d pods start at %s (in %s); kubectl apply -f %s\n",
-				output, spec.Parallelism, spec.StartAt.UTC().Format(time.RFC3339), time.Until(spec.StartAt).Round(time.Second), output)
-			return nil
+			return k8s.WriteJob(spec, args, output, secretFile, env.Stdout, env.Stderr)
 		},
 	}
 	fs := cmd.Flags()
@@ -137,12 +106,8 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 // with the run command's flags, so that a typo fails here and not in N
 // pods.
 func checkRunArgs(env *Env, args []string) error {
-	for _, a := range args {
-		for _, name := range runFlagsSetByWorker {
-			if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
-				return usagef("--%s is set by the worker for each pod; leave it out of the run arguments", name)
-			}
-		}
+	if err := k8s.CheckRunArgs(args); err != nil {
+		return err
 	}
 	if _, _, err := planFromRunArgs(env, args, args); err != nil {
 		return usagef("run arguments: %v", err)

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/secret"
@@ -146,20 +144,8 @@ func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 	}
 }
 
-// familyFlags returns the workload flags that the user set, for options.json.
+// familyFlags returns the workload flags that the user set, for
+// options.json, without credentials.
 func (f *runFlags) familyFlags(fs *pflag.FlagSet) map[string]string {
-	out := map[string]string{}
-	fs.Visit(func(fl *pflag.Flag) {
-		if f.familyFlagNames[fl.Name] && !secret.IsSecretFlag(fl.Name) {
-			out[fl.Name] = fl.Value.String()
-			if sv, ok := fl.Value.(pflag.SliceValue); ok && fl.Name == "header" {
-				var hs []string
-				for _, h := range sv.GetSlice() {
-					hs = append(hs, driver.RedactHeader(h, f.secretHeaders...))
-				}
-				out[fl.Name] = "[" + strings.Join(hs, ",") + "]"
-			}
-		}
-	})
-	return out
+	return secret.FlagValues(fs, f.familyFlagNames, f.secretHeaders)
 }

@@ -7,6 +7,8 @@ package secret
 import (
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/stampede-bench/stampede/internal/driver"
 )
 
@@ -154,4 +156,25 @@ func RedactEnvArgs(args []string) []string {
 func IsSecretFlag(name string) bool {
 	n := strings.ToLower(name)
 	return strings.Contains(n, "password") || strings.Contains(n, "secret") || strings.Contains(n, "token")
+}
+
+// FlagValues returns the values of the flags of fs that the user set and
+// names holds, for records: secret flags (IsSecretFlag) are left out, and
+// the values of secret headers in a --header list are hidden
+// (driver.RedactHeader, with the names marked by --secret-header).
+func FlagValues(fs *pflag.FlagSet, names map[string]bool, markedHeaders []string) map[string]string {
+	out := map[string]string{}
+	fs.Visit(func(fl *pflag.Flag) {
+		if names[fl.Name] && !IsSecretFlag(fl.Name) {
+			out[fl.Name] = fl.Value.String()
+			if sv, ok := fl.Value.(pflag.SliceValue); ok && fl.Name == "header" {
+				var hs []string
+				for _, h := range sv.GetSlice() {
+					hs = append(hs, driver.RedactHeader(h, markedHeaders...))
+				}
+				out[fl.Name] = "[" + strings.Join(hs, ",") + "]"
+			}
+		}
+	})
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/secret"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -73,5 +74,55 @@ func WriteCredentials(w io.Writer, spec Spec, creds []Credential, file string) e
 		return usage.Errorf("--secret-file: %v", err)
 	}
 	fmt.Fprintf(w, "wrote %s (mode 0600): Secret %s with %d credentials; kubectl apply -f %s before the Job\n", file, spec.CredentialSecret, len(creds), file)
+	return nil
+}
+
+// runFlagsSetByWorker are the run flags the worker sets for each pod.
+var runFlagsSetByWorker = []string{"segment", "start-at", "out"}
+
+// CheckRunArgs refuses run arguments that the worker sets for each pod
+// (--segment, --start-at, --out): a usage error.
+func CheckRunArgs(args []string) error {
+	for _, a := range args {
+		for _, name := range runFlagsSetByWorker {
+			if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
+				return usage.Errorf("--%s is set by the worker for each pod; leave it out of the run arguments", name)
+			}
+		}
+	}
+	return nil
+}
+
+// WriteJob writes the Job of spec running runArgs (stampede run's
+// arguments, as given) to output ("" or "-": stdout), headed by a comment
+// with the redacted arguments and the start time; the credentials among
+// the arguments move into the credential Secret (MoveCredentials,
+// WriteCredentials to secretFile). Messages go to stderr.
+func WriteJob(spec Spec, runArgs []string, output, secretFile string, stdout, stderr io.Writer) error {
+	var creds []Credential
+	spec.RunArgs, creds = MoveCredentials(runArgs)
+	spec.CredentialSecret = spec.Name + "-credentials"
+	for _, c := range creds {
+		spec.Credentials = append(spec.Credentials, c.Key)
+	}
+	b, err := Manifest(spec)
+	if err != nil {
+		return usage.Wrap(err)
+	}
+	if err := WriteCredentials(stderr, spec, creds, secretFile); err != nil {
+		return err
+	}
+	head := fmt.Sprintf("# stampede k8s manifest: %d segments of `stampede run %s`\n# all start at %s: apply before then (kubectl apply -f FILE)\n",
+		spec.Parallelism, strings.Join(secret.RedactArgs(runArgs), " "), spec.StartAt.UTC().Format(time.RFC3339))
+	b = append([]byte(head), b...)
+	if output == "" || output == "-" {
+		_, err = stdout.Write(b)
+		return err
+	}
+	if err := os.WriteFile(output, b, 0o644); err != nil {
+		return usage.Errorf("-o %s: write manifest: %v", output, err)
+	}
+	fmt.Fprintf(stderr, "wrote %s: %d pods start at %s (in %s); kubectl apply -f %s\n",
+		output, spec.Parallelism, spec.StartAt.UTC().Format(time.RFC3339), time.Until(spec.StartAt).Round(time.Second), output)
 	return nil
 }
