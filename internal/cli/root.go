@@ -56,14 +56,7 @@ func (e *Env) outputs() *output.Registry {
 // and returns the process exit code. Errors reach the user as one line on
 // stderr prefixed with "stampede: ".
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return MainCatalog(ctx, nil, args, stdout, stderr)
-}
-
-// MainCatalog is Main with the workload families newCatalog returns (nil:
-// the built-in families); it is called once per command that lists or runs
-// scenarios.
-func MainCatalog(ctx context.Context, newCatalog func() *workload.Catalog, args []string, stdout, stderr io.Writer) int {
-	return MainProgram(ctx, Program{Catalog: newCatalog}, args, stdout, stderr)
+	return MainProgram(ctx, Program{}, args, stdout, stderr)
 }
 
 // Program is what a program puts around the command line: its workload

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -89,18 +88,4 @@ func parseKV(flag string, values []string) (map[string]string, error) {
 		m[key] = val
 	}
 	return m, nil
-}
-
-// sortedTags renders tags as k=v,k=v for messages.
-func sortedTags(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + m[k]
-	}
-	return strings.Join(parts, ",")
 }
