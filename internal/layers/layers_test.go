@@ -26,6 +26,13 @@ type layer struct {
 	why  string
 }
 
+// Read from the top, a command goes cli → plan → engine → driver →
+// metrics → outputs → results → analysis: internal/cli translates flags
+// into a plan (internal/run, internal/run/sweep, internal/runconfig), the
+// engine drives a target's driver, metrics feed the outputs, the result
+// directory is written and analysed. Families sit between the engine and
+// the plan and declare what they can do (internal/workload's optional
+// interfaces); the command line names none of them.
 var layers = []layer{
 	// Test support, below everything that tests import it from.
 	{-1, "internal/testenv", "skip or fail (CI) when a test's server is missing"},
@@ -240,6 +247,11 @@ func TestGroupOf(t *testing.T) {
 		{"internal/engine", "internal/output/csvlog"},
 		{"internal/workload/ldbc/loader", "internal/workload"},
 		{"internal/metrics", "internal/engine"},
+		{"internal/run", "internal/cli"},
+		{"internal/runconfig", "internal/run"},
+		{"internal/workload", "internal/plugins"},
+		{"internal/workload/mq", "internal/run/sweep"},
+		{"internal/secret", "internal/k8s"},
 	} {
 		from, _ := groupOf(tc[0])
 		to, _ := groupOf(tc[1])
