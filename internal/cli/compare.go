@@ -2,13 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stampede-bench/stampede/internal/analysis/compare"
-	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/internal/plugins"
 )
 
 // ExitRegression is the exit code of compare --fail-on-regression PCT when
@@ -50,11 +49,7 @@ WARNING when the two sides ran on different hardware.
 Exit codes: 0 ok, 2 bad input (nothing in common, unknown metric), 3 when
 --fail-on-regression PCT is given and a metric got significantly worse by
 more than PCT percent (higher latency, lower qps).`,
-		Example: `  stampede run http.Request --target http://127.0.0.1:8080/ --repeat 5 --cooldown 10s --out results/old
-  stampede run http.Request --target http://127.0.0.1:8080/ --repeat 5 --cooldown 10s --out results/new
-  stampede compare results/old results/new
-  stampede compare results/old results/new --format md --names default,pgo
-  stampede compare results/old results/new --metric responseTime:p99 --metric qps --fail-on-regression 5`,
+		Example: plugins.CompareExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCompare(env, f, cmd.Flags().Changed("fail-on-regression"), args)
 		},
@@ -75,63 +70,10 @@ func runCompare(env *Env, f *compareFlags, failSet bool, args []string) error {
 	if len(args) != 2 {
 		return usagef("compare: give BASE and CANDIDATE result directories (got %d arguments)", len(args))
 	}
-	write, err := compareWriter(f.format)
-	if err != nil {
+	rep, baseName, candName, err := compare.Request{Base: args[0], Candidate: args[1], Names: f.names, Metrics: f.metrics, Scenarios: f.scenarios,
+		Format: f.format, Alpha: f.alpha, FailPct: f.failPct, FailSet: failSet}.Run(env.Stdout, env.Stderr)
+	if err != nil || !failSet {
 		return err
-	}
-	if !(f.alpha > 0 && f.alpha < 1) {
-		return usagef("compare: --alpha %v: want a level in (0, 1), e.g. 0.05", f.alpha)
-	}
-	if failSet && !(f.failPct >= 0) {
-		return usagef("compare: --fail-on-regression %v: want a percentage ≥ 0", f.failPct)
-	}
-	baseName, candName, ok := strings.Cut(f.names, ",")
-	baseName, candName = strings.TrimSpace(baseName), strings.TrimSpace(candName)
-	if !ok || baseName == "" || candName == "" || baseName == candName || strings.Contains(candName, ",") {
-		return usagef("compare: --names %q: want two different labels, e.g. default,pgo", f.names)
-	}
-	opt := compare.Options{Alpha: f.alpha, Scenarios: f.scenarios}
-	for _, s := range f.metrics {
-		m, err := compare.ParseMetric(s)
-		if err != nil {
-			return usagef("compare: --metric %v", err)
-		}
-		if !containsMetric(opt.Metrics, m) {
-			opt.Metrics = append(opt.Metrics, m)
-		}
-	}
-
-	base, err := compare.Load(args[0], baseName)
-	if err != nil {
-		return compareErr(err)
-	}
-	cand, err := compare.Load(args[1], candName)
-	if err != nil {
-		return compareErr(err)
-	}
-	rep, err := compare.Compare(base, cand, opt)
-	if err != nil {
-		return compareErr(err)
-	}
-	if err := write(rep, env.Stdout); err != nil {
-		return fmt.Errorf("compare: write: %w", err)
-	}
-	if f.format == "csv" {
-		// The CSV holds data only; say the rest where a person sees it.
-		for _, w := range rep.Warnings {
-			fmt.Fprintf(env.Stderr, "WARNING: %s\n", w)
-		}
-		for _, n := range rep.Notes {
-			fmt.Fprintf(env.Stderr, "note: %s\n", n)
-		}
-		for _, s := range rep.Scenarios {
-			for _, n := range s.Notes {
-				fmt.Fprintf(env.Stderr, "note: %s: %s\n", s.Name, n)
-			}
-		}
-	}
-	if !failSet {
-		return nil
 	}
 	if regs := rep.Regressions(f.failPct); len(regs) > 0 {
 		parts := make([]string, len(regs))
@@ -142,35 +84,4 @@ func runCompare(env *Env, f *compareFlags, failSet bool, args []string) error {
 			candName, baseName, f.failPct, strings.Join(parts, "; "))}
 	}
 	return nil
-}
-
-// compareWriter returns the renderer of format.
-func compareWriter(format string) (func(*compare.Report, io.Writer) error, error) {
-	switch format {
-	case "text", "txt":
-		return (*compare.Report).WriteText, nil
-	case "md", "markdown":
-		return (*compare.Report).WriteMarkdown, nil
-	case "csv":
-		return (*compare.Report).WriteCSV, nil
-	}
-	return nil, usagef("compare: --format %q: want text, md or csv", format)
-}
-
-// compareErr makes input problems usage errors (exit 2); their message
-// already starts with "cannot compare".
-func compareErr(err error) error {
-	if usage.Is(err) {
-		return asUsage(err)
-	}
-	return fmt.Errorf("compare: %w", err)
-}
-
-func containsMetric(list []compare.Metric, m compare.Metric) bool {
-	for _, x := range list {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }

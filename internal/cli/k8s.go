@@ -3,16 +3,15 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/stampede-bench/stampede/internal/k8s"
+	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/segment"
@@ -32,9 +31,6 @@ pods' logs; "stampede merge" combines them exactly. See docs/scale.md.`,
 	return cmd
 }
 
-// runFlagsSetByWorker are the run flags the worker sets for each pod.
-var runFlagsSetByWorker = []string{"segment", "start-at", "out"}
-
 func newK8sManifestCmd(env *Env) *cobra.Command {
 	var (
 		spec       k8s.Spec
@@ -43,7 +39,6 @@ func newK8sManifestCmd(env *Env) *cobra.Command {
 		output     string
 		pull       string
 		secretFile string
-		creds      []credential
 	)
 	cmd := &cobra.Command{
 		Use:   "manifest --parallelism N --image IMAGE [flags] -- [SCENARIO...] [RUN FLAGS...]",
@@ -64,15 +59,13 @@ result directory to /results/NAME/i on it; otherwise each pod prints it, as a
 base64 tarball between markers, at the end of its log (requests.csv left
 out) for "stampede k8s collect". Credentials belong in a Secret
 (--env-from-secret, e.g. with STAMPEDE_TARGET), not in the manifest.`,
-		Example: `  stampede k8s manifest -n 8 --image ghcr.io/acme/stampede:1.0 --start-delay 3m \
-      -- go.Go1Step -u 800 -d 5m --no-csv > job.yaml
-  kubectl apply -f job.yaml`,
+		Example: plugins.K8sManifestExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 && args[0] == "run" {
-				args = args[1:] // "-- run go.Go1Step ..." means the same as "-- go.Go1Step ..."
+				args = args[1:] // "-- run SCENARIO ..." means the same as "-- SCENARIO ..."
 			}
 			if len(args) == 0 {
-				return usagef("k8s manifest needs the run arguments after --, e.g. -- go.Go1Step -u 800 -d 5m")
+				return usagef("k8s manifest needs the run arguments after --, e.g. -- %s", plugins.RunArgsExample)
 			}
 			if err := checkRunArgs(env, args); err != nil {
 				return err
@@ -84,51 +77,12 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 					}
 				}
 			}
-			now := time.Now()
-			switch {
-			case startAt != "" && cmd.Flags().Changed("start-delay"):
-				return usagef("give --start-at or --start-delay, not both")
-			case startAt != "":
-				t, err := run.ParseStartAt(startAt, now)
-				if err != nil {
-					return usagef("--start-at: %v", err)
-				}
-				if t.Before(now) {
-					return usagef("--start-at %s is in the past", startAt)
-				}
-				spec.StartAt = t
-			default:
-				if startDelay < 0 {
-					return usagef("--start-delay must not be negative")
-				}
-				spec.StartAt = now.Add(startDelay).Truncate(time.Second)
+			var err error
+			if spec.StartAt, err = run.CommonStart(startAt, startDelay, cmd.Flags().Changed("start-delay"), time.Now()); err != nil {
+				return err
 			}
 			spec.ImagePullPolicy = corev1.PullPolicy(pull)
-			spec.RunArgs, creds = moveCredentials(args)
-			spec.CredentialSecret = spec.Name + "-credentials"
-			for _, c := range creds {
-				spec.Credentials = append(spec.Credentials, c.key)
-			}
-			b, err := k8s.Manifest(spec)
-			if err != nil {
-				return asUsage(err)
-			}
-			if err := writeCredentials(env, spec, creds, secretFile); err != nil {
-				return err
-			}
-			head := fmt.Sprintf("# stampede k8s manifest: %d segments of `stampede run %s`\n# all start at %s: apply before then (kubectl apply -f FILE)\n",
-				spec.Parallelism, strings.Join(redactArgs(args), " "), spec.StartAt.UTC().Format(time.RFC3339))
-			b = append([]byte(head), b...)
-			if output == "" || output == "-" {
-				_, err = env.Stdout.Write(b)
-				return err
-			}
-			if err := os.WriteFile(output, b, 0o644); err != nil {
-				return usagef("-o %s: write manifest: %v", output, err)
-			}
-			fmt.Fprintf(env.Stderr, "wrote %s: %d pods start at %s (in %s); kubectl apply -f %s\n",
-				output, spec.Parallelism, spec.StartAt.UTC().Format(time.RFC3339), time.Until(spec.StartAt).Round(time.Second), output)
-			return nil
+			return k8s.WriteJob(spec, args, output, secretFile, env.Stdout, env.Stderr)
 		},
 	}
 	fs := cmd.Flags()
@@ -152,12 +106,8 @@ out) for "stampede k8s collect". Credentials belong in a Secret
 // with the run command's flags, so that a typo fails here and not in N
 // pods.
 func checkRunArgs(env *Env, args []string) error {
-	for _, a := range args {
-		for _, name := range runFlagsSetByWorker {
-			if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
-				return usagef("--%s is set by the worker for each pod; leave it out of the run arguments", name)
-			}
-		}
+	if err := k8s.CheckRunArgs(args); err != nil {
+		return err
 	}
 	if _, _, err := planFromRunArgs(env, args, args); err != nil {
 		return usagef("run arguments: %v", err)
@@ -200,7 +150,7 @@ merged result (stampede merge) — so one segment never stops the others.`,
 			if err != nil {
 				return err
 			}
-			if plan, err = workerPlan(plan, segment.Segment{Index: idx + 1, Count: segments}, dir, startAt, time.Now()); err != nil {
+			if plan, err = plan.ForWorker(segment.Segment{Index: idx + 1, Count: segments}, dir, startAt, time.Now()); err != nil {
 				return err
 			}
 			err = runMeasured(cmd.Context(), env, f, plan) // a run in this process, with the self-check
@@ -210,14 +160,12 @@ merged result (stampede merge) — so one segment never stops the others.`,
 				err = nil
 			}
 			if stream && resultdir.IsResult(dir) {
-				skip := func(rel string) bool { return !streamCSV && rel == resultdir.RequestsFile }
-				label := fmt.Sprintf("%s-%d", filepath.Base(results), idx)
-				n, serr := k8s.WriteArchive(env.Stdout, dir, label, skip)
-				if serr != nil && err == nil {
-					err = serr
+				label, leaveOut := fmt.Sprintf("%s-%d", filepath.Base(results), idx), resultdir.RequestsFile
+				if streamCSV {
+					leaveOut = ""
 				}
-				if n > 8<<20 {
-					fmt.Fprintf(env.Stderr, "warning: the result printed into the log is %d MiB; kubelet may rotate logs at 10 MiB — use --results-pvc\n", n>>20)
+				if serr := k8s.StreamResult(env.Stdout, env.Stderr, dir, label, leaveOut); serr != nil && err == nil {
+					err = serr
 				}
 			}
 			return err
@@ -261,21 +209,4 @@ concatenated, and kubectl's --prefix is understood.`,
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "directory to extract the result directories into")
 	return cmd
-}
-
-// workerPlan is the plan of one pod: segment seg of plan, into dir,
-// starting at startAt (RFC 3339 or now+D; empty: at once).
-func workerPlan(plan run.Plan, seg segment.Segment, dir, startAt string, now time.Time) (run.Plan, error) {
-	plan.Out = dir
-	if startAt != "" {
-		t, err := run.ParseStartAt(startAt, now)
-		if err != nil {
-			return plan, usagef("--start-at: %v", err)
-		}
-		if err := run.CheckStartAt(t, startAt, now); err != nil {
-			return plan, err
-		}
-		plan.StartAt = t
-	}
-	return plan.WithSegment(seg)
 }

@@ -76,7 +76,7 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	if err := run.CheckWritableFile(filepath.Join(f.out, resultdir.SummaryFile)); err != nil {
 		return usagef("-o %s: %v", f.out, err) // unwritable output: bad input, before any merging
 	}
-	res, err := finish.Merge(args, f.out, finish.MergeOptions{Requests: !f.noCSV, Force: f.force, RateTrends: plugins.RateTrends()})
+	res, err := finish.Merge(args, f.out, finish.MergeOptions{Requests: !f.noCSV, Force: f.force, RateTrends: plugins.RateTrends(env.catalog())})
 	if err != nil {
 		return err
 	}

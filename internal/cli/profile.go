@@ -41,26 +41,11 @@ func newProfileMergeCmd(env *Env) *cobra.Command {
 			if out == "" {
 				return usagef("profile merge: -o must name the output file")
 			}
-			files, err := profile.Expand(args)
+			m, err := profile.MergeFiles(out, args...)
 			if err != nil {
 				return mergeErr(err)
 			}
-			merged, err := profile.Merge(files)
-			if err != nil {
-				return mergeErr(err)
-			}
-			if err := profile.WriteFile(out, merged); err != nil {
-				return fmt.Errorf("profile merge: %w", err)
-			}
-			var total int64
-			for _, s := range merged.Sample {
-				total += s.Value[0]
-			}
-			unit := "samples"
-			if len(merged.SampleType) > 0 {
-				unit = merged.SampleType[0].Type
-			}
-			fmt.Fprintf(env.Stdout, "merged %d profiles (%d %s) into %s\n", len(files), total, unit, out)
+			fmt.Fprintf(env.Stdout, "merged %d profiles (%d %s) into %s\n", m.Files, m.Total, m.Unit, out)
 			return nil
 		},
 	}

@@ -1,14 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/stampede-bench/stampede/internal/output/report"
-	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/version"
 )
@@ -59,64 +56,15 @@ standard output. See docs/reports.md.`,
 }
 
 func runReport(env *Env, o reportOptions, args []string) error {
-	if o.maxPoints < 10 {
-		return usagef("--max-points must be at least 10, got %d", o.maxPoints)
-	}
-	var dirs []string
-	for _, a := range args {
-		found, err := resultdir.Find(a)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		dirs = append(dirs, found...)
-	}
-	if len(o.labels) > len(dirs) {
-		return usagef("%d --label values for %d result directories", len(o.labels), len(dirs))
-	}
-	if out := reportOut(o.out, args); out != "-" {
-		if err := run.CheckWritableFile(out); err != nil {
-			return usagef("-o %s: %v", out, err) // unwritable output: bad input, before any reading
-		}
-	}
-	var results []*resultdir.Result
-	for _, d := range dirs {
-		r, err := resultdir.Load(d)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		results = append(results, r)
-	}
-	out := reportOut(o.out, args)
-	opts := report.Options{Title: o.title, MaxPoints: o.maxPoints, Labels: o.labels, Generator: "stampede " + version.String()}
-	if out == "-" {
-		var buf bytes.Buffer
-		if err := report.Write(&buf, results, opts); err != nil {
-			return err
-		}
-		_, err := env.Stdout.Write(buf.Bytes())
+	out, runs, err := report.Request{Args: args, Out: o.out, CheckWritable: run.CheckWritableFile,
+		Options: report.Options{Title: o.title, MaxPoints: o.maxPoints, Labels: o.labels, Generator: "stampede " + version.String()}}.Run(env.Stdout)
+	if err != nil || out == "-" || o.quiet {
 		return err
 	}
-	if err := report.WriteFile(out, results, opts); err != nil {
-		return err
+	noun := "runs"
+	if runs == 1 {
+		noun = "run"
 	}
-	if !o.quiet {
-		runs := "runs"
-		if len(results) == 1 {
-			runs = "run"
-		}
-		fmt.Fprintf(env.Stderr, "report: %s (%d %s)\n", out, len(results), runs)
-	}
+	fmt.Fprintf(env.Stderr, "report: %s (%d %s)\n", out, runs, noun)
 	return nil
-}
-
-// reportOut is where the report goes: -o, else RESULT_DIR/report.html for
-// one argument, ./report.html for several.
-func reportOut(out string, args []string) string {
-	if out != "" {
-		return out
-	}
-	if len(args) == 1 {
-		return filepath.Join(args[0], resultdir.ReportFile)
-	}
-	return resultdir.ReportFile
 }

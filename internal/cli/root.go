@@ -12,7 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/stampede-bench/stampede/internal/dotenv"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -54,14 +56,7 @@ func (e *Env) outputs() *output.Registry {
 // and returns the process exit code. Errors reach the user as one line on
 // stderr prefixed with "stampede: ".
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return MainCatalog(ctx, nil, args, stdout, stderr)
-}
-
-// MainCatalog is Main with the workload families newCatalog returns (nil:
-// the built-in families); it is called once per command that lists or runs
-// scenarios.
-func MainCatalog(ctx context.Context, newCatalog func() *workload.Catalog, args []string, stdout, stderr io.Writer) int {
-	return MainProgram(ctx, Program{Catalog: newCatalog}, args, stdout, stderr)
+	return MainProgram(ctx, Program{}, args, stdout, stderr)
 }
 
 // Program is what a program puts around the command line: its workload
@@ -77,7 +72,7 @@ type Program struct {
 
 // MainProgram is Main with the families and outputs of prog.
 func MainProgram(ctx context.Context, prog Program, args []string, stdout, stderr io.Writer) int {
-	getenv, err := withDotenv(os.Getenv, ".env")
+	getenv, err := dotenv.Getenv(os.Getenv, ".env")
 	if err != nil {
 		fmt.Fprintf(stderr, "stampede: %s\n", oneLine(err))
 		return ExitUsage
@@ -104,12 +99,9 @@ func MainProgram(ctx context.Context, prog Program, args []string, stdout, stder
 
 func newRootCmd(env *Env) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "stampede",
-		Short: "Load and benchmark harness for graph databases and message queues",
-		Long: `stampede generates LDBC-style data, loads it into a target, drives concurrent
-workloads (graph k-hop, shortest path, inserts; Kafka produce and consume),
-measures them with HDR histograms and writes nebula-bench CSV, k6-style
-summaries and HTML reports.`,
+		Use:           "stampede",
+		Short:         plugins.RootShort,
+		Long:          plugins.RootLong,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -119,12 +111,13 @@ summaries and HTML reports.`,
 	for _, add := range commands {
 		root.AddCommand(add(env))
 	}
+	addFamilyCommands(env, root)
 	refuseUnknownSubcommands(root)
 	return root
 }
 
 // refuseUnknownSubcommands makes every command that only groups
-// subcommands (gen, k8s, kafka, ...) fail with a usage error on an unknown
+// subcommands (gen, k8s, profile, ...) fail with a usage error on an unknown
 // one, as the root does, instead of printing its help and exiting 0.
 func refuseUnknownSubcommands(c *cobra.Command) {
 	for _, sub := range c.Commands() {
@@ -143,14 +136,10 @@ func refuseUnknownSubcommands(c *cobra.Command) {
 // commands lists the constructors of every subcommand, one file each.
 var commands = []func(*Env) *cobra.Command{
 	newCompareCmd,
-	newGenCmd,
 	newK8sCmd,
-	newKafkaCmd,
 	newLabCmd,
 	newMergeCmd,
-	newNatsCmd,
 	newSweepCmd,
-	newLoadCmd,
 	newProfileCmd,
 	newReportCmd,
 	newRunCmd,

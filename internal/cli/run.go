@@ -1,14 +1,14 @@
 package cli
 
 import (
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/plugins"
+	"github.com/stampede-bench/stampede/internal/secret"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -56,7 +56,7 @@ type runFlags struct {
 	// besides those driver.IsSecretHeader knows.
 	secretHeaders []string
 	// secretTags are tag names whose values are redacted in every output,
-	// besides those named like secrets (isSecretTag).
+	// besides those named like secrets (secret.IsSecretTag).
 	secretTags []string
 
 	k6       k6Flags  // k6's options (runk6.go)
@@ -76,24 +76,10 @@ func newRunCmd(env *Env) *cobra.Command {
 	f := &runFlags{}
 	catalog := env.catalog()
 	cmd := &cobra.Command{
-		Use:   "run [SCENARIO...]",
-		Short: "Run scenarios against a target and measure them",
-		Long: `Run scenarios against a target (or the embedded default) and measure them.
-
-With no scenario, runs the default graph set (go.Go1Step, go.Go2Step,
-go.Go3Step, find_path.FindShortestPath, insert.InsertPersonScenario) on an
-embedded SQLite database loaded with generated LDBC SF0.1 data, 50 VUs for
-10s each. See "stampede scenarios" for the list.
-
-Executors follow k6: -u/-d give constant-vus, -i shared-iterations, --rate
-constant-arrival-rate, -s stages ramping-vus (with --rate:
-ramping-arrival-rate); --executor picks one explicitly. Flags override
---config, STAMPEDE_<FLAG> environment variables override the config too.`,
-		Example: `  stampede run
-  stampede run go.Go1Step go.Go2Step -u 200 -d 30s
-  stampede run find_path.FindShortestPath --target postgres://user@127.0.0.1/ldbc
-  stampede run kafka.Produce --rate 50000 -d 1m --kafka-profile high-reliability
-  stampede run http.Request --target http://127.0.0.1:8080/ -u 50 -d 10s`,
+		Use:     "run [SCENARIO...]",
+		Short:   "Run scenarios against a target and measure them",
+		Long:    plugins.RunLong,
+		Example: plugins.RunExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := applyEnv(cmd.Flags(), env.Getenv); err != nil {
 				return err
@@ -121,7 +107,7 @@ func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 	fs.DurationVar(&f.warmup, "warmup", 0, "exclude the first part of each scenario from statistics")
 	fs.DurationVar(&f.gracefulStp, "graceful-stop", 30*time.Second, "time iterations in progress get to finish at the end")
 	fs.BoolVar(&f.concurrent, "concurrent", false, "run the scenarios at the same time instead of one after another")
-	fs.StringVar(&f.target, "target", "", "target URL: sqlite://PATH, postgres://..., nebula://user:pass@h1:9669,h2:9669/SPACE, kafka://h1:9092,h2:9092, http://... (default: embedded)")
+	fs.StringVar(&f.target, "target", "", plugins.TargetUsage)
 	fs.StringVar(&f.dataDir, "data-dir", "stampede-data", "where generated data and embedded databases live")
 	fs.StringArrayVar(&f.out, "out", nil, "result directory (default stampede-results/TIMESTAMP), or an output spec like influxdb=http://127.0.0.1:8086/k6")
 	fs.StringVar(&f.summaryOut, "summary-export", "", "also write the k6-style summary JSON to FILE")
@@ -158,20 +144,8 @@ func (f *runFlags) register(fs *pflag.FlagSet, catalog *workload.Catalog) {
 	}
 }
 
-// familyFlags returns the workload flags that the user set, for options.json.
+// familyFlags returns the workload flags that the user set, for
+// options.json, without credentials.
 func (f *runFlags) familyFlags(fs *pflag.FlagSet) map[string]string {
-	out := map[string]string{}
-	fs.Visit(func(fl *pflag.Flag) {
-		if f.familyFlagNames[fl.Name] && !isSecretFlag(fl.Name) {
-			out[fl.Name] = fl.Value.String()
-			if sv, ok := fl.Value.(pflag.SliceValue); ok && fl.Name == "header" {
-				var hs []string
-				for _, h := range sv.GetSlice() {
-					hs = append(hs, driver.RedactHeader(h, f.secretHeaders...))
-				}
-				out[fl.Name] = "[" + strings.Join(hs, ",") + "]"
-			}
-		}
-	})
-	return out
+	return secret.FlagValues(fs, f.familyFlagNames, f.secretHeaders)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/runconfig"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -30,13 +31,13 @@ func runRun(ctx context.Context, env *Env, f *runFlags, catalog *workload.Catalo
 // planFromFlags loads --config into the flags it sets and translates the
 // flags into a plan. commandLine is what options.json records.
 func planFromFlags(ctx context.Context, env *Env, f *runFlags, catalog *workload.Catalog, fs *pflag.FlagSet, args, commandLine []string) (run.Plan, error) {
-	var fc *fileConfig
+	var fc *runconfig.File
 	if f.config != "" {
 		var err error
-		if fc, err = loadConfig(ctx, f.config); err != nil {
+		if fc, err = runconfig.Load(ctx, f.config); err != nil {
 			return run.Plan{}, err
 		}
-		if err := applyConfigOptions(fs, fc); err != nil {
+		if err := fc.ApplyOptions(fs); err != nil {
 			return run.Plan{}, err
 		}
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -89,39 +88,4 @@ func parseKV(flag string, values []string) (map[string]string, error) {
 		m[key] = val
 	}
 	return m, nil
-}
-
-// sortedTags renders tags as k=v,k=v for messages.
-func sortedTags(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + m[k]
-	}
-	return strings.Join(parts, ",")
-}
-
-// redactEnvArgs hides the values of -e/--env KEY=VALUE in recorded
-// arguments: they often carry credentials (k6 users pass tokens so).
-func redactEnvArgs(args []string) []string {
-	out := append([]string(nil), args...)
-	hide := func(kv string) string {
-		k, _, _ := strings.Cut(kv, "=")
-		return k + "=xxxxx"
-	}
-	for i, a := range out {
-		switch {
-		case i > 0 && (args[i-1] == "-e" || args[i-1] == "--env"):
-			out[i] = hide(a)
-		case strings.HasPrefix(a, "--env="):
-			out[i] = "--env=" + hide(a[len("--env="):])
-		case strings.HasPrefix(a, "-e") && len(a) > 2 && !strings.HasPrefix(a, "--"):
-			out[i] = "-e" + hide(strings.TrimPrefix(a[2:], "="))
-		}
-	}
-	return out
 }

@@ -4,8 +4,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output"
@@ -14,6 +12,8 @@ import (
 	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/runconfig"
+	"github.com/stampede-bench/stampede/internal/secret"
 	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -26,8 +26,8 @@ type planInput struct {
 	catalog *workload.Catalog
 	// outputs are the outputs --out can name (nil: stampede's own).
 	outputs *output.Registry
-	fileCfg *fileConfig // --config, loaded (nil: none)
-	args    []string    // scenario names
+	fileCfg *runconfig.File // --config, loaded (nil: none)
+	args    []string        // scenario names
 	// commandLine is recorded in options.json (redacted here).
 	commandLine []string
 	// workloadOptions are the family flags given, for options.json.
@@ -49,7 +49,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 		Backoff:               engine.Backoff{Min: f.backoff, Max: f.backoffMax},
 		InsecureSkipTLSVerify: f.k6.insecure, UserAgent: f.k6.userAgent,
 		NoThresholds: f.k6.noThresholds, Repeat: f.repeat,
-		CommandLine:     redactTagArgs(redactEnvArgs(redactArgs(in.commandLine))),
+		CommandLine:     secret.RedactTagArgs(secret.RedactEnvArgs(secret.RedactArgs(in.commandLine))),
 		WorkloadOptions: in.workloadOptions,
 	}
 	if f.backoff == 0 {
@@ -155,10 +155,10 @@ func buildPlan(in planInput) (run.Plan, error) {
 	}
 	p.Vars = f.k6.vars()
 	p.Tags, _ = parseKV("--tag", f.k6.tags)
-	if err := checkTagNames(p.Tags); err != nil {
+	if err := run.CheckTagNames(p.Tags); err != nil {
 		return p, err
 	}
-	p.Tags = redactTags(p.Tags, f.secretTags)
+	p.Tags = secret.RedactTags(p.Tags, f.secretTags)
 	p.TrendStats, _ = f.k6.trendStatList()
 	p.SummaryMode = f.k6.summaryMode
 	if p.Profilers, err = parseProfilers(f.profiles, in.getenv); err != nil {
@@ -230,22 +230,4 @@ func parseProfilers(specs []string, getenv func(string) string) ([]profile.Colle
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-// applyConfigOptions sets the run flags the config file's options name and
-// the user did not give (the config file's workload options).
-func applyConfigOptions(fs *pflag.FlagSet, fc *fileConfig) error {
-	if fc == nil {
-		return nil
-	}
-	for k, v := range fc.Options {
-		if fl := fs.Lookup(k); fl == nil {
-			return usagef("config option %q is not a run flag", k)
-		} else if !fl.Changed {
-			if err := fs.Set(k, v); err != nil {
-				return usagef("config option %s=%q: %v", k, v, err)
-			}
-		}
-	}
-	return nil
 }

@@ -6,15 +6,14 @@ import (
 	"fmt"
 
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/output/summary"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/runconfig"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/k6js"
@@ -45,10 +44,10 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 			return usagef("--%s does not apply to a k6 script: set executors in options.scenarios, as in k6", n)
 		}
 	}
-	var fc *fileConfig
+	var fc *runconfig.File
 	if f.config != "" {
 		var err error
-		if fc, err = loadConfig(ctx, f.config); err != nil {
+		if fc, err = runconfig.Load(ctx, f.config); err != nil {
 			return err
 		}
 		if len(fc.Scenarios) > 0 {
@@ -167,7 +166,7 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 	if delay, ok := threshold.AbortAt(abortTs); ok && !f.k6.noThresholds {
 		inner := deps.Display
 		deps.Display = func(w run.Watch) run.Display {
-			return newAbortWatch(inner(w), w, abortTs, delay, func(reason string) {
+			return run.AbortOnFail(inner(w), w, abortTs, delay, func(reason string) {
 				thresholdAbort.CompareAndSwap(nil, &reason)
 				cancel(errors.New(reason))
 			})
@@ -205,57 +204,3 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 	}
 	return nil
 }
-
-// abortWatch evaluates the abortOnFail thresholds every second on the
-// live measurements, once their delayAbortEval has passed, and ends the
-// run when one fails (k6's abortOnFail).
-type abortWatch struct {
-	run.Display
-	stop chan struct{}
-	once sync.Once
-}
-
-func newAbortWatch(inner run.Display, w run.Watch, ts []threshold.Threshold, delay time.Duration, abort func(string)) *abortWatch {
-	a := &abortWatch{Display: inner, stop: make(chan struct{})}
-	start := time.Now()
-	go func() {
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			select {
-			case <-a.stop:
-				return
-			case <-tick.C:
-			}
-			elapsed := time.Since(start)
-			if elapsed < delay {
-				continue
-			}
-			snap := w.Agg.Snapshot()
-			for _, t := range ts {
-				for _, ab := range t.Aborts {
-					if elapsed < ab.Delay {
-						continue
-					}
-					one := t
-					one.Exprs, one.Aborts = []threshold.Expr{t.Exprs[ab.Expr]}, nil
-					for _, r := range threshold.Evaluate(snap, []threshold.Threshold{one}) {
-						if !r.Pass {
-							abort(fmt.Sprintf("abortOnFail: %s", r.String()))
-							return
-						}
-					}
-				}
-			}
-		}
-	}()
-	return a
-}
-
-// Stop ends the watch and the inner display.
-func (a *abortWatch) Stop() {
-	a.once.Do(func() { close(a.stop) })
-	a.Display.Stop()
-}
-
-var _ engine.Hook = (*abortWatch)(nil)

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"github.com/stampede-bench/stampede/internal/k8s"
+	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/secret"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -80,12 +83,12 @@ func TestSecretTagsRedacted(t *testing.T) {
 func TestRedactArgsNamesAndTags(t *testing.T) {
 	args := []string{"http.Request", "--secret-header", "X-Custom", "--header", "X-Custom: v1", "--secret-tag=build",
 		"--tag", "apitoken=v2", "--tag=build=v3", "--tag", "team=blue", "--secret-file", "creds.yaml"}
-	got := strings.Join(redactArgs(args), " ")
+	got := strings.Join(secret.RedactArgs(args), " ")
 	want := "http.Request --secret-header X-Custom --header X-Custom: xxxxx --secret-tag=build --tag apitoken=xxxxx --tag=build=xxxxx --tag team=blue --secret-file creds.yaml"
 	if got != want {
 		t.Errorf("redactArgs:\n got %s\nwant %s", got, want)
 	}
-	out, creds := moveCredentials(args)
+	out, creds := k8s.MoveCredentials(args)
 	joined := strings.Join(out, " ")
 	for _, secret := range []string{"v1", "v2", "v3"} {
 		if strings.Contains(joined, "="+secret) || strings.Contains(joined, ": "+secret) {
@@ -95,14 +98,14 @@ func TestRedactArgsNamesAndTags(t *testing.T) {
 	if len(creds) != 3 || !strings.Contains(joined, "team=blue") {
 		t.Errorf("creds %v, args %s", creds, joined)
 	}
-	if tags := redactTags(map[string]string{"apitoken": "a", "db_password": "b", "build": "c", "team": "d"}, []string{"build"}); tags["apitoken"] != "xxxxx" ||
+	if tags := secret.RedactTags(map[string]string{"apitoken": "a", "db_password": "b", "build": "c", "team": "d"}, []string{"build"}); tags["apitoken"] != "xxxxx" ||
 		tags["db_password"] != "xxxxx" || tags["build"] != "xxxxx" || tags["team"] != "d" {
 		t.Errorf("redactTags: %v", tags)
 	}
-	if err := checkTagNames(map[string]string{"scenario": "x"}); err == nil {
+	if err := run.CheckTagNames(map[string]string{"scenario": "x"}); err == nil {
 		t.Errorf("scenario tag accepted")
 	}
-	if err := checkTagNames(map[string]string{"testid": "x", "env": "ci"}); err != nil {
+	if err := run.CheckTagNames(map[string]string{"testid": "x", "env": "ci"}); err != nil {
 		t.Errorf("ordinary tags refused: %v", err)
 	}
 }

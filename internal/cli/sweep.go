@@ -2,19 +2,17 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/analysis/sweep"
+	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	runsweep "github.com/stampede-bench/stampede/internal/run/sweep"
+	"github.com/stampede-bench/stampede/internal/runconfig"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -42,38 +40,10 @@ func newSweepCmd(env *Env) *cobra.Command {
 	template := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	rf.register(template, catalog)
 	cmd := &cobra.Command{
-		Use:   "sweep [SCENARIO...] --vus LIST | --rate LIST | --nodes LIST | --targets LIST",
-		Short: "Run a workload at increasing load or cluster size and find where it saturates",
-		Long: `Run the same workload once per step of one dimension and analyse the curve:
-
-  --vus 50,100,200,300,500        closed model, VUs per step (nebula-bench's levels)
-  --rate 1000,2000,4000           open model, iterations per --time-unit per step
-  --nodes 1,3,5 --before-step CMD cluster sizes; CMD ({nodes}, {step}, {value},
-                                  {target} substituted, run by sh -c) must resize
-                                  the cluster and finish before the step starts
-  --targets 'URL1 URL2'           one target per step, separated by spaces (with
-                                  --nodes: one per size)
-
-Each step is a normal "stampede run" in its own result directory
-PARENT/step-NN-VALUE (--out PARENT, default stampede-results/sweep-TIMESTAMP);
-every other run flag (-d, --executor, --target, --threshold, workload flags...)
-is passed to each step. Afterwards sweep prints a table per scenario — load,
-throughput, p50, p99, errors, Little's-law concurrency L = throughput × mean
-iteration time against the configured VUs, generator CPU — names the knee
-(the first step where throughput grows less than 10% while p99 grows more
-than 50%) and says whether the client or the target saturated first. Node
-sweeps add throughput per node and scaling efficiency against the smallest
-cluster. The analysis is written to PARENT/sweep.json and sweep.txt, the
-curves (throughput vs load, latency vs throughput, per node) to
-PARENT/report.html unless --no-report;
---from PARENT re-analyses a finished sweep without running it.
-
-A failing --before-step ends the sweep with exit code 1; the steps already
-done are kept and analysed.`,
-		Example: `  stampede sweep go.Go1Step --vus 50,100,200,300,500 -d 30s --target postgres://bench@db/ldbc
-  stampede sweep http.Request --rate 1000,2000,4000,8000 -d 20s --target http://10.0.0.5:8080/
-  stampede sweep go.Go2Step --nodes 1,3,5 --before-step 'ansible-playbook resize.yml -e nodes={nodes}' --target postgres://db/ldbc
-  stampede sweep --from stampede-results/sweep-2025-01-02T15-04-05`,
+		Use:     "sweep [SCENARIO...] --vus LIST | --rate LIST | --nodes LIST | --targets LIST",
+		Short:   "Run a workload at increasing load or cluster size and find where it saturates",
+		Long:    plugins.SweepLong,
+		Example: plugins.SweepExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := applyEnvExcept(template, env.Getenv, sweepOwnFlags); err != nil {
 				return err
@@ -118,24 +88,22 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 		}
 		return runsweep.Analyse(f.from, dirs, rule, noReportFlag(fs), env.Stdout, env.Stderr)
 	}
-	steps, err := planSweep(f, scenarios)
+	steps, parent, err := runsweep.Plan(runsweep.Dims{VUs: f.vus, Rate: f.rate, Nodes: f.nodes, Targets: f.targets,
+		BeforeStep: f.beforeStep, Out: f.out, TargetGiven: fs.Changed("target")}, rs.catalog, scenarios, checkTarget, time.Now())
 	if err != nil {
 		return err
 	}
-	if err := refuseStandInNodes(steps, fs.Changed("target"), scenarios); err != nil {
-		return err
-	}
-	var fc *fileConfig
+	var fc *runconfig.File
 	if rs.flags.config != "" {
-		if fc, err = loadConfig(ctx, rs.flags.config); err != nil {
+		if fc, err = runconfig.Load(ctx, rs.flags.config); err != nil {
 			return err
 		}
-		if err := applyConfigOptions(rs.fs, fc); err != nil {
+		if err := fc.ApplyOptions(rs.fs); err != nil {
 			return err
 		}
 	}
 	sw := runsweep.Sweep{
-		Parent: f.out, Steps: steps, BeforeStep: f.beforeStep, HookTimeout: f.hookTimeout, Pause: f.pause,
+		Parent: parent, Steps: steps, BeforeStep: f.beforeStep, HookTimeout: f.hookTimeout, Pause: f.pause,
 		Rule: rule, NoReport: noReportFlag(fs),
 	}
 	out, err := runsweep.Execute(ctx, sw, sweepRunner(env, rs, fc, scenarios, quietSweep(fs)))
@@ -151,7 +119,7 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 // sweepRunner runs each step of a sweep as `stampede run` would with the
 // run flags of rs: its plan from the flags and the step, its checks, its
 // progress and summary.
-func sweepRunner(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, quiet bool) runsweep.Runner {
+func sweepRunner(env *Env, rs sweepRun, fc *runconfig.File, scenarios []string, quiet bool) runsweep.Runner {
 	f := *rs.flags // the display flags of every step
 	f.json, f.repeat = false, 1
 	return runsweep.Runner{
@@ -165,7 +133,7 @@ func sweepRunner(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, quie
 
 // sweepStepPlan translates the run flags with the changes of step st
 // into the step's plan.
-func sweepStepPlan(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, st runsweep.Step) (run.Plan, error) {
+func sweepStepPlan(env *Env, rs sweepRun, fc *runconfig.File, scenarios []string, st runsweep.Step) (run.Plan, error) {
 	f := *rs.flags // the step's copy of the run flags
 	set := map[string]bool{}
 	if st.VUs > 0 {
@@ -177,8 +145,8 @@ func sweepStepPlan(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, st
 	if st.Target != "" {
 		f.target, set["target"] = st.Target, true
 	}
-	if st.Resize {
-		if err := rs.fs.Set(strings.TrimPrefix(embeddedNodesFlag, "--"), st.Nodes); err != nil {
+	if st.ResizeFlag != "" {
+		if err := rs.fs.Set(st.ResizeFlag, st.Nodes); err != nil {
 			return run.Plan{}, asUsage(err)
 		}
 	}
@@ -191,90 +159,6 @@ func sweepStepPlan(env *Env, rs sweepRun, fc *fileConfig, scenarios []string, st
 	})
 }
 
-// planSweep validates the dimension flags and lays out the steps.
-func planSweep(f *sweepFlags, scenarios []string) ([]runsweep.Step, error) {
-	vus, err := parseIntList("--vus", f.vus)
-	if err != nil {
-		return nil, err
-	}
-	rates, err := parseIntList("--rate", f.rate)
-	if err != nil {
-		return nil, err
-	}
-	nodes, err := parseIntList("--nodes", f.nodes)
-	if err != nil {
-		return nil, err
-	}
-	var targets []string
-	if f.targets != "" {
-		list, err := splitTargets(f.targets)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range list {
-			if _, err := newDrivers().ParseTarget(t); err != nil {
-				return nil, asUsage(fmt.Errorf("--targets: %w", err))
-			}
-			targets = append(targets, t)
-		}
-	}
-	var dim string
-	var values []string
-	resize := false
-	switch {
-	case len(nodes) > 0:
-		dim = sweep.DimNodes
-		resize = f.beforeStep == "" && len(targets) == 0 && resizesItself(scenarios)
-		if f.beforeStep == "" && len(targets) == 0 && !resize {
-			return nil, usagef("--nodes needs --before-step 'CMD {nodes}' to resize the cluster, or --targets with one URL per size (nats.* scenarios resize their embedded cluster themselves)")
-		}
-		if len(targets) > 0 && len(targets) != len(nodes) {
-			return nil, usagef("--nodes has %d sizes but --targets %d URLs; give one URL per size", len(nodes), len(targets))
-		}
-		values = itoaAll(nodes)
-	case len(targets) > 0:
-		dim, values = sweep.DimTarget, targets
-	case len(rates) > 1 || (len(rates) == 1 && len(vus) <= 1):
-		dim, values = sweep.DimRate, itoaAll(rates)
-	case len(vus) > 0:
-		dim, values = sweep.DimVUs, itoaAll(vus)
-	default:
-		return nil, usagef("nothing to sweep: give --vus 50,100,200, --rate 1000,2000, --nodes 1,3,5 or --targets 'URL URL'")
-	}
-	if (dim != sweep.DimVUs && len(vus) > 1) || (dim != sweep.DimRate && len(rates) > 1) {
-		return nil, usagef("sweep one dimension at a time: %s varies, so --vus and --rate take one value", dim)
-	}
-	if f.out == "" {
-		f.out = filepath.Join("stampede-results", "sweep-"+resultdir.StampName(time.Now()))
-	}
-	var steps []runsweep.Step
-	for i, v := range values {
-		st := runsweep.NewStep(f.out, i+1, dim, v)
-		switch dim {
-		case sweep.DimVUs:
-			st.VUs = int64(vus[i])
-		case sweep.DimRate:
-			st.Rate = int64(rates[i])
-		case sweep.DimNodes:
-			st.Resize = resize
-			if len(targets) > 0 {
-				st.Target = targets[i]
-			}
-		}
-		if dim != sweep.DimVUs && len(vus) == 1 {
-			st.VUs = int64(vus[0])
-		}
-		if dim != sweep.DimRate && len(rates) == 1 {
-			st.Rate = int64(rates[0])
-		}
-		if resultdir.IsResult(st.Dir) {
-			return nil, usagef("%s already holds a run: choose another --out for the sweep", st.Dir)
-		}
-		steps = append(steps, st)
-	}
-	return steps, nil
-}
-
 func noReportFlag(fs *pflag.FlagSet) bool {
 	v, _ := fs.GetBool("no-report")
 	return v
@@ -285,25 +169,8 @@ func quietSweep(fs *pflag.FlagSet) bool {
 	return q
 }
 
-func parseIntList(flag, s string) ([]int, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var out []int
-	for _, part := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil || n < 1 {
-			return nil, usagef("%s: %q is not a whole number ≥ 1 (want a list like 50,100,200)", flag, part)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-func itoaAll(ns []int) []string {
-	out := make([]string, len(ns))
-	for i, n := range ns {
-		out[i] = strconv.Itoa(n)
-	}
-	return out
+// checkTarget checks a --targets URL against the drivers.
+func checkTarget(t string) error {
+	_, err := newDrivers().ParseTarget(t)
+	return err
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/analysis/sweep"
 	"github.com/stampede-bench/stampede/internal/resultdir"
@@ -88,12 +89,19 @@ func TestPlanSweep(t *testing.T) {
 	}
 }
 
+// planSweep lays out the steps of f over scenarios as runSweep does.
+func planSweep(f *sweepFlags, scenarios []string) ([]runsweep.Step, error) {
+	steps, _, err := runsweep.Plan(runsweep.Dims{VUs: f.vus, Rate: f.rate, Nodes: f.nodes, Targets: f.targets, BeforeStep: f.beforeStep, Out: f.out},
+		newCatalog(), scenarios, checkTarget, time.Now())
+	return steps, err
+}
+
 // stepArgs writes what step st changes in the run flags as the run
 // arguments that would say it.
 func stepArgs(st runsweep.Step) []string {
 	var out []string
-	if st.Resize {
-		out = append(out, embeddedNodesFlag+"="+st.Nodes)
+	if st.ResizeFlag != "" {
+		out = append(out, "--"+st.ResizeFlag+"="+st.Nodes)
 	}
 	if st.VUs > 0 && st.Dim == sweep.DimVUs {
 		out = append(out, fmt.Sprintf("--vus=%d", st.VUs))

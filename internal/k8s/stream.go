@@ -212,3 +212,16 @@ func extract(b *block, outDir string) (string, error) {
 	}
 	return dir, nil
 }
+
+// StreamResult prints result directory dir into a pod's log (w) as
+// WriteArchive does, labelled label, without the file leaveOut (a path
+// relative to dir; "" leaves out nothing); a result past 8 MiB gets a
+// warning on warn, since kubelet may rotate the log at 10 MiB.
+func StreamResult(w, warn io.Writer, dir, label, leaveOut string) error {
+	skip := func(rel string) bool { return leaveOut != "" && rel == leaveOut }
+	n, err := WriteArchive(w, dir, label, skip)
+	if n > 8<<20 {
+		fmt.Fprintf(warn, "warning: the result printed into the log is %d MiB; kubelet may rotate logs at 10 MiB — use --results-pvc\n", n>>20)
+	}
+	return err
+}

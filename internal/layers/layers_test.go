@@ -26,6 +26,13 @@ type layer struct {
 	why  string
 }
 
+// Read from the top, a command goes cli → plan → engine → driver →
+// metrics → outputs → results → analysis: internal/cli translates flags
+// into a plan (internal/run, internal/run/sweep, internal/runconfig), the
+// engine drives a target's driver, metrics feed the outputs, the result
+// directory is written and analysed. Families sit between the engine and
+// the plan and declare what they can do (internal/workload's optional
+// interfaces); the command line names none of them.
 var layers = []layer{
 	// Test support, below everything that tests import it from.
 	{-1, "internal/testenv", "skip or fail (CI) when a test's server is missing"},
@@ -47,8 +54,9 @@ var layers = []layer{
 	// Records and clients.
 	{1, "internal/reqlog", "per-request log records"},
 	{1, "internal/bounded", "size-bounded, interruptible input reads"},
+	{2, "internal/dotenv", "a .env file behind the environment"},
 	{1, "internal/envinfo", ""},
-	{1, "internal/k8s", "manifests, results through pod logs"},
+	{1, "internal/secret", "which values are credentials; hiding them in records"},
 	{1, "internal/progress/termbar", "draws progress reports"},
 	{1, "internal/profile", ""},
 	{1, "internal/threshold", ""},
@@ -58,6 +66,7 @@ var layers = []layer{
 	{1, "internal/workload/ldbc/ldbcfile", "LDBC file format"},
 
 	{2, "internal/natscluster", ""},
+	{2, "internal/k8s", "manifests, credential Secrets, results through pod logs"},
 	{2, "internal/workload/ldbc/datagen", ""},
 	{2, "internal/workload/ldbc/ldbctest", "test data"},
 	{2, "internal/output", "the Output interface and registry"},
@@ -69,6 +78,7 @@ var layers = []layer{
 	{3, "internal/workload/ldbc/loader", "a library: no workload, no progress bar"},
 
 	{4, "internal/resultdir", ""},
+	{4, "internal/runconfig", "the --config YAML file of run and sweep"},
 	{4, "internal/segment", ""},
 	{4, "internal/workload", "the Family interface"},
 	{4, "internal/workload/ldbc/ngqlload", ""},
@@ -292,6 +302,11 @@ func TestGroupOf(t *testing.T) {
 		{"internal/engine", "internal/output/csvlog"},
 		{"internal/workload/ldbc/loader", "internal/workload"},
 		{"internal/metrics", "internal/engine"},
+		{"internal/run", "internal/cli"},
+		{"internal/runconfig", "internal/run"},
+		{"internal/workload", "internal/plugins"},
+		{"internal/workload/mq", "internal/run/sweep"},
+		{"internal/secret", "internal/k8s"},
 	} {
 		from, _ := groupOf(tc[0])
 		to, _ := groupOf(tc[1])

@@ -57,12 +57,13 @@ func Drivers() *driver.Registry {
 	return r
 }
 
-// RateTrends are the per-second trends of the built-in families that
-// `stampede merge` rebuilds from the merged series (the kafka family's
-// msgs/s), so that a merged rate is the sum over the processes.
-func RateTrends() []merge.RateTrend {
+// RateTrends are the per-second trends of the families of c
+// (workload.RateTrender: the kafka family's msgs/s) that `stampede merge`
+// rebuilds from the merged series, so that a merged rate is the sum over
+// the processes.
+func RateTrends(c *workload.Catalog) []merge.RateTrend {
 	var out []merge.RateTrend
-	for _, p := range mq.PerSecondTrends() {
+	for _, p := range c.RateTrends() {
 		out = append(out, merge.RateTrend{Trend: p.Trend, Counter: p.Counter, Sparse: p.Sparse})
 	}
 	return out

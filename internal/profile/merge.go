@@ -122,6 +122,41 @@ func readProfile(path string) (*pprofile.Profile, error) {
 	return p, nil
 }
 
+// Merged says what MergeFiles merged: how many profiles, and their total
+// sample value in the unit of the first sample type ("samples" without
+// one).
+type Merged struct {
+	Files int
+	Total int64
+	Unit  string
+}
+
+// MergeFiles merges inputs (files, or directories of profiles: see Expand
+// and Merge) and writes the result to out as a gzip-compressed pprof
+// profile, suitable for go build -pgo=out. out is replaced atomically: it
+// is written to a temporary file in the same directory and renamed.
+func MergeFiles(out string, inputs ...string) (Merged, error) {
+	files, err := Expand(inputs)
+	if err != nil {
+		return Merged{}, err
+	}
+	p, err := Merge(files)
+	if err != nil {
+		return Merged{}, err
+	}
+	if err := WriteFile(out, p); err != nil {
+		return Merged{}, err
+	}
+	m := Merged{Files: len(files), Unit: "samples"}
+	for _, s := range p.Sample {
+		m.Total += s.Value[0]
+	}
+	if len(p.SampleType) > 0 {
+		m.Unit = p.SampleType[0].Type
+	}
+	return m, nil
+}
+
 // WriteFile writes p to path as a gzip-compressed pprof profile, replacing
 // path atomically (temporary file in the same directory, then rename).
 func WriteFile(path string, p *pprofile.Profile) error {

@@ -107,7 +107,7 @@ func TestMerge(t *testing.T) {
 
 	t.Run("MergeFiles writes a loadable profile", func(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "default.pgo")
-		if err := MergeFiles(out, dir); err != nil {
+		if _, err := MergeFiles(out, dir); err != nil {
 			t.Fatal(err)
 		}
 		p, err := readProfile(out)
@@ -172,7 +172,7 @@ func TestMergeBadInput(t *testing.T) {
 		})
 	}
 	out := filepath.Join(dir, "out.pgo")
-	if err := MergeFiles(out, text); err == nil {
+	if _, err := MergeFiles(out, text); err == nil {
 		t.Error("MergeFiles accepted a text file")
 	}
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {

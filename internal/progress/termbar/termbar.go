@@ -49,3 +49,20 @@ func New(w io.Writer, description, unit string) progress.Func {
 		_ = pb.Set64(r.Done)
 	}
 }
+
+// Spinner draws a count of unit on w, labelled description, for work whose
+// total is unknown until it ends (the data generator): set reports the
+// count so far, finish clears the line. Redraws at most every 100 ms.
+func Spinner(w io.Writer, description, unit string) (set func(n int64), finish func()) {
+	pb := progressbar.NewOptions64(-1,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(description),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString(unit),
+		progressbar.OptionSpinnerType(14),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	return func(n int64) { _ = pb.Set64(n) }, func() { _ = pb.Finish() }
+}

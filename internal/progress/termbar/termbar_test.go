@@ -44,3 +44,20 @@ func TestUnknownTotal(t *testing.T) {
 		t.Errorf("output %q does not end its line", out)
 	}
 }
+
+func TestSpinnerCountsAndClears(t *testing.T) {
+	var buf bytes.Buffer
+	set, finish := Spinner(&buf, "gen ldbc sf 1", "rows")
+	set(5)
+	set(4321)
+	finish()
+	out := buf.String()
+	for _, want := range []string{"gen ldbc sf 1", "5/-", "rows/s"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("spinner output %q lacks %q", out, want)
+		}
+	}
+	if !strings.HasSuffix(out, "\r") {
+		t.Errorf("spinner output %q does not clear its line", out)
+	}
+}

@@ -30,15 +30,15 @@ type Step struct {
 	Description string
 	// VUs and Rate replace the plan's VUs and arrival rate when > 0.
 	VUs, Rate int64
-	// Resize sizes the embedded cluster to Nodes (the nats family's
-	// embedded cluster, which has a run option for its size).
-	Resize bool
+	// ResizeFlag is the run flag (without dashes) that sizes the embedded
+	// cluster to Nodes: a workload.ClusterResizer family's ("": none).
+	ResizeFlag string
 }
 
 // NewStep lays out step n (from 1) of a sweep over dim into parent: the
 // step's recorded value, its description and its result directory
 // parent/step-NN-LABEL, where LABEL is value, or for a target its host.
-// VUs, Rate, Nodes, Target and Resize are the caller's to set.
+// VUs, Rate, Nodes, Target and ResizeFlag are the caller's to set.
 func NewStep(parent string, n int, dim, value string) Step {
 	st := Step{N: n, Dim: dim, Value: value}
 	label := value

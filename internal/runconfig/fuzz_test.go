@@ -1,4 +1,4 @@
-package cli
+package runconfig
 
 import (
 	"os"
@@ -33,7 +33,7 @@ func FuzzLoadConfig(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		fc, err := loadConfig(t.Context(), path)
+		fc, err := Load(t.Context(), path)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error %q", err)

@@ -1,4 +1,4 @@
-package cli
+package runconfig
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
-// configThresholds are the thresholds of a --config file, either a list of
+// Thresholds are the thresholds of a --config file, either a list of
 // specs ("responseTime: p(95)<200") or k6's map form:
 //
 //	thresholds:
@@ -19,13 +19,13 @@ import (
 //
 // Specs holds every threshold as a spec; K6 the map form's parsed
 // thresholds (with abortOnFail), which a k6 script run evaluates live.
-type configThresholds struct {
+type Thresholds struct {
 	Specs []string
 	K6    []threshold.Threshold
 }
 
 // UnmarshalYAML accepts a sequence of specs or a k6 threshold map.
-func (c *configThresholds) UnmarshalYAML(n *yaml.Node) error {
+func (c *Thresholds) UnmarshalYAML(n *yaml.Node) error {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		return n.Decode(&c.Specs)

@@ -1,4 +1,4 @@
-package cli
+package runconfig
 
 import (
 	"os"
@@ -27,7 +27,7 @@ func TestLoadConfigOrder(t *testing.T) {
 		if err := os.WriteFile(p, []byte(tc.yaml), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		c, err := loadConfig(t.Context(), p)
+		c, err := Load(t.Context(), p)
 		if err != nil {
 			if strings.Contains(tc.yaml, "<<") {
 				continue // refusing a merge key is as good

@@ -1,4 +1,6 @@
-package cli
+// Package dotenv reads a .env file as a fallback of the process
+// environment (credentials such as PGPASSWORD), without changing it.
+package dotenv
 
 import (
 	"bytes"
@@ -12,10 +14,10 @@ import (
 	"github.com/stampede-bench/stampede/internal/bounded"
 )
 
-// withDotenv returns a Getenv that falls back to the variables of the
+// Getenv returns a Getenv that falls back to the variables of the
 // .env file at path (when it exists) for names the environment lacks. The
 // process environment is not changed, and no value is ever printed.
-func withDotenv(getenv func(string) string, path string) (func(string) string, error) {
+func Getenv(getenv func(string) string, path string) (func(string) string, error) {
 	raw, err := bounded.ReadFile(context.Background(), path, bounded.ConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return getenv, nil
