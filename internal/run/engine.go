@@ -102,6 +102,7 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 	if !p.StartAt.IsZero() {
 		clock = metrics.ClockAt(p.StartAt) // segments share one time base
 	}
+	metrics.MarkHTTPSeries(reg) // series.jsonl keeps the HTTP phases per second (report, web dashboard)
 	agg := metrics.NewAggregator(reg, clock, names, append([]metrics.Observer{series.Observe}, live.observers...)...)
 	go agg.Run()
 	for i, s := range specs {
