@@ -82,6 +82,7 @@ var layers = []layer{
 	{6, "internal/layers", "this test"},
 
 	{7, "internal/output/finish", "finishes a result directory"},
+	{7, "internal/output/webdash", "the live web dashboard: the report page over server-sent events"},
 	{7, "internal/labrun", "the seed's experiments in a lab fabric"},
 	{8, "internal/run", "executes a plan"},
 	{9, "internal/run/...", "runs of many plans: sweeps"},
