@@ -98,6 +98,9 @@ ramping-arrival-rate); --executor picks one explicitly. Flags override
 			if err := applyEnv(cmd.Flags(), env.Getenv); err != nil {
 				return err
 			}
+			if err := applyK6Env(cmd.Flags(), env.Getenv); err != nil {
+				return err
+			}
 			return runRun(cmd.Context(), env, f, catalog, cmd.Flags(), args)
 		},
 	}

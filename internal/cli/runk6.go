@@ -3,10 +3,13 @@ package cli
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/output/summary"
+	"github.com/stampede-bench/stampede/internal/output/webdash"
+	"github.com/stampede-bench/stampede/internal/run"
 )
 
 // k6Flags are k6's run options that stampede shares (see addK6Flags).
@@ -19,10 +22,17 @@ type k6Flags struct {
 	noSummary    bool
 	insecure     bool
 	userAgent    string
+	// The web dashboard (k6's --web-dashboard*, also K6_WEB_DASHBOARD*).
+	dashboard       bool
+	dashboardHost   string
+	dashboardPort   int
+	dashboardPeriod time.Duration
+	dashboardExport string
 }
 
 // k6FlagNames lists the flags of addK6Flags, for the help section.
-var k6FlagNames = []string{"env", "tag", "summary-trend-stats", "summary-mode", "no-thresholds", "no-summary", "insecure-skip-tls-verify", "user-agent"}
+var k6FlagNames = []string{"env", "tag", "summary-trend-stats", "summary-mode", "no-thresholds", "no-summary", "insecure-skip-tls-verify", "user-agent",
+	"web-dashboard", "web-dashboard-host", "web-dashboard-port", "web-dashboard-period", "web-dashboard-export"}
 
 // addK6Flags registers k6's option flags on run.
 func addK6Flags(fs *pflag.FlagSet, k *k6Flags) {
@@ -34,6 +44,48 @@ func addK6Flags(fs *pflag.FlagSet, k *k6Flags) {
 	fs.BoolVar(&k.noSummary, "no-summary", false, "do not print the end-of-test summary (the result directory and --summary-export still get it)")
 	fs.BoolVar(&k.insecure, "insecure-skip-tls-verify", false, "accept any TLS certificate of an https:// target")
 	fs.StringVar(&k.userAgent, "user-agent", "", `HTTP User-Agent header (default "stampede")`)
+	fs.BoolVar(&k.dashboard, "web-dashboard", false, "serve a live web dashboard (the report's charts, updated every second) while the run goes; env K6_WEB_DASHBOARD=true")
+	fs.StringVar(&k.dashboardHost, "web-dashboard-host", webdash.DefaultHost, "address the web dashboard listens on; env K6_WEB_DASHBOARD_HOST")
+	fs.IntVar(&k.dashboardPort, "web-dashboard-port", webdash.DefaultPort, "port of the web dashboard (0: any free port); env K6_WEB_DASHBOARD_PORT")
+	fs.DurationVar(&k.dashboardPeriod, "web-dashboard-period", webdash.DefaultPeriod, "how often the web dashboard is updated; env K6_WEB_DASHBOARD_PERIOD")
+	fs.StringVar(&k.dashboardExport, "web-dashboard-export", "", "write the dashboard's page (the run's report.html) to FILE at the end; env K6_WEB_DASHBOARD_EXPORT")
+}
+
+// k6EnvFlags are the flags k6 also reads from its own environment
+// variables (K6_<FLAG>), as stampede does.
+var k6EnvFlags = []string{"web-dashboard", "web-dashboard-host", "web-dashboard-port", "web-dashboard-period", "web-dashboard-export"}
+
+// applyK6Env sets each flag of k6EnvFlags that neither the command line
+// nor STAMPEDE_<FLAG> gave from K6_<FLAG> (K6_WEB_DASHBOARD=true).
+func applyK6Env(fs *pflag.FlagSet, getenv func(string) string) error {
+	for _, name := range k6EnvFlags {
+		fl := fs.Lookup(name)
+		if fl == nil || fl.Changed {
+			continue
+		}
+		key := "K6_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if v := getenv(key); v != "" {
+			if err := fs.Set(name, v); err != nil {
+				return usagef("%s=%q: %v", key, v, err)
+			}
+		}
+	}
+	return nil
+}
+
+// webDashboard is the dashboard of the plan.
+func (k *k6Flags) webDashboard() (run.WebDashboard, error) {
+	w := run.WebDashboard{Enabled: k.dashboard, Host: k.dashboardHost, Port: k.dashboardPort, Period: k.dashboardPeriod, Export: k.dashboardExport}
+	if k.dashboardPort < 0 || k.dashboardPort > 65535 {
+		return w, usagef("--web-dashboard-port %d: not a port (0–65535)", k.dashboardPort)
+	}
+	if k.dashboardPeriod < 100*time.Millisecond {
+		return w, usagef("--web-dashboard-period %v: at least 100ms", k.dashboardPeriod)
+	}
+	if k.dashboardHost == "" {
+		return w, usagef("--web-dashboard-host: empty")
+	}
+	return w, nil
 }
 
 // check validates the k6 flags before anything runs.

@@ -179,6 +179,9 @@ func buildPlan(in planInput) (run.Plan, error) {
 	if p.Monitors, p.NICSpeed, err = planMonitor(f.monitors, f.nicSpeed); err != nil {
 		return p, err
 	}
+	if p.WebDashboard, err = f.k6.webDashboard(); err != nil {
+		return p, err
+	}
 	return p, nil
 }
 

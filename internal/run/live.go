@@ -11,6 +11,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/influx"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
+	"github.com/stampede-bench/stampede/internal/output/webdash"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
 
@@ -98,6 +99,12 @@ func startLiveOutputs(_ context.Context, deps Deps, p Plan, reg *metrics.Registr
 		if err != nil {
 			l.close()
 			return nil, fmt.Errorf("--prometheus %s: %w", p.Prometheus, err)
+		}
+	}
+	if p.WebDashboard.Enabled {
+		if err := l.set.Start("", webdash.New(p.WebDashboard.config(p.Names())), info); err != nil {
+			l.close()
+			return nil, usagef("--web-dashboard: %v", err)
 		}
 	}
 	for _, spec := range p.Outputs {

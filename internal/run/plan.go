@@ -66,6 +66,9 @@ type Plan struct {
 	// Prometheus is the address (host:port) to serve live metrics on
 	// (empty: none).
 	Prometheus string
+	// WebDashboard is the live web dashboard (--web-dashboard) and its
+	// export.
+	WebDashboard WebDashboard
 	// Linger is how long the Prometheus endpoint stays up after the run
 	// (0: until it was scraped once more, see prom.LiveConfig.Linger).
 	Linger time.Duration

@@ -54,6 +54,9 @@ func Preflight(ctx context.Context, p Plan, deps Deps) error {
 		}
 		l.Close()
 	}
+	if err := checkWebDashboard(p); err != nil {
+		return err
+	}
 	if err := probeEndpoints(ctx, p, deps); err != nil {
 		return err
 	}

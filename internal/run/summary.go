@@ -56,7 +56,7 @@ func finishDir(deps Deps, p Plan, res *Result) error {
 	fin, err := finish.Dir(res.Dir, res.Snapshot, finish.Options{
 		Thresholds: ts, TrendStats: p.TrendStats, SummaryMode: p.SummaryMode, Tags: res.Tags, NICSpeed: p.NICSpeed,
 		SummaryExport: p.SummaryExport, StdoutTTY: deps.StdoutTTY, ConsoleWidth: deps.ConsoleWidth,
-		Report: !p.NoReport, Generator: "stampede " + version.String(),
+		Report: !p.NoReport, ReportExport: p.WebDashboard.exportPath(p.Repeat, p.Run), Generator: "stampede " + version.String(),
 	})
 	res.fin = fin
 	res.Verdict = verdict.Of(res.Snapshot)

@@ -64,8 +64,11 @@ type Options struct {
 	// summary.json's "state").
 	StdoutTTY bool
 	// Report writes report.html; Generator names the tool in its footer.
-	Report    bool
-	Generator string
+	Report bool
+	// ReportExport, when set, also receives the report (the web
+	// dashboard's export, --web-dashboard-export), Report or not.
+	ReportExport string
+	Generator    string
 }
 
 // UseColor is the one rule for colored console output: stdout is a
@@ -118,8 +121,8 @@ func Dir(dir string, snap *metrics.Snapshot, o Options) (*Result, error) {
 	}
 	keep(resultdir.WriteJSON(dir, resultdir.SnapshotFile, snap))
 	keep(res.summaries(dir, o))
-	if o.Report {
-		keep(writeReport(dir, snap, o.Generator))
+	if o.Report || o.ReportExport != "" {
+		keep(writeReport(dir, snap, o.Generator, o.Report, o.ReportExport))
 	}
 	if len(errs) > 0 {
 		return res, errs[0]
@@ -187,15 +190,27 @@ func (r *Result) WriteConsole(w io.Writer, color bool) error {
 }
 
 // writeReport renders report.html from what dir holds, with snap as its
-// snapshot (a directory without options.json still gets its report).
-func writeReport(dir string, snap *metrics.Snapshot, generator string) error {
+// snapshot (a directory without options.json still gets its report),
+// into dir (inDir) and to export (non-empty): the same bytes.
+func writeReport(dir string, snap *metrics.Snapshot, generator string, inDir bool, export string) error {
 	res, err := resultdir.Load(dir)
 	if err != nil {
 		res = &resultdir.Result{Dir: dir}
 	}
 	res.Snapshot = snap
-	if err := report.WriteFile(filepath.Join(dir, resultdir.ReportFile), []*resultdir.Result{res}, report.Options{Generator: generator}); err != nil {
+	var buf bytes.Buffer
+	if err := report.Write(&buf, []*resultdir.Result{res}, report.Options{Generator: generator}); err != nil {
 		return fmt.Errorf("report: %w", err)
+	}
+	if inDir {
+		if err := resultdir.WriteFile(dir, resultdir.ReportFile, buf.Bytes()); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+	}
+	if export != "" {
+		if err := resultdir.WriteFile(filepath.Dir(export), filepath.Base(export), buf.Bytes()); err != nil {
+			return fmt.Errorf("--web-dashboard-export: %w", err)
+		}
 	}
 	return nil
 }
