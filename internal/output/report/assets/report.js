@@ -367,9 +367,10 @@
     main.appendChild(gs);
   }
 
-  // Options and environment.
+  // Options and environment (in the result directory's report; the live
+  // page has neither yet).
   var env = el("section", { id: "environment" }, [el("h2", { text: "Options & environment" })]);
-  runs.forEach(function (r) {
+  if (!D.live) runs.forEach(function (r) {
     var d = el("details", multi ? {} : { open: "" }, [el("summary", { text: r.label + " — " + r.dir })]);
     if (r.command) d.appendChild(el("pre", { text: r.command }));
     var e = r.env || {}, rows = [];
