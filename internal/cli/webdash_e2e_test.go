@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -306,4 +307,100 @@ func keys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// Bad dashboard settings are one line and exit 2 before the run: a port
+// in use, an export that exists, a bad period or port, from the flags or
+// from k6's variables.
+func TestWebDashboardBadInput(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	busy := strconv.Itoa(held.Addr().(*net.TCPAddr).Port)
+	dir := t.TempDir()
+	exists := filepath.Join(dir, "old.html")
+	if err := os.WriteFile(exists, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"port in use", nil, []string{"--web-dashboard", "--web-dashboard-port", busy}, "address already in use"},
+		{"port in use from K6_ variables", map[string]string{"K6_WEB_DASHBOARD": "true", "K6_WEB_DASHBOARD_PORT": busy}, nil, "address already in use"},
+		{"export exists", nil, []string{"--web-dashboard-export", exists}, "the file exists"},
+		{"export exists from K6_WEB_DASHBOARD_EXPORT", map[string]string{"K6_WEB_DASHBOARD_EXPORT": exists}, nil, "the file exists"},
+		{"bad period", nil, []string{"--web-dashboard", "--web-dashboard-period", "1ms"}, "at least 100ms"},
+		{"bad K6_WEB_DASHBOARD", map[string]string{"K6_WEB_DASHBOARD": "yes please"}, nil, "K6_WEB_DASHBOARD="},
+		{"bad port", nil, []string{"--web-dashboard", "--web-dashboard-port", "70000"}, "not a port"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			out := filepath.Join(t.TempDir(), "res")
+			args := append([]string{"run", "builtin.Noop", "-d", "1s", "--no-csv", "--out", out}, tc.args...)
+			code, _, stderr := runMain(t, t.Context(), args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+				t.Errorf("exit %d, stderr %q; want 2 and one line with %q", code, stderr, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(out, resultdir.SnapshotFile)); err == nil {
+				t.Error("the run ran")
+			}
+		})
+	}
+}
+
+// K6_WEB_DASHBOARD=true serves the page and Ctrl+C ends the run and the
+// server within 2 s.
+func TestWebDashboardInterrupt(t *testing.T) {
+	port := freePort(t)
+	t.Setenv("K6_WEB_DASHBOARD", "true")
+	t.Setenv("K6_WEB_DASHBOARD_PORT", port)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		code, _, _ := runMain(t, ctx, "run", "builtin.Noop", "--rate", "1000", "-d", "1m", "--no-csv", "--quiet", "--out", filepath.Join(t.TempDir(), "res"))
+		done <- code
+	}()
+	url := "http://127.0.0.1:" + port + "/events"
+	deadline := time.Now().Add(30 * time.Second)
+	var resp *http.Response
+	for {
+		r, err := http.Get(url)
+		if err == nil && r.StatusCode == 200 {
+			resp = r
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no dashboard: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	defer resp.Body.Close() // a client that stays connected
+	time.Sleep(time.Second)
+	t0 := time.Now()
+	cancel()
+	select {
+	case code := <-done:
+		if code != 130 {
+			t.Errorf("exit %d, want 130", code)
+		}
+		if el := time.Since(t0); el > 2*time.Second {
+			t.Errorf("stopped after %v", el)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the run did not stop")
+	}
+	if ln, err := net.Listen("tcp", "127.0.0.1:"+port); err != nil {
+		t.Errorf("dashboard port still held: %v", err)
+	} else {
+		ln.Close()
+	}
 }
