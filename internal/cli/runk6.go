@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,7 +48,7 @@ func addK6Flags(fs *pflag.FlagSet, k *k6Flags) {
 	fs.StringVar(&k.userAgent, "user-agent", "", `HTTP User-Agent header (default "stampede")`)
 	fs.BoolVar(&k.dashboard, "web-dashboard", false, "serve a live web dashboard (the report's charts, updated every second) while the run goes; env K6_WEB_DASHBOARD=true")
 	fs.StringVar(&k.dashboardHost, "web-dashboard-host", webdash.DefaultHost, "address the web dashboard listens on; env K6_WEB_DASHBOARD_HOST")
-	fs.IntVar(&k.dashboardPort, "web-dashboard-port", webdash.DefaultPort, "port of the web dashboard (0: any free port); env K6_WEB_DASHBOARD_PORT")
+	fs.IntVar(&k.dashboardPort, "web-dashboard-port", webdash.DefaultPort, "port of the web dashboard (0: any free port; -1: no server, only the export); env K6_WEB_DASHBOARD_PORT")
 	fs.DurationVar(&k.dashboardPeriod, "web-dashboard-period", webdash.DefaultPeriod, "how often the web dashboard is updated; env K6_WEB_DASHBOARD_PERIOD")
 	fs.StringVar(&k.dashboardExport, "web-dashboard-export", "", "write the dashboard's page (the run's report.html) to FILE at the end; env K6_WEB_DASHBOARD_EXPORT")
 }
@@ -73,16 +75,65 @@ func applyK6Env(fs *pflag.FlagSet, getenv func(string) string) error {
 	return nil
 }
 
-// webDashboard is the dashboard of the plan.
-func (k *k6Flags) webDashboard() (run.WebDashboard, error) {
+// webDashboardOut is k6's output name of the web dashboard.
+const webDashboardOut = "web-dashboard"
+
+// withOutSpec applies k6's --out web-dashboard=PARAMS (a query string:
+// host, port, period, export; open is accepted and ignored) to w, except
+// the settings whose flag was given (changed).
+func withOutSpec(w run.WebDashboard, arg string, changed func(string) bool) (run.WebDashboard, error) {
+	q, err := url.ParseQuery(arg)
+	if err != nil {
+		return w, usagef("--out web-dashboard=%s: %v", arg, err)
+	}
+	w.Enabled = true
+	for key, vals := range q {
+		v := vals[len(vals)-1]
+		if changed("web-dashboard-" + key) {
+			continue // the flag wins
+		}
+		switch key {
+		case "host":
+			w.Host = v
+		case "port":
+			if w.Port, err = strconv.Atoi(v); err != nil {
+				return w, usagef("--out web-dashboard: port=%q is not a number", v)
+			}
+		case "period":
+			if w.Period, err = time.ParseDuration(v); err != nil {
+				return w, usagef("--out web-dashboard: period=%q: %v", v, err)
+			}
+		case "export":
+			w.Export = v
+		case "open":
+		default:
+			return w, usagef("--out web-dashboard: unknown parameter %q (host, port, period, export)", key)
+		}
+	}
+	return w, nil
+}
+
+// webDashboard is the dashboard of the plan: the flags, then k6's
+// --out web-dashboard[=PARAMS] values (outArgs) for the settings no flag
+// gave.
+func (k *k6Flags) webDashboard(outArgs []string, changed func(string) bool) (run.WebDashboard, error) {
 	w := run.WebDashboard{Enabled: k.dashboard, Host: k.dashboardHost, Port: k.dashboardPort, Period: k.dashboardPeriod, Export: k.dashboardExport}
-	if k.dashboardPort < 0 || k.dashboardPort > 65535 {
-		return w, usagef("--web-dashboard-port %d: not a port (0–65535)", k.dashboardPort)
+	for _, arg := range outArgs {
+		var err error
+		if w, err = withOutSpec(w, arg, changed); err != nil {
+			return w, err
+		}
 	}
-	if k.dashboardPeriod < 100*time.Millisecond {
-		return w, usagef("--web-dashboard-period %v: at least 100ms", k.dashboardPeriod)
+	if w.Port == -1 { // k6: no server (CI), the export still written
+		w.Enabled, w.Port = false, 0
 	}
-	if k.dashboardHost == "" {
+	if w.Port < 0 || w.Port > 65535 {
+		return w, usagef("--web-dashboard-port %d: not a port (0–65535, or -1: no server)", w.Port)
+	}
+	if w.Period < 100*time.Millisecond {
+		return w, usagef("--web-dashboard-period %v: at least 100ms", w.Period)
+	}
+	if w.Host == "" {
 		return w, usagef("--web-dashboard-host: empty")
 	}
 	return w, nil

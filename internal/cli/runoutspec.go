@@ -20,6 +20,9 @@ func newOutputs() *output.Registry { return outputs.New() }
 // outputs are checked at once, before any result directory exists.
 func parseOutputSpec(reg *output.Registry, s string) (outputSpec, error) {
 	name, arg, ok := strings.Cut(s, "=")
+	if name == webDashboardOut { // k6's --out web-dashboard[=PARAMS]: the dashboard's flags (webDashboardSpec)
+		return outputSpec{Kind: webDashboardOut, Arg: arg}, nil
+	}
 	if !ok && s != "" && !strings.ContainsAny(s, `/\.`) {
 		if reg == nil {
 			reg = newOutputs()

@@ -128,10 +128,15 @@ func buildPlan(in planInput) (run.Plan, error) {
 		}
 	}
 	dir := ""
+	var dashOuts []string // --out web-dashboard[=PARAMS]
 	for _, o := range f.out {
 		spec, err := parseOutputSpec(in.outputs, o)
 		if err != nil {
 			return p, err
+		}
+		if spec.Kind == webDashboardOut {
+			dashOuts = append(dashOuts, spec.Arg)
+			continue
 		}
 		if spec.Kind == "dir" {
 			if dir != "" {
@@ -179,7 +184,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 	if p.Monitors, p.NICSpeed, err = planMonitor(f.monitors, f.nicSpeed); err != nil {
 		return p, err
 	}
-	if p.WebDashboard, err = f.k6.webDashboard(); err != nil {
+	if p.WebDashboard, err = f.k6.webDashboard(dashOuts, changed); err != nil {
 		return p, err
 	}
 	return p, nil

@@ -157,6 +157,18 @@ func HTTPPhases() []string {
 	return []string{HTTPReqBlocked, HTTPReqConnecting, HTTPReqTLS, HTTPReqSending, HTTPReqWaiting, HTTPReqReceiving, HTTPReqDuration}
 }
 
+// IsHTTPPhase reports whether name is one of k6's HTTP phase trends
+// other than http_req_duration (blocked, connecting, tls_handshaking,
+// sending, waiting, receiving): live outputs that take k6's phases from
+// the per-request records skip their per-second histograms.
+func IsHTTPPhase(name string) bool {
+	switch name {
+	case HTTPReqBlocked, HTTPReqConnecting, HTTPReqTLS, HTTPReqSending, HTTPReqWaiting, HTTPReqReceiving:
+		return true
+	}
+	return false
+}
+
 // MarkHTTPSeries marks http_req_duration and every HTTP phase of r for
 // per-second histograms (MarkSeries), so that the per-second series
 // (Point.TrendStats, series.jsonl) carry them; a registry without the HTTP
