@@ -41,7 +41,7 @@ func addK6Flags(fs *pflag.FlagSet, k *k6Flags) {
 	fs.StringArrayVarP(&k.env, "env", "e", nil, "KEY=VALUE for {{__ENV.KEY}} in request templates, like k6's -e (repeatable)")
 	fs.StringArrayVar(&k.tags, "tag", nil, "KEY=VALUE tag on every output: summary, k6 JSON/CSV streams, Prometheus labels, InfluxDB tags (repeatable; testid defaults to the result directory's name)")
 	fs.StringVar(&k.trendStats, "summary-trend-stats", "", "trend statistics in the summary, e.g. avg,min,med,max,p(90),p(95),p(99.9),count (default k6's)")
-	fs.StringVar(&k.summaryMode, "summary-mode", summary.ModeCompact, "end-of-test summary layout, as k6 v1: compact (totals in k6's sections), full (plus every scenario's metrics) or legacy (one block per scenario)")
+	fs.StringVar(&k.summaryMode, "summary-mode", summary.ModeCompact, "end-of-test summary layout, as k6 v1: compact (totals in k6's sections), full (plus every scenario's metrics), legacy (one block per scenario) or disabled (as --no-summary)")
 	fs.BoolVar(&k.noThresholds, "no-thresholds", false, "do not evaluate thresholds (a failed one no longer exits 99)")
 	fs.BoolVar(&k.noSummary, "no-summary", false, "do not print the end-of-test summary (the result directory and --summary-export still get it)")
 	fs.BoolVar(&k.insecure, "insecure-skip-tls-verify", false, "accept any TLS certificate of an https:// target")
@@ -150,13 +150,29 @@ func (k *k6Flags) check() error {
 	if _, err := k.trendStatList(); err != nil {
 		return err
 	}
-	if err := summary.CheckMode(k.summaryMode); err != nil {
+	if err := summary.CheckMode(k.layout()); err != nil {
 		return usagef("%v", err)
 	}
 	if strings.ContainsAny(k.userAgent, "\r\n") {
 		return usagef("--user-agent must be one line")
 	}
 	return nil
+}
+
+// summaryDisabled is k6's --summary-mode that prints no summary.
+const summaryDisabled = "disabled"
+
+// quietSummary reports whether stdout gets no summary: --no-summary, or
+// k6's --summary-mode disabled.
+func (k *k6Flags) quietSummary() bool { return k.noSummary || k.summaryMode == summaryDisabled }
+
+// layout is the summary's layout: --summary-mode, compact when disabled
+// (summary.txt is still written).
+func (k *k6Flags) layout() string {
+	if k.summaryMode == summaryDisabled {
+		return summary.ModeCompact
+	}
+	return k.summaryMode
 }
 
 // vars returns the -e values.

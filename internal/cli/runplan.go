@@ -169,7 +169,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 	}
 	p.Tags = redactTags(p.Tags, f.secretTags)
 	p.TrendStats, _ = f.k6.trendStatList()
-	p.SummaryMode = f.k6.summaryMode
+	p.SummaryMode = f.k6.layout()
 	if p.Profilers, err = parseProfilers(f.profiles, in.getenv); err != nil {
 		return p, err
 	}
