@@ -55,12 +55,14 @@ func addK6Flags(fs *pflag.FlagSet, k *k6Flags) {
 
 // k6EnvFlags are the flags k6 also reads from its own environment
 // variables (K6_<FLAG>), as stampede does.
-var k6EnvFlags = []string{"web-dashboard", "web-dashboard-host", "web-dashboard-port", "web-dashboard-period", "web-dashboard-export"}
+func k6EnvFlags() []string {
+	return []string{"web-dashboard", "web-dashboard-host", "web-dashboard-port", "web-dashboard-period", "web-dashboard-export"}
+}
 
-// applyK6Env sets each flag of k6EnvFlags that neither the command line
+// applyK6Env sets each flag of k6EnvFlags() that neither the command line
 // nor STAMPEDE_<FLAG> gave from K6_<FLAG> (K6_WEB_DASHBOARD=true).
 func applyK6Env(fs *pflag.FlagSet, getenv func(string) string) error {
-	for _, name := range k6EnvFlags {
+	for _, name := range k6EnvFlags() {
 		fl := fs.Lookup(name)
 		if fl == nil || fl.Changed {
 			continue
