@@ -84,6 +84,9 @@ func newRunCmd(env *Env) *cobra.Command {
 			if err := applyEnv(cmd.Flags(), env.Getenv); err != nil {
 				return err
 			}
+			if err := applyK6Env(cmd.Flags(), env.Getenv); err != nil {
+				return err
+			}
 			return runRun(cmd.Context(), env, f, catalog, cmd.Flags(), args)
 		},
 	}

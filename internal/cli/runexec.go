@@ -152,7 +152,7 @@ func executePlan(ctx context.Context, env *Env, f *runFlags, plan run.Plan) erro
 func showSummary(env *Env, f *runFlags, res *run.Result) error {
 	show := finish.PrintText
 	switch {
-	case f.k6.noSummary:
+	case f.k6.quietSummary():
 		show = finish.PrintNone
 	case f.json:
 		show = finish.PrintJSON

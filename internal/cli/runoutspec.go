@@ -5,6 +5,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
+	"github.com/stampede-bench/stampede/internal/output/webdash"
 	"github.com/stampede-bench/stampede/internal/run"
 )
 
@@ -20,6 +21,9 @@ func newOutputs() *output.Registry { return outputs.New() }
 // outputs are checked at once, before any result directory exists.
 func parseOutputSpec(reg *output.Registry, s string) (outputSpec, error) {
 	name, arg, ok := strings.Cut(s, "=")
+	if name == webdash.Name { // k6's --out web-dashboard[=PARAMS]: the dashboard's flags (webDashboardSpec)
+		return outputSpec{Kind: webdash.Name, Arg: arg}, nil
+	}
 	if !ok && s != "" && !strings.ContainsAny(s, `/\.`) {
 		if reg == nil {
 			reg = newOutputs()

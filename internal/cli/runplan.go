@@ -9,6 +9,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/output/prom"
+	"github.com/stampede-bench/stampede/internal/output/webdash"
 	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
@@ -129,10 +130,15 @@ func buildPlan(in planInput) (run.Plan, error) {
 	}
 	dir := ""
 	var outs []run.OutputSpec // --out NAME=ARG, in the order given
+	var dashOuts []string     // --out web-dashboard[=PARAMS]
 	for _, o := range f.out {
 		spec, err := parseOutputSpec(in.outputs, o)
 		if err != nil {
 			return p, err
+		}
+		if spec.Kind == webdash.Name {
+			dashOuts = append(dashOuts, spec.Arg)
+			continue
 		}
 		if spec.Kind == "dir" {
 			if dir != "" {
@@ -160,7 +166,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 	}
 	p.Tags = secret.RedactTags(p.Tags, f.secretTags)
 	p.TrendStats, _ = f.k6.trendStatList()
-	p.SummaryMode = f.k6.summaryMode
+	p.SummaryMode = f.k6.layout()
 	if p.Profilers, err = parseProfilers(f.profiles, in.getenv); err != nil {
 		return p, err
 	}
@@ -171,6 +177,13 @@ func buildPlan(in planInput) (run.Plan, error) {
 			return p, usagef("--prometheus: %v", err)
 		}
 		promSpec = []run.OutputSpec{{Kind: outputs.Prometheus, Arg: addr, Options: map[string]string{prom.LingerOptionName: f.linger.String()}}}
+	}
+	dash, err := f.k6.webDashboard(dashOuts, changed)
+	if err != nil {
+		return p, err
+	}
+	if dash.Enabled() {
+		outs = append(outs, dash.Spec())
 	}
 	p.Outputs = planOutputs(f, promSpec, outs)
 	if p.Monitors, p.NICSpeed, err = planMonitor(f.monitors, f.nicSpeed); err != nil {

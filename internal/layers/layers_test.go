@@ -92,6 +92,7 @@ var layers = []layer{
 	{6, "internal/layers", "this test"},
 
 	{7, "internal/output/finish", "finishes a result directory"},
+	{7, "internal/output/webdash", "the live web dashboard: the report page over server-sent events"},
 	{7, "internal/labrun", "the seed's experiments in a lab fabric"},
 	{8, "internal/run", "executes a plan"},
 	// A peer of the run: the registry of concrete outputs, which the

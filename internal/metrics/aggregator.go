@@ -246,6 +246,9 @@ func (a *Aggregator) consume(b *Batch) {
 		if n != 0 {
 			if a.trendIDs[id] {
 				s.trend(ID(id)).RecordValues(0, n) // zero values counted by the recorder
+				if slot := a.slots[id]; slot >= 0 {
+					bin.seriesTrend(int(slot), len(a.reg.Series())).RecordValues(0, n)
+				}
 				continue
 			}
 			s.counts[id] += n

@@ -150,3 +150,33 @@ func WithTag(name, key, value string) string {
 	}
 	return name + "{" + key + ":" + value + "}"
 }
+
+// HTTPPhases returns k6's per-request HTTP trends in the order of a
+// request's life, then http_req_duration (sending+waiting+receiving).
+func HTTPPhases() []string {
+	return []string{HTTPReqBlocked, HTTPReqConnecting, HTTPReqTLS, HTTPReqSending, HTTPReqWaiting, HTTPReqReceiving, HTTPReqDuration}
+}
+
+// IsHTTPPhase reports whether name is one of k6's HTTP phase trends
+// other than http_req_duration (blocked, connecting, tls_handshaking,
+// sending, waiting, receiving): live outputs that take k6's phases from
+// the per-request records skip their per-second histograms.
+func IsHTTPPhase(name string) bool {
+	switch name {
+	case HTTPReqBlocked, HTTPReqConnecting, HTTPReqTLS, HTTPReqSending, HTTPReqWaiting, HTTPReqReceiving:
+		return true
+	}
+	return false
+}
+
+// MarkHTTPSeries marks http_req_duration and every HTTP phase of r for
+// per-second histograms (MarkSeries), so that the per-second series
+// (Point.TrendStats, series.jsonl) carry them; a registry without the HTTP
+// metrics is left as it is. Call it before the aggregator is made.
+func MarkHTTPSeries(r *Registry) {
+	for _, name := range HTTPPhases() {
+		if id, ok := r.Lookup(name); ok {
+			r.MarkSeries(id)
+		}
+	}
+}

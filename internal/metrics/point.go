@@ -30,6 +30,10 @@ type Point struct {
 	// Registry.MarkSeries (e.g. http_req_duration), by name; valid only
 	// during an Observer call, never serialized.
 	Trends map[string]*hdr.Histogram `json:"-"`
+	// TrendStats summarize Trends (µs), by name, so that series.jsonl
+	// keeps the per-second figures of the marked trends (the HTTP phases
+	// the report and the web dashboard draw); empty when none is marked.
+	TrendStats map[string]PointStats `json:"trends,omitempty"`
 }
 
 // PointStats summarize a histogram of one second, µs.

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"syscall"
 	"testing"
 	"time"
 )
@@ -66,4 +67,54 @@ func BenchmarkRecordHTTPRequest(b *testing.B) {
 		r.Iteration(prev, prev-start)
 	}
 	r.Flush()
+}
+
+// BenchmarkAggregateHTTPSeries is the whole cost (the VU's and the
+// aggregator's goroutine, process CPU from getrusage, the aggregator
+// drained inside the timing) of recording HTTP requests, with and without
+// the per-second HTTP phase histograms series.jsonl keeps
+// (MarkHTTPSeries). Half the requests dial a connection (non-zero
+// blocked and connecting).
+func BenchmarkAggregateHTTPSeries(b *testing.B) {
+	for _, marked := range []bool{false, true} {
+		b.Run(map[bool]string{false: "plain", true: "http-series"}[marked], func(b *testing.B) {
+			reg := NewRegistry()
+			ids, err := RegisterHTTP(reg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if marked {
+				MarkHTTPSeries(reg)
+			}
+			clock := NewClock()
+			agg := NewAggregator(reg, clock, []string{"s"})
+			go agg.Run()
+			r := agg.Recorder(0, 0)
+			hs := [2]HTTPSample{
+				{Sending: 6 * time.Microsecond, Waiting: 500 * time.Microsecond, Receiving: 20 * time.Microsecond, Sent: 60, Received: 120, Status: 200, Expected: true},
+				{Blocked: 90 * time.Microsecond, Connecting: 80 * time.Microsecond, Sending: 6 * time.Microsecond, Waiting: 500 * time.Microsecond, Sent: 60, Received: 120, Status: 200, Expected: true},
+			}
+			cpu0 := processCPU()
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				end := clock.Now()
+				r.Op(end, 526, -1, -1, 1, "")
+				r.HTTP(end, &ids, &hs[i&1])
+				i++
+			}
+			r.Flush()
+			agg.Close()
+			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// processCPU is this process's user+system CPU time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -154,9 +154,11 @@ func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
 	for i, id := range reg.Series() {
 		if i < len(b.trends) && b.trends[i] != nil && b.trends[i].TotalCount() > 0 {
 			if p.Trends == nil {
-				p.Trends = map[string]*hdr.Histogram{}
+				p.Trends, p.TrendStats = map[string]*hdr.Histogram{}, map[string]PointStats{}
 			}
-			p.Trends[reg.Def(id).Name] = b.trends[i]
+			name := reg.Def(id).Name
+			p.Trends[name] = b.trends[i]
+			p.TrendStats[name] = StatsOf(b.trends[i])
 		}
 	}
 	for id := 0; id < reg.Len(); id++ {

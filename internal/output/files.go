@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // CheckWritableFile reports whether path can be created (or overwritten)
@@ -71,4 +72,41 @@ func MkdirAll(dir string) ([]string, error) {
 		return nil, err
 	}
 	return missing, nil
+}
+
+// PathOfRun is the file an output writes outside the result directory for
+// run number run (from 1; 0: a single run) of repeat runs: with
+// repeat > 1, FILE-run-NN.EXT (before .gz).
+func PathOfRun(file string, repeat, run int) string {
+	if repeat <= 1 || run == 0 {
+		return file
+	}
+	base, gz := strings.CutSuffix(file, ".gz")
+	ext := filepath.Ext(base)
+	out := fmt.Sprintf("%s-run-%02d%s", strings.TrimSuffix(base, ext), run, ext)
+	if gz {
+		out += ".gz"
+	}
+	return out
+}
+
+// CheckNewFile refuses, before anything runs, a file that exists for any
+// of repeat runs (PathOfRun) or whose directory does not exist: stampede
+// never overwrites results.
+func CheckNewFile(file string, repeat int) error {
+	for run := 0; run <= repeat; run++ {
+		path := PathOfRun(file, repeat, run)
+		if _, err := os.Stat(path); err == nil {
+			return fmt.Errorf("%s: the file exists; choose another name (stampede never overwrites results)", path)
+		}
+		if repeat <= 1 {
+			break
+		}
+	}
+	if dir := filepath.Dir(file); dir != "." {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("directory %s does not exist", dir)
+		}
+	}
+	return nil
 }

@@ -54,6 +54,11 @@ func (s *SeriesOutput) Created() []string {
 func SeriesFactory() output.Factory {
 	return output.Factory{
 		Name: "series", Usage: "series", Flag: "-",
-		New: func(p output.Params) (output.Output, error) { return NewSeriesOutput(p.Dir), nil },
+		New: func(p output.Params) (output.Output, error) {
+			if p.Registry != nil {
+				metrics.MarkHTTPSeries(p.Registry) // the HTTP phases per second (report, web dashboard)
+			}
+			return NewSeriesOutput(p.Dir), nil
+		},
 	}
 }

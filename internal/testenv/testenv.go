@@ -9,6 +9,7 @@ package testenv
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"testing"
 )
 
@@ -40,4 +41,23 @@ func missing(t fataler, getenv func(string) string, format string, args ...any) 
 		return
 	}
 	t.Skipf(format, args...)
+}
+
+// ChromiumEnv names the variable holding the headless browser for the
+// page tests (the HTML report, the web dashboard).
+const ChromiumEnv = "STAMPEDE_CHROMIUM"
+
+// Chromium returns the browser for the page tests: $STAMPEDE_CHROMIUM or
+// /usr/bin/chromium. Without one the test is ended by Missing (skipped
+// locally, failed in CI: scripts/test.sh installs Debian's chromium).
+func Chromium(t testing.TB) string {
+	t.Helper()
+	bin := os.Getenv(ChromiumEnv)
+	if bin == "" {
+		bin = "/usr/bin/chromium"
+	}
+	if _, err := exec.LookPath(bin); err != nil {
+		Missing(t, "no Chromium at %s (set %s or apt-get install chromium)", bin, ChromiumEnv)
+	}
+	return bin
 }

@@ -188,12 +188,7 @@ func writeReport(dir string, snap *metrics.Snapshot, generator string) error {
 
 // renderReport is writeReport without naming itself in its error.
 func renderReport(dir string, snap *metrics.Snapshot, generator string) error {
-	res, err := resultdir.Load(dir)
-	if err != nil {
-		res = &resultdir.Result{Dir: dir}
-	}
-	res.Snapshot = snap
-	return report.WriteFile(filepath.Join(dir, resultdir.ReportFile), []*resultdir.Result{res}, report.Options{Generator: generator})
+	return report.WriteRun(filepath.Join(dir, resultdir.ReportFile), dir, snap, report.Options{Generator: generator})
 }
 
 // TargetStats summarizes the monitor file of dir per scenario, over each

@@ -174,6 +174,9 @@ func (o *Output) Observe(p *metrics.Point) {
 	it := &item{scenario: p.Scenario, t: p.Time, counts: p.Counts, errors: p.Errors, vus: p.VUs, vusMax: p.VUsMax, rt: p.RT,
 		perSample: o.writers.Load() > 0}
 	for name, h := range p.Trends {
+		if metrics.IsHTTPPhase(name) {
+			continue // marked for series.jsonl; InfluxDB gets the phases per sample
+		}
 		if it.trends == nil {
 			it.trends = map[string]metrics.PointStats{}
 		}

@@ -3,9 +3,6 @@ package k6stream
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
@@ -32,7 +29,7 @@ var (
 
 // Factory is the registry entry of --out json=FILE (format JSON) or
 // --out csv=FILE (CSV). ARG is the file to create; with repeated runs
-// (Params.Repeat > 1), run N writes FILE-run-NN.EXT (PathOfRun). The
+// (Params.Repeat > 1), run N writes FILE-run-NN.EXT (output.PathOfRun). The
 // preflight refuses a file that exists (results are never overwritten)
 // or a directory that does not.
 func Factory(format Format) output.Factory {
@@ -44,49 +41,19 @@ func Factory(format Format) output.Factory {
 			return CheckFile(name, p.Arg, p.Repeat)
 		},
 		New: func(p output.Params) (output.Output, error) {
-			return NewLive(PathOfRun(p.Arg, p.Repeat, p.Run), format, p.Registry, Config{Tags: p.Tags, Origin: p.Origin}, p.Thresholds), nil
+			return NewLive(output.PathOfRun(p.Arg, p.Repeat, p.Run), format, p.Registry, Config{Tags: p.Tags, Origin: p.Origin}, p.Thresholds), nil
 		},
 	}
 }
 
-// PathOfRun is the file of --out json=/csv=FILE for run number run (from
-// 1; 0: a single run) of repeat runs: with repeat > 1, FILE-run-NN.EXT
-// (before .gz).
-func PathOfRun(file string, repeat, run int) string {
-	if repeat <= 1 || run == 0 {
-		return file
-	}
-	base, gz := strings.CutSuffix(file, ".gz")
-	ext := filepath.Ext(base)
-	out := fmt.Sprintf("%s-run-%02d%s", strings.TrimSuffix(base, ext), run, ext)
-	if gz {
-		out += ".gz"
-	}
-	return out
-}
-
-// CheckFile refuses a stream file (of --out name=file) that exists for
-// any of repeat runs, or whose directory does not exist, before anything
-// runs.
+// CheckFile refuses a stream file (of --out name=file) that is missing,
+// exists for any of repeat runs, or whose directory does not exist, before
+// anything runs.
 func CheckFile(name, file string, repeat int) error {
 	if file == "" {
 		return fmt.Errorf("needs a file name, e.g. %s=results.%s.gz", name, name)
 	}
-	for run := 0; run <= repeat; run++ {
-		path := PathOfRun(file, repeat, run)
-		if _, err := os.Stat(path); err == nil {
-			return fmt.Errorf("%s: the file exists; choose another name (stampede never overwrites results)", path)
-		}
-		if repeat <= 1 {
-			break
-		}
-	}
-	if dir := filepath.Dir(file); dir != "." {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return fmt.Errorf("directory %s does not exist", dir)
-		}
-	}
-	return nil
+	return output.CheckNewFile(file, repeat)
 }
 
 // NewLive returns the stream of path; see Open for the arguments.

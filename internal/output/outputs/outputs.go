@@ -1,7 +1,7 @@
 // Package outputs builds the registry of stampede's own outputs: what
 // --out NAME=ARG accepts, and the outputs the command line adds from its
 // flags (the request CSV, series.jsonl, report.html, --summary-export,
-// --prometheus). A program that adds an output of its own builds this
+// --prometheus, --web-dashboard). A program that adds an output of its own builds this
 // registry and calls Add on it; there is no global registry. It is the
 // one place that names the concrete outputs: the run only gets the
 // registry.
@@ -15,6 +15,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/k6stream"
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/output/promrw"
+	"github.com/stampede-bench/stampede/internal/output/webdash"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/version"
 )
@@ -43,6 +44,7 @@ func Factories() []output.Factory {
 		finish.ReportFactory("stampede " + version.String()),
 		finish.SummaryExportFactory(),
 		prom.Factory(),
+		webdash.Factory("stampede " + version.String()),
 	}
 }
 

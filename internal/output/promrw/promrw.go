@@ -208,7 +208,9 @@ func (o *Output) Observe(p *metrics.Point) {
 	}
 	s.add(metrics.ResponseTime, p.Hist)
 	for name, h := range p.Trends {
-		s.add(name, h)
+		if !metrics.IsHTTPPhase(name) { // the phases come per request, with k6's tags (tagged.go)
+			s.add(name, h)
+		}
 	}
 	// The end of the second, but never in the future: a query at "now"
 	// must see the final totals the moment the run ends.

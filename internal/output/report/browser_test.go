@@ -16,20 +16,8 @@ import (
 	"github.com/stampede-bench/stampede/internal/testenv"
 )
 
-// chromium returns the browser for the report tests: $STAMPEDE_CHROMIUM
-// or /usr/bin/chromium. Without one the tests skip, except in CI (env CI
-// set), where they fail: scripts/test.sh installs Debian's chromium.
-func chromium(t testing.TB) string {
-	t.Helper()
-	bin := os.Getenv("STAMPEDE_CHROMIUM")
-	if bin == "" {
-		bin = "/usr/bin/chromium"
-	}
-	if _, err := exec.LookPath(bin); err != nil {
-		testenv.Missing(t, "no Chromium at %s (set STAMPEDE_CHROMIUM or apt-get install chromium)", bin)
-	}
-	return bin
-}
+// chromium returns the browser for the report tests (testenv.Chromium).
+func chromium(t testing.TB) string { return testenv.Chromium(t) }
 
 // browser runs headless Chromium on a local file with the given extra
 // flags and returns stdout and the console lines of stderr.

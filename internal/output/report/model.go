@@ -17,7 +17,12 @@ const PayloadVersion = 1
 // JSON. Times in the series are seconds since the scenario started;
 // latencies are milliseconds; rates are per second.
 type Payload struct {
-	Version   int    `json:"version"`
+	Version int `json:"version"`
+	// Live marks the payload of the web dashboard while the run goes
+	// (see Live): the page then follows its updates.
+	Live bool `json:"live,omitempty"`
+	// Ended tells a live page that the run is over.
+	Ended     bool   `json:"ended,omitempty"`
 	Title     string `json:"title"`
 	Generator string `json:"generator,omitempty"`
 	Runs      []*Run `json:"runs"`
@@ -135,6 +140,20 @@ type Series struct {
 	Max  Floats `json:"max"`
 	// ErrMsgs are the errors/s of the most frequent messages.
 	ErrMsgs []MsgSeries `json:"errMsgs,omitempty"`
+	// Sent and Recv are data_sent and data_received in bytes/s, mean over
+	// the bucket (HTTP runs; absent when nothing was counted).
+	Sent Floats `json:"sent,omitempty"`
+	Recv Floats `json:"recv,omitempty"`
+	// Phases are the HTTP phases (metrics.HTTPPhases) that have samples:
+	// their mean per bucket, ms.
+	Phases []PhaseSeries `json:"phases,omitempty"`
+}
+
+// PhaseSeries is the mean of one HTTP phase per bucket, ms (null: no
+// request in the bucket).
+type PhaseSeries struct {
+	Name string `json:"name"`
+	Mean Floats `json:"mean"`
 }
 
 // MsgSeries is the error rate of one message.

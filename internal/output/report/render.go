@@ -16,10 +16,20 @@ type page struct {
 	CSS               template.CSS
 	ChartJS, ReportJS template.JS
 	Payload           template.JS
+	// Events is the URL of the live page's server-sent events ("": a
+	// report, drawn once).
+	Events string
 }
 
 // Render writes the HTML page of p.
-func Render(w io.Writer, p *Payload) error {
+func Render(w io.Writer, p *Payload) error { return render(w, p, "") }
+
+// RenderLive writes the live dashboard's page: the page of Render, drawn
+// first from p, then again from every "payload" event of the
+// server-sent event stream at events (a URL path).
+func RenderLive(w io.Writer, p *Payload, events string) error { return render(w, p, events) }
+
+func render(w io.Writer, p *Payload, events string) error {
 	tmpl, err := template.ParseFS(assets, "assets/report.html.tmpl")
 	if err != nil {
 		return fmt.Errorf("report template: %w", err)
@@ -43,6 +53,6 @@ func Render(w io.Writer, p *Payload) error {
 		Title: p.Title, Generator: gen,
 		CSS:     template.CSS(read("report.css")),
 		ChartJS: template.JS(read("chart.js")), ReportJS: template.JS(read("report.js")),
-		Payload: template.JS(data),
+		Payload: template.JS(data), Events: events,
 	})
 }

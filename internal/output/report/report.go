@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
@@ -62,6 +63,18 @@ func WriteFile(path string, results []*resultdir.Result, opts Options) error {
 		return err
 	}
 	return resultdir.WriteFile(filepath.Dir(path), filepath.Base(path), buf.Bytes())
+}
+
+// WriteRun renders the report of the one run in result directory dir,
+// with snap as its snapshot, to path atomically. A directory without
+// options.json still gets its report.
+func WriteRun(path, dir string, snap *metrics.Snapshot, opts Options) error {
+	res, err := resultdir.Load(dir)
+	if err != nil {
+		res = &resultdir.Result{Dir: dir}
+	}
+	res.Snapshot = snap
+	return WriteFile(path, []*resultdir.Result{res}, opts)
 }
 
 // Build computes the payload of results.

@@ -20,13 +20,19 @@ const topMessages = 5
 // (cheap: a few numbers per second); histograms are merged per bucket,
 // streaming, as the series file lists each scenario's seconds in order.
 type seriesAcc struct {
-	sc       *Scenario
-	first    int64 // run second of the scenario's first second
-	step     int64
-	req      []int64
-	iter     []int64
-	errs     []int64
-	vus      []int64
+	sc    *Scenario
+	first int64 // run second of the scenario's first second
+	step  int64
+	req   []int64
+	iter  []int64
+	errs  []int64
+	vus   []int64
+	sent  []int64
+	recv  []int64
+	// phaseSum (µs·requests) and phaseN are the HTTP phases per second,
+	// by index in metrics.HTTPPhases.
+	phaseSum [][]float64
+	phaseN   [][]int64
 	msgs     map[string][]int64
 	p50, p95 []float64
 	p99, mx  []float64
@@ -59,6 +65,12 @@ func (a *seriesAcc) grow(n int) {
 		a.iter = append(a.iter, 0)
 		a.errs = append(a.errs, 0)
 		a.vus = append(a.vus, 0)
+		a.sent = append(a.sent, 0)
+		a.recv = append(a.recv, 0)
+		for k := range a.phaseSum {
+			a.phaseSum[k] = append(a.phaseSum[k], 0)
+			a.phaseN[k] = append(a.phaseN[k], 0)
+		}
 	}
 }
 
@@ -106,7 +118,8 @@ func findScenario(scs []*Scenario, name string) *Scenario {
 
 // newAcc sizes the buckets from the scenario's span in the snapshot.
 func newAcc(sc *Scenario, ss *metrics.ScenarioSnapshot, base time.Time, firstSeen int64, maxPoints int) *seriesAcc {
-	a := &seriesAcc{sc: sc, first: firstSeen, msgs: map[string][]int64{}, open: map[int64]*hdr.Histogram{}, done: map[int64]bool{}}
+	a := &seriesAcc{sc: sc, first: firstSeen, msgs: map[string][]int64{}, open: map[int64]*hdr.Histogram{}, done: map[int64]bool{},
+		phaseSum: make([][]float64, len(metrics.HTTPPhases())), phaseN: make([][]int64, len(metrics.HTTPPhases()))}
 	n := int64(1)
 	if ss != nil && !ss.Start.IsZero() && ss.End.After(ss.Start) {
 		a.from, a.to = ss.Start.Sub(base).Seconds(), ss.End.Sub(base).Seconds()
@@ -132,6 +145,14 @@ func (a *seriesAcc) add(p *metrics.Point) error {
 	a.iter[i] += p.Counts[metrics.Iterations]
 	a.errs[i] += p.Counts[metrics.Errors]
 	a.vus[i] = max(a.vus[i], p.VUs)
+	a.sent[i] += p.Counts[metrics.DataSent]
+	a.recv[i] += p.Counts[metrics.DataReceived]
+	for k, name := range metrics.HTTPPhases() {
+		if st, ok := p.TrendStats[name]; ok && st.N > 0 {
+			a.phaseSum[k][i] += st.Mean * float64(st.N)
+			a.phaseN[k][i] += st.N
+		}
+	}
 	for msg, n := range p.Errors {
 		s := a.msgs[msg]
 		for len(s) <= int(i) {
@@ -243,7 +264,50 @@ func (a *seriesAcc) finish() {
 		s.Max = append(s.Max, usToMs(a.mx[b]))
 	}
 	s.ErrMsgs = a.topMessages(nb, step, n)
+	a.transfer(s, nb, step, n)
 	a.sc.Series = s
+}
+
+// transfer adds the bytes/s and the HTTP phase means to s, when the
+// scenario has any.
+func (a *seriesAcc) transfer(s *Series, nb, step, n int) {
+	var bytes int64
+	for i := 0; i < n; i++ {
+		bytes += a.sent[i] + a.recv[i]
+	}
+	for b := 0; bytes > 0 && b < nb; b++ {
+		lo, hi := b*step, min((b+1)*step, n)
+		w := 0.0
+		var sent, recv int64
+		for i := lo; i < hi; i++ {
+			sent, recv, w = sent+a.sent[i], recv+a.recv[i], w+a.cover(i)
+		}
+		if w < minCover {
+			w = math.NaN()
+		}
+		s.Sent = append(s.Sent, math.Round(float64(sent)/w))
+		s.Recv = append(s.Recv, math.Round(float64(recv)/w))
+	}
+	for k, name := range metrics.HTTPPhases() {
+		var total int64
+		for _, c := range a.phaseN[k][:n] {
+			total += c
+		}
+		if total == 0 {
+			continue
+		}
+		ps := PhaseSeries{Name: name}
+		for b := 0; b < nb; b++ {
+			lo, hi := b*step, min((b+1)*step, n)
+			var sum float64
+			var c int64
+			for i := lo; i < hi; i++ {
+				sum, c = sum+a.phaseSum[k][i], c+a.phaseN[k][i]
+			}
+			ps.Mean = append(ps.Mean, usToMs(sum/float64(c))) // NaN (null) without requests
+		}
+		s.Phases = append(s.Phases, ps)
+	}
 }
 
 // topMessages returns the error rate series of the most frequent messages.
@@ -288,4 +352,29 @@ func (a *seriesAcc) topMessages(nb, step, n int) []MsgSeries {
 		out = append(out, ms)
 	}
 	return out
+}
+
+// trim keeps the latest keep seconds of an accumulator of step 1 (the
+// live view's window); earlier seconds are forgotten.
+func (a *seriesAcc) trim(keep int) {
+	k := len(a.req) - keep
+	if k <= 0 || a.step != 1 {
+		return
+	}
+	a.first += int64(k)
+	a.req, a.iter, a.errs, a.vus = a.req[k:], a.iter[k:], a.errs[k:], a.vus[k:]
+	a.sent, a.recv = a.sent[k:], a.recv[k:]
+	for i := range a.phaseSum {
+		a.phaseSum[i], a.phaseN[i] = a.phaseSum[i][k:], a.phaseN[i][k:]
+	}
+	if len(a.p50) > k {
+		a.p50, a.p95, a.p99, a.mx = a.p50[k:], a.p95[k:], a.p99[k:], a.mx[k:]
+	}
+	for msg, s := range a.msgs {
+		if len(s) <= k {
+			delete(a.msgs, msg)
+			continue
+		}
+		a.msgs[msg] = s[k:]
+	}
 }

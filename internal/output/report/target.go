@@ -53,25 +53,10 @@ func addTarget(run *Run, r *resultdir.Result, maxPoints int) error {
 		if s.Err != "" {
 			return nil
 		}
-		from := s.Time.Add(-time.Duration(s.DT * float64(time.Second)))
 		for i, sc := range snap.Scenarios {
-			if s.Time.Before(sc.Start) || from.After(sc.End) {
-				continue
+			if p, ok := targetPointOf(s, sc.Start, sc.End); ok {
+				points[i][s.Source] = append(points[i][s.Source], p)
 			}
-			v := s.Values
-			p := targetPoint{t: math.Max(0, from.Sub(sc.Start).Seconds()), rx: v[monitor.NetRx], tx: v[monitor.NetTx]}
-			if u, ok := v[monitor.CPUUtil]; ok {
-				p.cpu, p.hasCPU = 100*u, true
-			} else if u, ok := v[monitor.ProcUtil]; ok {
-				p.cpu, p.hasCPU = 100*u, true
-			}
-			if c, ok := v[monitor.ProcCPU]; ok {
-				p.proc, p.hasProc = c, true
-			}
-			if p.rx == 0 && p.tx == 0 {
-				p.rx, p.tx = v[monitor.NetRx+":lo"], v[monitor.NetTx+":lo"]
-			}
-			points[i][s.Source] = append(points[i][s.Source], p)
 		}
 		return nil
 	})
@@ -86,6 +71,29 @@ func addTarget(run *Run, r *resultdir.Result, maxPoints int) error {
 		}
 	}
 	return nil
+}
+
+// targetPointOf is sample s on the time axis of a scenario that spans
+// [start, end]; false when s is outside it.
+func targetPointOf(s *monitor.Sample, start, end time.Time) (targetPoint, bool) {
+	from := s.Time.Add(-time.Duration(s.DT * float64(time.Second)))
+	if s.Time.Before(start) || from.After(end) {
+		return targetPoint{}, false
+	}
+	v := s.Values
+	p := targetPoint{t: math.Max(0, from.Sub(start).Seconds()), rx: v[monitor.NetRx], tx: v[monitor.NetTx]}
+	if u, ok := v[monitor.CPUUtil]; ok {
+		p.cpu, p.hasCPU = 100*u, true
+	} else if u, ok := v[monitor.ProcUtil]; ok {
+		p.cpu, p.hasCPU = 100*u, true
+	}
+	if c, ok := v[monitor.ProcCPU]; ok {
+		p.proc, p.hasProc = c, true
+	}
+	if p.rx == 0 && p.tx == 0 {
+		p.rx, p.tx = v[monitor.NetRx+":lo"], v[monitor.NetTx+":lo"]
+	}
+	return p, true
 }
 
 // fill averages pts into buckets of Step points, at most maxPoints.

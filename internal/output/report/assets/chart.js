@@ -6,6 +6,7 @@
 //   spec.y = {label, scale: 'linear'|'log', fmt, min0 (default true), max}
 //   spec.series = [{label, color, dash, width, xs, ys, band: {lo, hi}}]
 //   spec.hlines = [{y, label, color}]
+//   spec.expose         also put the series in data-values (JSON: [{label, xs, ys}])
 // null/NaN values break lines. The figure gets data-rendered = number of
 // points drawn, so a test can tell that the chart has data.
 "use strict";
@@ -267,6 +268,7 @@ var StampedeChart = (function () {
 
     fig.dataset.rendered = String(drawn);
     fig.dataset.series = String(series.length);
+    if (spec.expose) fig.dataset.values = JSON.stringify(series.map(function (s) { return { label: s.label, xs: s.xs, ys: s.ys }; }));
     return fig;
   }
 

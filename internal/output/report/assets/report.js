@@ -66,18 +66,28 @@
   function range(n, step) { var a = new Array(n); for (var i = 0; i < n; i++) a[i] = i * step; return a; }
   function anyPositive(a) { return !!a && a.some(function (v) { return v > 0; }); }
 
-  var D = JSON.parse(document.getElementById("stampede-data").textContent);
+  var dataEl = document.getElementById("stampede-data");
   var main = document.getElementById("main");
+  var toc = document.getElementById("toc");
+  var updates = 0;
+
+  // render draws payload D into the page, replacing what was drawn: once
+  // for a report, once per update for the live dashboard.
+  function render(D) {
+  t0 = performance.now();
+  main.textContent = "";
+  toc.textContent = "";
+  var EXPOSE = !!D.live; // the live page puts each chart's values in the DOM (data-values)
   var runs = D.runs || [];
   var multi = runs.length > 1;
   function runColor(i) { return PALETTE[i % PALETTE.length]; }
 
   document.getElementById("sub").textContent = runs.length + (runs.length === 1 ? " run" : " runs") + " · " +
     (D.scenarios || []).length + " scenario" + ((D.scenarios || []).length === 1 ? "" : "s") +
-    (D.generator ? " · " + D.generator : "");
+    (D.generator ? " · " + D.generator : "") +
+    (D.live ? " · live, updated every second" + (D.ended ? " (run ended)" : "") : "");
 
   // Table of contents.
-  var toc = document.getElementById("toc");
   function tocLink(id, text) { toc.appendChild(el("a", { href: "#" + id, text: text })); }
   tocLink("overview", "Overview");
   if (D.sweep) tocLink("sweep", "Sweep");
@@ -189,7 +199,7 @@
         tp.push({ label: (multi ? p.run.label + " " : "") + (useIter ? "iterations/s" : "requests/s"), color: color, xs: xs, ys: useIter ? se.iter : se.req,
           band: se.step > 1 && !useIter ? { lo: se.reqMin, hi: se.reqMax } : null });
       });
-      C.chart(grid, { title: "Throughput" + (withSeries.some(function (p) { return p.s.series.step > 1; }) ? " (mean per bucket, band: quietest–busiest second)" : ""), x: tx, y: { label: "per second", fmt: fmtRate }, series: tp });
+      C.chart(grid, { title: "Throughput" + (withSeries.some(function (p) { return p.s.series.step > 1; }) ? " (mean per bucket, band: quietest–busiest second)" : ""), x: tx, y: { label: "per second", fmt: fmtRate }, series: tp, expose: EXPOSE });
       targetCharts(grid, parts, tx);
 
       var ls = [];
@@ -200,7 +210,7 @@
         });
         if (!multi) ls.push({ label: "max", color: PCT.max, dash: DASH.max, width: 1, xs: xs, ys: se.max });
       });
-      C.chart(grid, { title: "Response time over time" + (multi ? " (p50 dashed, p99 solid)" : ""), x: tx, y: { label: "ms", fmt: fmtMs, scale: "auto" }, series: ls });
+      C.chart(grid, { title: "Response time over time" + (multi ? " (p50 dashed, p99 solid)" : ""), x: tx, y: { label: "ms", fmt: fmtMs, scale: "auto" }, series: ls, expose: EXPOSE });
     }
     var dist = parts.filter(function (p) { return p.s.distribution && p.s.distribution.p && p.s.distribution.p.length; });
     if (dist.length) {
@@ -212,7 +222,7 @@
     if (withSeries.some(function (p) { return anyPositive(p.s.series.vus); })) {
       C.chart(grid, { title: "Virtual users", x: tx, y: { label: "VUs", fmt: fmtInt }, series: withSeries.map(function (p) {
         return { label: multi ? p.run.label : "VUs", color: multi ? runColor(p.idx) : "#6c757d", xs: range(p.s.series.vus.length, p.s.series.step), ys: p.s.series.vus };
-      }) });
+      }), expose: EXPOSE });
     }
     var errRuns = withSeries.filter(function (p) { return anyPositive(p.s.series.err); });
     if (errRuns.length) {
@@ -224,7 +234,30 @@
           es.push({ label: m.msg.length > 60 ? m.msg.slice(0, 59) + "…" : m.msg, color: PALETTE[(k + 1) % PALETTE.length], dash: "5 3", width: 1.2, xs: xs, ys: m.n });
         });
       });
-      C.chart(grid, { title: "Errors over time", x: tx, y: { label: "errors/s", fmt: fmtRate }, series: es });
+      C.chart(grid, { title: "Errors over time", x: tx, y: { label: "errors/s", fmt: fmtRate }, series: es, expose: EXPOSE });
+    }
+    var xfer = withSeries.filter(function (p) { return anyPositive(p.s.series.sent) || anyPositive(p.s.series.recv); });
+    if (xfer.length) {
+      var xs2 = [];
+      xfer.forEach(function (p) {
+        var se = p.s.series, xs = range(se.sent.length, se.step), c = multi ? runColor(p.idx) : null;
+        xs2.push({ label: (multi ? p.run.label + " " : "") + "data_received", color: c || PALETTE[0], xs: xs, ys: se.recv });
+        xs2.push({ label: (multi ? p.run.label + " " : "") + "data_sent", color: c || PALETTE[1], dash: "5 3", xs: xs, ys: se.sent });
+      });
+      C.chart(grid, { title: "Transfer (data_received solid, data_sent dashed)", x: tx, y: { label: "bytes/s", fmt: fmtBytesRate }, series: xs2, expose: EXPOSE });
+    }
+    var phased = withSeries.filter(function (p) { return p.s.series.phases && p.s.series.phases.length; });
+    if (phased.length) {
+      var ph = [];
+      phased.forEach(function (p) {
+        var se = p.s.series;
+        se.phases.forEach(function (f, k) {
+          var name = f.name.replace(/^http_req_/, "");
+          ph.push({ label: (multi ? p.run.label + " " : "") + name, color: multi ? runColor(p.idx) : PALETTE[k % PALETTE.length],
+            dash: multi ? DASH.p50 : name === "duration" ? "6 3" : null, width: name === "duration" ? 1.2 : null, xs: range(f.mean.length, se.step), ys: f.mean });
+        });
+      });
+      C.chart(grid, { title: "HTTP request phases (mean)", x: tx, y: { label: "ms", fmt: fmtMs, scale: "auto" }, series: ph, expose: EXPOSE });
     }
 
     var errParts = parts.filter(function (p) { return p.s.errors && p.s.errors.length; });
@@ -304,8 +337,8 @@
       });
     });
     if (cpu.length) C.chart(grid, { title: "Target CPU (% of its cores, measured)", x: tx, y: { label: "%", max: 100, fmt: function (v) { return +v.toPrecision(3) + "%"; } },
-      hlines: [{ y: 85, label: "85%" }], series: cpu });
-    if (net.length) C.chart(grid, { title: "Target network (rx solid, tx dashed)", x: tx, y: { label: "bytes/s", fmt: fmtBytesRate }, series: net });
+      hlines: [{ y: 85, label: "85%" }], series: cpu, expose: EXPOSE });
+    if (net.length) C.chart(grid, { title: "Target network (rx solid, tx dashed)", x: tx, y: { label: "bytes/s", fmt: fmtBytesRate }, series: net, expose: EXPOSE });
   }
 
   // Generator self-check.
@@ -334,9 +367,10 @@
     main.appendChild(gs);
   }
 
-  // Options and environment.
+  // Options and environment (in the result directory's report; the live
+  // page has neither yet).
   var env = el("section", { id: "environment" }, [el("h2", { text: "Options & environment" })]);
-  runs.forEach(function (r) {
+  if (!D.live) runs.forEach(function (r) {
     var d = el("details", multi ? {} : { open: "" }, [el("summary", { text: r.label + " — " + r.dir })]);
     if (r.command) d.appendChild(el("pre", { text: r.command }));
     var e = r.env || {}, rows = [];
@@ -358,4 +392,18 @@
   document.body.dataset.renderMs = String(Math.round(performance.now() - t0));
   document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = "1";
+  }
+
+  render(JSON.parse(dataEl.textContent));
+  // The live dashboard: the server sends the whole payload again every
+  // period (event "payload"); "end" says the run is over.
+  if (dataEl.dataset.events && window.EventSource) {
+    var es = new EventSource(dataEl.dataset.events);
+    es.addEventListener("payload", function (ev) {
+      updates++;
+      document.body.dataset.updates = String(updates);
+      render(JSON.parse(ev.data));
+    });
+    es.addEventListener("end", function () { document.body.dataset.ended = "1"; es.close(); });
+  }
 })();
