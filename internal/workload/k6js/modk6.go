@@ -117,7 +117,7 @@ func (v *vm) check(call goja.FunctionCall) goja.Value {
 		}
 		all = all && ok
 		if v.it == nil {
-			continue // setup() and teardown() record nothing
+			continue // not measured (no iteration, setup or teardown)
 		}
 		if id, named := v.sh.checks[k]; named {
 			v.it.Rec.Rate(id, now, ok)
@@ -125,6 +125,15 @@ func (v *vm) check(call goja.FunctionCall) goja.Value {
 			v.sh.log.once("check:"+k, fmt.Sprintf("WARN check %q has a name computed at run time: counted in checks, not listed by name", k))
 		}
 		v.it.Rec.Rate(metrics.IDChecks, now, ok)
+		if subs := v.sh.subs[metrics.Checks]; len(subs) > 0 {
+			tags := v.tagsOf(goja.Undefined())
+			tags["check"] = k
+			for _, sub := range subs {
+				if sub.matches(tags) {
+					v.it.Rec.Rate(sub.id, now, ok)
+				}
+			}
+		}
 	}
 	return v.rt.ToValue(all)
 }
@@ -170,7 +179,16 @@ func (v *vm) groupFn(name string, fn goja.Callable) goja.Value {
 	start := v.it.Now()
 	res, err := fn(goja.Undefined())
 	end := v.it.Now()
-	v.it.Rec.Trend(v.sh.groupID, end, int64((end-start)/time.Microsecond))
+	d := int64((end - start) / time.Microsecond)
+	v.it.Rec.Trend(v.sh.groupID, end, d)
+	if subs := v.sh.subs["group_duration"]; len(subs) > 0 {
+		tags := v.tagsOf(goja.Undefined())
+		for _, sub := range subs {
+			if sub.matches(tags) {
+				v.it.Rec.Trend(sub.id, end, d)
+			}
+		}
+	}
 	if err != nil {
 		panic(err)
 	}
