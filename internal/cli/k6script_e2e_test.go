@@ -61,6 +61,7 @@ func TestK6ScriptCorpus(t *testing.T) {
 		metrics map[string]float64 // "metric.field" -> value
 		checks  map[string]check
 		stderr  string // must appear in stderr
+		once    string // must appear in stderr exactly once
 		stdout  string
 		maxTime time.Duration
 	}{
@@ -78,6 +79,7 @@ func TestK6ScriptCorpus(t *testing.T) {
 		{script: "lifecycle.js", checks: map[string]check{"setup data reaches the VU": {4, 0}}, stdout: "iterations=4\n"},
 		{script: "setup_requests.js", metrics: map[string]float64{"http_reqs.count": 5, "iterations.count": 2, "http_reqs{group:::setup}.count": 1,
 			"http_reqs{group:::teardown}.count": 1, "checks{group:::setup}.passes": 1, "group_duration.max": -1}, checks: map[string]check{"setup got hello": {1, 0}}},
+		{script: "vu_tags.js", metrics: map[string]float64{"http_reqs{kind:tagged}.count": 2, "items{kind:tagged}.count": 4}},
 		{script: "scenarios.js", metrics: map[string]float64{"iterations{scenario:readers}.count": 6, "iterations{scenario:shared}.count": 5},
 			checks: map[string]check{"reader env and name": {6, 0}, "vu id positive": {5, 0}}},
 		{script: "options_http.js", checks: map[string]check{"user agent from options": {3, 0}, "a new connection each time": {3, 0}}},
@@ -85,7 +87,8 @@ func TestK6ScriptCorpus(t *testing.T) {
 		{script: "no_checks.js", metrics: map[string]float64{"iterations.count": 2}},
 		{script: "abort.js", code: ExitScriptAborted, maxTime: 10 * time.Second, stderr: "enough"},
 		{script: "abort_on_fail.js", code: ExitThresholdsFailed, maxTime: 15 * time.Second, stderr: "abortOnFail"},
-		{script: "exception.js", metrics: map[string]float64{"iterations.count": 6, "errors.count": 3}, stderr: "exception.js:4:"},
+		{script: "exception.js", metrics: map[string]float64{"iterations.count": 6, "errors.count": 3}, stderr: "exception.js:4:",
+			once: "Error: boom at "},
 		{script: "shared_array.js", checks: map[string]check{"shared array readable": {4, 0}, "shared array read-only": {4, 0}}},
 		{script: "typescript.ts", checks: map[string]check{"typescript runs": {2, 0}}},
 		{script: "unsupported_module.js", code: 2, stderr: `module "k6/ws" is not supported`},
@@ -112,6 +115,9 @@ func TestK6ScriptCorpus(t *testing.T) {
 			}
 			if tc.stderr != "" && !strings.Contains(stderr, tc.stderr) {
 				t.Errorf("stderr lacks %q:\n%s", tc.stderr, stderr)
+			}
+			if tc.once != "" && strings.Count(stderr, tc.once) != 1 {
+				t.Errorf("stderr has %q %d times, want once:\n%s", tc.once, strings.Count(stderr, tc.once), stderr)
 			}
 			if tc.stdout != "" && stdout != tc.stdout {
 				t.Errorf("stdout %q, want %q", stdout, tc.stdout)

@@ -69,6 +69,9 @@ func Prepare(path string, cfg Config) (*Family, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkImports(s); err != nil {
+		return nil, err
+	}
 	f := &Family{script: s, cfg: cfg}
 	sh := f.newShared(metrics.NewRegistry())
 	sh.probeOnly = true
@@ -77,9 +80,6 @@ func Prepare(path string, cfg Config) (*Family, error) {
 		return nil, err
 	}
 	defer probe.close()
-	if err := checkImports(s); err != nil {
-		return nil, err
-	}
 	raw := "null"
 	if o := probe.exports.Get("options"); o != nil && !goja.IsUndefined(o) {
 		b, err := json.Marshal(o.Export())

@@ -263,7 +263,7 @@ func (v *vm) request(method string, u, body, params goja.Value) goja.Value {
 	rp := v.params(params)
 	h := v.httpc()
 	ex := &h.ex
-	ex.rp, ex.method, ex.url = &rp, method, u.String()
+	ex.rp, ex.method, ex.url = rp, method, u.String()
 	ex.body, ex.form = v.bodyBytes(body)
 	h.run(v.ctx, v.sh, v.clock(), ex)
 	return v.finish(ex)
@@ -285,7 +285,7 @@ type exchange struct {
 	method, url string
 	body        []byte
 	form        bool
-	rp          *reqParams
+	rp          reqParams
 
 	capture *httpdrv.Capture // the last response's headers and body
 	ext     httpdrv.Ext
@@ -362,7 +362,7 @@ func (h *httpClient) send(ctx context.Context, sh *shared, clock metrics.Clock, 
 	if err != nil {
 		return err
 	}
-	rp := ex.rp
+	rp := &ex.rp
 	ex.ext = httpdrv.Ext{Method: method, Capture: ex.capture, Timeout: rp.timeout, Headers: ex.ext.Headers[:0]}
 	ex.capture.DiscardBody, ex.capture.Head = rp.respType == "none", method == "HEAD"
 	hasCT := false
@@ -460,7 +460,7 @@ func (v *vm) finish(ex *exchange) goja.Value {
 
 // record records one response of ex into hs and the metrics.
 func (v *vm) record(ex *exchange, hp *hop, hs *metrics.HTTPSample) {
-	rp, t, res := ex.rp, &hp.t, hp.res
+	rp, t, res := &ex.rp, &hp.t, hp.res
 	expected := v.http.expected
 	if rp.expected != nil {
 		expected = rp.expected

@@ -97,7 +97,7 @@ func errorCode(err error, status int) int {
 
 // response builds k6's Response object of hop hp, the last of ex.
 func (v *vm) response(ex *exchange, hp *hop, hs *metrics.HTTPSample) goja.Value {
-	rp, t, status, err := ex.rp, &hp.t, hp.t.Status, hp.res.Err
+	rp, t, status, err := &ex.rp, &hp.t, hp.t.Status, hp.res.Err
 	o := v.rt.NewObject()
 	o.Set("status", status)
 	o.Set("url", hp.url)
@@ -213,7 +213,7 @@ func (v *vm) batch(reqs goja.Value) goja.Value {
 		}
 		u, body, params = orUndef(u), orUndef(body), orUndef(params)
 		rp := v.params(params)
-		ex := &exchange{rp: &rp, method: method, url: u.String(), capture: &httpdrv.Capture{}}
+		ex := &exchange{rp: rp, method: method, url: u.String(), capture: &httpdrv.Capture{}}
 		ex.body, ex.form = v.bodyBytes(body)
 		return ex
 	}

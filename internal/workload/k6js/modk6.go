@@ -25,6 +25,15 @@ var k6Exports = map[string][]string{
 	"k6/x/nebulagraph": {"setOption", "init", "initWithSize"},
 }
 
+// k6Members lists what the objects of k6/execution implement (see
+// checkImports); k6's others (e.g. test.fail, vu.metrics) are refused.
+var k6Members = map[string][]string{
+	"k6/execution.vu":       {"idInTest", "idInInstance", "iterationInScenario", "iterationInInstance", "tags"},
+	"k6/execution.scenario": {"name", "executor", "startTime", "progress", "iterationInInstance", "iterationInTest"},
+	"k6/execution.instance": {"vusActive", "vusInitialized", "iterationsCompleted", "currentTestRunDuration"},
+	"k6/execution.test":     {"abort"},
+}
+
 // newModule returns a module object whose members are made on first use
 // (most scripts use a few functions of a module: a VU does not pay for the
 // rest) and whose default export is itself, so that esbuild's
