@@ -100,6 +100,7 @@ func TestK6ScriptSweepEnds(t *testing.T) {
 		{name: "thresholds fail in every step", args: []string{k6s("threshold_fails.js"), "--vus", "1,2"}, code: ExitThresholdsFailed, steps: 2},
 		{name: "the script aborts the second step", args: []string{k6s("sweep_abort.js"), "--vus", "1,3", "-i", "5", "-e", "ABORT_AT=2"},
 			code: ExitScriptAborted, steps: 2, stderr: "too many VUs"},
+		{name: "nodes resized by a hook", args: []string{k6s("no_checks.js"), "--nodes", "1,2", "--before-step", "test {nodes} -ge 1", "-i", "2"}, steps: 2},
 		{name: "rate", args: []string{k6s("http_get_check.js"), "--rate", "10,20"}, code: 2, stderr: "--rate does not apply to a k6 script"},
 		{name: "targets", args: []string{k6s("http_get_check.js"), "--targets", srv.URL + " " + srv.URL}, code: 2, stderr: "--targets does not apply to a k6 script"},
 		{name: "unsupported module", args: []string{k6s("unsupported_module.js"), "--vus", "1,2"}, code: 2, stderr: `module "k6/ws" is not supported`},

@@ -131,7 +131,7 @@ second:
 			continue
 		case c == '"' || c == '\'' || c == '`':
 			j := skipString(src, i)
-			if depth == 0 && expectKey && c != '`' {
+			if depth == 0 && expectKey && c != '`' && j-1 > i && src[j-1] == c {
 				if k, err := strconv.Unquote(`"` + strings.ReplaceAll(src[i+1:j-1], `"`, `\"`) + `"`); err == nil {
 					keys = append(keys, k)
 				}
@@ -177,7 +177,8 @@ second:
 	return keys
 }
 
-// skipString returns the index after the string literal starting at i.
+// skipString returns the index after the string literal starting at i
+// (len(src) for a string that does not end).
 func skipString(src string, i int) int {
 	q := src[i]
 	i++
@@ -191,5 +192,5 @@ func skipString(src string, i int) int {
 		}
 		i++
 	}
-	return i
+	return len(src)
 }
