@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -174,5 +175,41 @@ func TestK6ScriptMonitor(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(out, "monitor.jsonl"))
 	if err != nil || !strings.Contains(string(b), `"proc_cpu_cores"`) {
 		t.Errorf("monitor.jsonl: %v %.300s", err, b)
+	}
+}
+
+// TestK6ScriptStreamTags: k6's JSON stream of a script carries each
+// request's group, name, url and error_code tags as k6 writes them.
+func TestK6ScriptStreamTags(t *testing.T) {
+	srv := k6Target(t)
+	wd, _ := os.Getwd()
+	dir := t.TempDir()
+	stream := filepath.Join(dir, "out.json")
+	code, stdout, stderr := runMain(t, t.Context(), "run", filepath.Join(wd, "testdata", "k6scripts", "setup_requests.js"), "-e", "BASE="+srv.URL,
+		"--out", filepath.Join(dir, "res"), "--out", "json="+stream, "--no-report", "--no-csv", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := map[string]int{}
+	for _, line := range strings.Split(string(b), "\n") {
+		var p struct {
+			Type, Metric string
+			Data         struct{ Tags map[string]string }
+		}
+		if json.Unmarshal([]byte(line), &p) != nil || p.Type != "Point" || p.Metric != "http_reqs" {
+			continue
+		}
+		groups[p.Data.Tags["group"]]++
+		if u := p.Data.Tags["url"]; !strings.HasPrefix(u, srv.URL+"/") || p.Data.Tags["name"] != u {
+			t.Errorf("url %q name %q", u, p.Data.Tags["name"])
+		}
+	}
+	want := map[string]int{"::setup": 1, "::setup::login": 1, "": 2, "::teardown": 1}
+	if fmt.Sprint(groups) != fmt.Sprint(want) {
+		t.Errorf("http_reqs by group %v, want %v", groups, want)
 	}
 }

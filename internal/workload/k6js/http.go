@@ -494,6 +494,8 @@ func (v *vm) record(ex *exchange, hp *hop, hs *metrics.HTTPSample) {
 	if n, ok := rp.tags["name"]; ok {
 		name = n
 	}
+	hs.URL, hs.Name, hs.Group = hp.url, name, v.group
+	hs.ErrorCode = httpdrv.ErrorCode(status, res.Err)
 	end := v.it.RequestAuditAt(engine.Audit{Label: name, HTTP: hs, HTTPIDs: &v.sh.httpIDs}, hp.start, hp.end, res)
 	if len(v.sh.subs) > 0 {
 		v.recordHTTPSubs(end, hs, hp.url, name, hp.method, status, hs.Expected, res.Err, rp.tags)

@@ -40,7 +40,7 @@ func (v *vm) recordHTTPSubs(at time.Duration, hs *metrics.HTTPSample, rawURL, na
 	tags["status"] = strconv.Itoa(status)
 	tags["expected_response"] = strconv.FormatBool(expected)
 	if err != nil && status == 0 {
-		tags["error_code"] = strconv.Itoa(errorCode(err, status))
+		tags["error_code"] = strconv.Itoa(httpdrv.ErrorCode(status, err))
 	}
 	rec := v.it.Rec
 	d := int64(hs.Duration() / time.Microsecond)
@@ -69,30 +69,6 @@ func (v *vm) recordHTTPSubs(at time.Duration, hs *metrics.HTTPSample, rawURL, na
 			}
 		}
 	}
-}
-
-// errorCode is k6's error_code for a failed request (a subset of k6's
-// table: 1000 generic, 1050 timeout, 1211/1212 connection refused/reset,
-// 1000+status for HTTP statuses ≥ 400).
-func errorCode(err error, status int) int {
-	if status >= 400 {
-		return 1000 + status
-	}
-	if err == nil {
-		return 0
-	}
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "timeout"):
-		return 1050
-	case strings.Contains(msg, "refused"):
-		return 1212
-	case strings.Contains(msg, "reset"), strings.Contains(msg, "closed by server"):
-		return 1220
-	case strings.Contains(msg, "no such host"):
-		return 1101
-	}
-	return 1000
 }
 
 // response builds k6's Response object of hop hp, the last of ex.
@@ -136,10 +112,10 @@ func (v *vm) response(ex *exchange, hp *hop, hs *metrics.HTTPSample) goja.Value 
 	o.Set("timings", tm)
 	if err != nil && status == 0 {
 		o.Set("error", err.Error())
-		o.Set("error_code", errorCode(err, status))
+		o.Set("error_code", httpdrv.ErrorCode(status, err))
 	} else if status >= 400 {
 		o.Set("error", "")
-		o.Set("error_code", errorCode(nil, status))
+		o.Set("error_code", httpdrv.ErrorCode(status, nil))
 	} else {
 		o.Set("error", "")
 		o.Set("error_code", 0)
