@@ -18,7 +18,8 @@ var updateK6Golden = flag.Bool("update-k6-golden", false, "run the k6 script cor
 // (bench/k6_golden.sh); stampede's summary of each must have k6's metric
 // names, counts and check results.
 var k6GoldenScripts = []string{"http_get_check.js", "http_methods.js", "http_batch.js", "expected_statuses.js", "redirects_cookies.js",
-	"custom_metrics.js", "groups.js", "scenarios.js", "shared_array.js", "exception.js"}
+	"custom_metrics.js", "groups.js", "scenarios.js", "shared_array.js", "exception.js",
+	"setup_requests.js", "vu_tags.js"}
 
 // k6Summary is the part of a --summary-export file that must agree.
 type k6Summary struct {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -60,6 +61,7 @@ func TestK6ScriptCorpus(t *testing.T) {
 		metrics map[string]float64 // "metric.field" -> value
 		checks  map[string]check
 		stderr  string // must appear in stderr
+		once    string // must appear in stderr exactly once
 		stdout  string
 		maxTime time.Duration
 	}{
@@ -75,6 +77,9 @@ func TestK6ScriptCorpus(t *testing.T) {
 		{script: "custom_metrics.js", metrics: map[string]float64{"items.count": 20, "good.value": 0.5, "sizes.max": 9, "queue_len.value": 9}},
 		{script: "groups.js", metrics: map[string]float64{"group_duration.count": 6}, checks: map[string]check{"in a group": {3, 0}}, args: []string{"--summary-trend-stats", "avg,max,count"}},
 		{script: "lifecycle.js", checks: map[string]check{"setup data reaches the VU": {4, 0}}, stdout: "iterations=4\n"},
+		{script: "setup_requests.js", metrics: map[string]float64{"http_reqs.count": 5, "iterations.count": 2, "http_reqs{group:::setup}.count": 1,
+			"http_reqs{group:::teardown}.count": 1, "checks{group:::setup}.passes": 1, "group_duration.max": -1}, checks: map[string]check{"setup got hello": {1, 0}}},
+		{script: "vu_tags.js", metrics: map[string]float64{"http_reqs{kind:tagged}.count": 2, "items{kind:tagged}.count": 4}},
 		{script: "scenarios.js", metrics: map[string]float64{"iterations{scenario:readers}.count": 6, "iterations{scenario:shared}.count": 5},
 			checks: map[string]check{"reader env and name": {6, 0}, "vu id positive": {5, 0}}},
 		{script: "options_http.js", checks: map[string]check{"user agent from options": {3, 0}, "a new connection each time": {3, 0}}},
@@ -82,7 +87,8 @@ func TestK6ScriptCorpus(t *testing.T) {
 		{script: "no_checks.js", metrics: map[string]float64{"iterations.count": 2}},
 		{script: "abort.js", code: ExitScriptAborted, maxTime: 10 * time.Second, stderr: "enough"},
 		{script: "abort_on_fail.js", code: ExitThresholdsFailed, maxTime: 15 * time.Second, stderr: "abortOnFail"},
-		{script: "exception.js", metrics: map[string]float64{"iterations.count": 6, "errors.count": 3}, stderr: "exception.js:4:"},
+		{script: "exception.js", metrics: map[string]float64{"iterations.count": 6, "errors.count": 3}, stderr: "exception.js:4:",
+			once: "Error: boom at "},
 		{script: "shared_array.js", checks: map[string]check{"shared array readable": {4, 0}, "shared array read-only": {4, 0}}},
 		{script: "typescript.ts", checks: map[string]check{"typescript runs": {2, 0}}},
 		{script: "unsupported_module.js", code: 2, stderr: `module "k6/ws" is not supported`},
@@ -109,6 +115,9 @@ func TestK6ScriptCorpus(t *testing.T) {
 			}
 			if tc.stderr != "" && !strings.Contains(stderr, tc.stderr) {
 				t.Errorf("stderr lacks %q:\n%s", tc.stderr, stderr)
+			}
+			if tc.once != "" && strings.Count(stderr, tc.once) != 1 {
+				t.Errorf("stderr has %q %d times, want once:\n%s", tc.once, strings.Count(stderr, tc.once), stderr)
 			}
 			if tc.stdout != "" && stdout != tc.stdout {
 				t.Errorf("stdout %q, want %q", stdout, tc.stdout)
@@ -153,6 +162,86 @@ func TestK6ScriptCorpus(t *testing.T) {
 				if !ok || got.Passes != want.passes || got.Fails != want.fails {
 					t.Errorf("check %q = %+v, want %+v (checks: %v)", name, got, want, doc.RootGroup.Checks)
 				}
+			}
+		})
+	}
+}
+
+// TestK6BatchParallel runs http.batch against a target that answers after
+// 200 ms and counts the requests in flight: a batch's requests run in
+// parallel, bounded by batchPerHost (default 6) and batch, as in k6.
+func TestK6BatchParallel(t *testing.T) {
+	const sleep = 200 * time.Millisecond
+	var mu sync.Mutex
+	inflight, peak := 0, 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		inflight++
+		peak = max(peak, inflight)
+		mu.Unlock()
+		time.Sleep(sleep)
+		mu.Lock()
+		inflight--
+		mu.Unlock()
+		w.Write([]byte(r.URL.Query().Get("i")))
+	}))
+	t.Cleanup(srv.Close)
+	wd, _ := os.Getwd()
+	script := filepath.Join(wd, "testdata", "k6scripts", "batch_parallel.js")
+	for _, tc := range []struct {
+		name      string
+		env       []string
+		peak      int
+		maxRounds int
+	}{
+		{name: "default batchPerHost", peak: 6, maxRounds: 2},
+		{name: "batchPerHost 8", env: []string{"-e", "PER_HOST=8"}, peak: 8, maxRounds: 1},
+		{name: "batch 2", env: []string{"-e", "PER_HOST=8", "-e", "BATCH=2"}, peak: 2, maxRounds: 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mu.Lock()
+			peak = 0
+			mu.Unlock()
+			dir := t.TempDir()
+			sum := filepath.Join(dir, "summary.json")
+			args := append([]string{"run", script, "-e", "BASE=" + srv.URL, "--out", filepath.Join(dir, "res"),
+				"--summary-export", sum, "--no-report", "--no-csv", "-q"}, tc.env...)
+			if code, stdout, stderr := runMain(t, t.Context(), args...); code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			mu.Lock()
+			got := peak
+			mu.Unlock()
+			if got != tc.peak {
+				t.Errorf("peak requests in flight %d, want %d", got, tc.peak)
+			}
+			var doc struct {
+				RootGroup struct {
+					Checks map[string]struct{ Passes, Fails float64 } `json:"checks"`
+				} `json:"root_group"`
+				Metrics map[string]map[string]any `json:"metrics"`
+			}
+			b, err := os.ReadFile(sum)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if c := doc.RootGroup.Checks["all answered in order"]; c.Passes != 1 {
+				t.Errorf("check: %+v", c)
+			}
+			if n := doc.Metrics["http_reqs"]["count"]; n != 8.0 {
+				t.Errorf("http_reqs %v, want 8 (one per request of the batch)", n)
+			}
+			if d, _ := doc.Metrics["http_req_duration"]["min"].(float64); d < float64(sleep/time.Millisecond) {
+				t.Errorf("http_req_duration min %v ms, want ≥ %v (each request timed on its own)", d, sleep)
+			}
+			// The rounds take maxRounds × 200 ms; sequential requests would
+			// take 8 × 200 ms. Allow one more round for a loaded machine.
+			limit := float64((time.Duration(tc.maxRounds+1) * sleep) / time.Millisecond)
+			if took, _ := doc.Metrics["batch_took"]["max"].(float64); took <= 0 || took >= limit {
+				t.Errorf("the batch took %v ms, want < %v ms (8 sequential requests: %v ms)", took, limit, 8*sleep.Milliseconds())
 			}
 		})
 	}

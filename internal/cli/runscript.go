@@ -39,67 +39,125 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 	if len(args) != 1 {
 		return usagef("stampede run takes one k6 script, or scenario names, not both (got %s)", strings.Join(args, " "))
 	}
+	sr, err := prepareScript(ctx, env, f, fs.Changed, args[0])
+	if err != nil {
+		return err
+	}
+	defer sr.cancel(nil)
+	if err := run.CheckMemory(sr.plan, env.outputs(), run.AvailableMemory()); err != nil {
+		return err
+	}
+	deps := runDeps(env, f)
+	if err := fromRun(run.Preflight(ctx, sr.plan, deps)); err != nil {
+		return err
+	}
+	res, err := sr.execute(sr.plan, deps)
+	if err != nil && res == nil {
+		return fromRun(err)
+	}
+	if serr := sr.show(env, f, res); err == nil {
+		err = serr
+	}
+	if err != nil {
+		return fromRun(err)
+	}
+	return sr.outcome(res)
+}
+
+// scriptRun is a k6 script prepared to run once: its family, its plan
+// and what its aborts (test.abort(), abortOnFail) set.
+type scriptRun struct {
+	script string
+	fam    *k6js.Family
+	plan   run.Plan
+	// abortTs are the thresholds whose abortOnFail is watched.
+	abortTs      []threshold.Threshold
+	noThresholds bool
+	// ctx is the run's context, ended by cancel (an abort).
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	// abortedBy is test.abort()'s reason, thresholdAbort abortOnFail's.
+	abortedBy, thresholdAbort atomic.Pointer[string]
+}
+
+// prepareScript reads the k6 script and the run flags f (changed tells
+// which were given) into its plan, refusing what does not apply to a
+// script. The run's context derives from ctx.
+func prepareScript(ctx context.Context, env *Env, f *runFlags, changed func(string) bool, script string) (*scriptRun, error) {
 	for _, n := range []string{"rate", "executor", "time-unit", "max-vus"} {
-		if fs.Changed(n) {
-			return usagef("--%s does not apply to a k6 script: set executors in options.scenarios, as in k6", n)
+		if changed(n) {
+			return nil, usagef("--%s does not apply to a k6 script: set executors in options.scenarios, as in k6", n)
 		}
 	}
 	var fc *runconfig.File
 	if f.config != "" {
 		var err error
 		if fc, err = runconfig.Load(ctx, f.config); err != nil {
-			return err
+			return nil, err
 		}
 		if len(fc.Scenarios) > 0 {
-			return usagef("config %s: scenarios do not apply to a k6 script (the script's options.scenarios do)", f.config)
+			return nil, usagef("config %s: scenarios do not apply to a k6 script (the script's options.scenarios do)", f.config)
 		}
 	}
 	var ov k6js.Overrides
-	if fs.Changed("vus") {
+	if changed("vus") {
 		ov.VUs = &f.vus
 	}
-	if fs.Changed("duration") {
+	if changed("duration") {
 		ov.Duration = &f.duration
 	}
-	if fs.Changed("iterations") {
+	if changed("iterations") {
 		ov.Iterations = &f.iterations
 	}
 	for _, s := range f.stages {
 		st, err := parseStage(s)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ov.Stages = append(ov.Stages, st)
 	}
 	extraSpecs := append([]string(nil), f.thresholds...)
 	var extra []threshold.Threshold
-	if fc != nil && !fs.Changed("threshold") {
+	if fc != nil && !changed("threshold") {
 		extraSpecs = append(extraSpecs, fc.Thresholds.Specs...)
 		extra = append(extra, fc.Thresholds.K6...)
 	}
 	parsed, err := threshold.ParseAll(extraSpecs)
 	if err != nil {
-		return asUsage(err)
+		return nil, asUsage(err)
 	}
 	extra = append(extra, parsed...)
 	if err := f.k6.check(); err != nil {
-		return err
+		return nil, err
 	}
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var abortedBy atomic.Pointer[string]
-	fam, err := k6js.Prepare(args[0], k6js.Config{
+	sr := &scriptRun{script: script, noThresholds: f.k6.noThresholds}
+	sr.ctx, sr.cancel = context.WithCancelCause(ctx)
+	fam, err := k6js.Prepare(script, k6js.Config{
 		Overrides: ov, Env: f.k6.vars(), Getenv: env.Getenv, Stderr: env.Stderr,
 		Abort: func(reason string) {
-			abortedBy.CompareAndSwap(nil, &reason)
-			cancel(errors.New(reason))
+			sr.abortedBy.CompareAndSwap(nil, &reason)
+			sr.cancel(errors.New(reason))
 		},
 		Thresholds: extra, UserAgent: f.k6.userAgent, InsecureSkipTLSVerify: f.k6.insecure,
 		Timeout: f.timeout,
 	})
 	if err != nil {
-		return asUsage(err)
+		sr.cancel(nil)
+		return nil, asUsage(err)
 	}
+	sr.fam = fam
+	if sr.plan, err = scriptPlan(env, f, changed, script, fam, extra); err != nil {
+		sr.cancel(nil)
+		return nil, err
+	}
+	sr.abortTs = append(append([]threshold.Threshold(nil), fam.Thresholds()...), extra...)
+	return sr, nil
+}
+
+// scriptPlan is the plan of the script's family fam from the run flags:
+// the script's scenarios with their executors (segment-scaled like
+// built-in ones), its thresholds and extra ones, summaryTrendStats, tags.
+func scriptPlan(env *Env, f *runFlags, changed func(string) bool, script string, fam *k6js.Family, extra []threshold.Threshold) (run.Plan, error) {
 	scripted := fam.ScenarioList()
 	names := make([]string, len(scripted))
 	for i, s := range scripted {
@@ -108,25 +166,25 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 	noThresholdFlags := *f
 	noThresholdFlags.thresholds = nil
 	plan, err := buildPlan(planInput{
-		flags: &noThresholdFlags, changed: fs.Changed, catalog: workload.NewCatalog(fam), outputs: env.Outputs,
-		args: names, commandLine: env.args, workloadOptions: map[string]string{"script": args[0]},
+		flags: &noThresholdFlags, changed: changed, catalog: workload.NewCatalog(fam), outputs: env.Outputs,
+		args: names, commandLine: env.args, workloadOptions: map[string]string{"script": script},
 		getenv: env.Getenv, now: time.Now(),
 	})
 	if err != nil {
-		return err
+		return run.Plan{}, err
 	}
 	for i := range plan.Scenarios {
 		c := scripted[i].Config
-		if fs.Changed("graceful-stop") {
+		if changed("graceful-stop") {
 			c.GracefulStop = f.gracefulStp
 		}
-		if fs.Changed("warmup") {
+		if changed("warmup") {
 			c.Warmup = f.warmup
 		}
 		plan.Scenarios[i].Config = c
 	}
 	if plan, err = plan.WithSegment(plan.Segment); err != nil { // the script's executors, scaled like built-in ones
-		return err
+		return run.Plan{}, err
 	}
 	plan.Concurrent = len(plan.Scenarios) > 1
 	var specs []string
@@ -134,13 +192,13 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 		specs = append(specs, t.String())
 	}
 	if plan.Thresholds, err = run.ParseThresholds(specs); err != nil {
-		return err
+		return run.Plan{}, err
 	}
 	opts := fam.Options()
-	if !fs.Changed("summary-trend-stats") && len(opts.SummaryTrendStats) > 0 {
+	if !changed("summary-trend-stats") && len(opts.SummaryTrendStats) > 0 {
 		st, err := summary.ParseTrendStats(strings.Join(opts.SummaryTrendStats, ","))
 		if err != nil {
-			return usagef("%s: summaryTrendStats: %v", args[0], err)
+			return run.Plan{}, usagef("%s: summaryTrendStats: %v", script, err)
 		}
 		plan.TrendStats = st
 	}
@@ -154,49 +212,49 @@ func runScript(ctx context.Context, env *Env, f *runFlags, fs *pflag.FlagSet, ar
 		}
 		plan.Tags = tags
 	}
-	if err := run.CheckMemory(plan, env.outputs(), run.AvailableMemory()); err != nil {
-		return err
-	}
-	deps := runDeps(env, f)
-	if err := fromRun(run.Preflight(ctx, plan, deps)); err != nil {
-		return err
-	}
-	abortTs := append(append([]threshold.Threshold(nil), fam.Thresholds()...), extra...)
-	var thresholdAbort atomic.Pointer[string]
-	if delay, ok := threshold.AbortAt(abortTs); ok && !f.k6.noThresholds {
+	return plan, nil
+}
+
+// execute runs plan p (the script's, checked) with deps, watching the
+// abortOnFail thresholds on the live measurements.
+func (sr *scriptRun) execute(p run.Plan, deps run.Deps) (*run.Result, error) {
+	if delay, ok := threshold.AbortAt(sr.abortTs); ok && !sr.noThresholds {
 		inner := deps.Display
 		deps.Display = func(w run.Watch) run.Display {
-			return run.AbortOnFail(inner(w), w, abortTs, delay, func(reason string) {
-				thresholdAbort.CompareAndSwap(nil, &reason)
-				cancel(errors.New(reason))
+			return run.AbortOnFail(inner(w), w, sr.abortTs, delay, func(reason string) {
+				sr.thresholdAbort.CompareAndSwap(nil, &reason)
+				sr.cancel(errors.New(reason))
 			})
 		}
 	}
-	handle := fam.HasHandleSummary()
-	res, err := run.Execute(runCtx, plan, deps)
-	if err != nil {
-		if res == nil {
-			return fromRun(err)
+	return run.Execute(sr.ctx, p, deps)
+}
+
+// show shows the summary of res: the script's handleSummary(data) when
+// it has one, stampede's summary otherwise.
+func (sr *scriptRun) show(env *Env, f *runFlags, res *run.Result) error {
+	if res == nil {
+		return nil
+	}
+	if sr.fam.HasHandleSummary() && res.SummaryJSON != nil {
+		if _, err := sr.fam.HandleSummary(res.SummaryJSON, env.Stdout, env.Stderr); err != nil {
+			fmt.Fprintf(env.Stderr, "stampede: %v\n", err)
+			return err
 		}
+		return nil
 	}
-	if handle && res != nil && res.SummaryJSON != nil {
-		if _, herr := fam.HandleSummary(res.SummaryJSON, env.Stdout, env.Stderr); herr != nil {
-			fmt.Fprintf(env.Stderr, "stampede: %v\n", herr)
-			if err == nil {
-				err = herr
-			}
-		}
-	} else if perr := showSummary(env, f, res); err == nil {
-		err = perr
-	}
-	if err != nil {
-		return fromRun(err)
-	}
+	return showSummary(env, f, res)
+}
+
+// outcome is the exit of a finished run, as k6's: an abortOnFail
+// threshold 99, test.abort() 108, an interruption 130, failed thresholds
+// 99.
+func (sr *scriptRun) outcome(res *run.Result) error {
 	switch {
-	case thresholdAbort.Load() != nil:
-		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed (" + *thresholdAbort.Load() + ")"}
-	case abortedBy.Load() != nil:
-		return &ExitError{Code: ExitScriptAborted, Msg: "test aborted by the script: " + *abortedBy.Load()}
+	case sr.thresholdAbort.Load() != nil:
+		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed (" + *sr.thresholdAbort.Load() + ")"}
+	case sr.abortedBy.Load() != nil:
+		return &ExitError{Code: ExitScriptAborted, Msg: "test aborted by the script: " + *sr.abortedBy.Load()}
 	case res.Interrupted:
 		return &ExitError{Code: ExitInterrupted, Msg: "interrupted: results cover the run until the stop"}
 	case res.ThresholdsFailed:

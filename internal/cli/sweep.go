@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -93,6 +94,13 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 	if err != nil {
 		return err
 	}
+	sw := runsweep.Sweep{
+		Parent: parent, Steps: steps, BeforeStep: f.beforeStep, HookTimeout: f.hookTimeout, Pause: f.pause,
+		Rule: rule, NoReport: noReportFlag(fs),
+	}
+	if isScriptRun(scenarios) {
+		return sweepScript(ctx, env, sw, rs, scenarios)
+	}
 	var fc *runconfig.File
 	if rs.flags.config != "" {
 		if fc, err = runconfig.Load(ctx, rs.flags.config); err != nil {
@@ -102,11 +110,11 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 			return err
 		}
 	}
-	sw := runsweep.Sweep{
-		Parent: parent, Steps: steps, BeforeStep: f.beforeStep, HookTimeout: f.hookTimeout, Pause: f.pause,
-		Rule: rule, NoReport: noReportFlag(fs),
-	}
-	out, err := runsweep.Execute(ctx, sw, sweepRunner(env, rs, fc, scenarios, quietSweep(fs)))
+	return sweepOutcome(runsweep.Execute(ctx, sw, sweepRunner(env, rs, fc, scenarios, quietSweep(fs))))
+}
+
+// sweepOutcome is the exit of a finished sweep.
+func sweepOutcome(out runsweep.Outcome, err error) error {
 	switch {
 	case err != nil:
 		return fromRun(err)
@@ -114,6 +122,69 @@ func runSweep(ctx context.Context, env *Env, f *sweepFlags, rs sweepRun, fs *pfl
 		return &ExitError{Code: ExitThresholdsFailed, Msg: "some thresholds have failed in at least one step"}
 	}
 	return nil
+}
+
+// sweepScript sweeps a k6 script: each step is `stampede run SCRIPT -u N`
+// (or the step's cluster size, prepared by --before-step) with the other
+// run flags. A step that the script aborts (test.abort(), an abortOnFail
+// threshold) ends the sweep with k6's exit code; the steps done are
+// analysed.
+func sweepScript(ctx context.Context, env *Env, sw runsweep.Sweep, rs sweepRun, args []string) error {
+	if len(args) != 1 {
+		return usagef("stampede sweep takes one k6 script, or scenario names, not both (got %s)", strings.Join(args, " "))
+	}
+	switch sw.Steps[0].Dim {
+	case sweep.DimRate:
+		return usagef("sweep --rate does not apply to a k6 script (its arrival rates are in options.scenarios): sweep --vus, or --nodes with --before-step")
+	case sweep.DimTarget:
+		return usagef("sweep --targets does not apply to a k6 script (its URLs are in the script; pass one with -e): sweep --vus, or --nodes with --before-step")
+	}
+	if sw.Steps[0].ResizeFlag != "" {
+		return usagef("sweep --nodes of a k6 script needs --before-step to resize the cluster")
+	}
+	f := *rs.flags // the display flags of every step
+	f.json, f.repeat = false, 1
+	var cur *scriptRun // the step being run
+	defer func() {
+		if cur != nil {
+			cur.cancel(nil)
+		}
+	}()
+	r := runsweep.Runner{
+		Plan: func(st runsweep.Step) (run.Plan, error) {
+			if cur != nil {
+				cur.cancel(nil)
+			}
+			sf := *rs.flags // the step's copy of the run flags
+			set := map[string]bool{}
+			if st.VUs > 0 {
+				sf.vus, set["vus"] = st.VUs, true
+			}
+			sf.out = []string{st.Dir}
+			sf.json, sf.repeat = false, 1
+			sr, err := prepareScript(ctx, env, &sf, func(n string) bool { return set[n] || rs.fs.Changed(n) }, args[0])
+			if err != nil {
+				return run.Plan{}, err
+			}
+			cur = sr
+			return sr.plan, nil
+		},
+		Execute: func(_ context.Context, p run.Plan, deps run.Deps) (*run.Result, error) {
+			res, err := cur.execute(p, deps)
+			if err != nil || res == nil {
+				return res, err
+			}
+			if cur.thresholdAbort.Load() != nil || cur.abortedBy.Load() != nil {
+				return res, cur.outcome(res)
+			}
+			return res, nil
+		},
+		Deps: runDeps(env, &f), AvailableMemory: run.AvailableMemory,
+		Started: func() (func(), error) { return selfProfile(f.selfProf) },
+		Show:    func(res *run.Result) error { return cur.show(env, &f, res) },
+		Stdout:  env.Stdout, Stderr: env.Stderr, Quiet: f.quiet,
+	}
+	return sweepOutcome(runsweep.Execute(ctx, sw, r))
 }
 
 // sweepRunner runs each step of a sweep as `stampede run` would with the

@@ -269,3 +269,38 @@ func TestWarmupInSnapshot(t *testing.T) {
 		}
 	})
 }
+
+// measuredScenario records one request in setup and one in teardown.
+type measuredScenario struct{ sleepScenario }
+
+func (s *measuredScenario) SetupMeasured(ctx context.Context, it *Iter) error {
+	start := it.Now()
+	time.Sleep(50 * time.Millisecond)
+	it.Request("setup", start, driver.Result{Rows: 1})
+	return nil
+}
+
+func (s *measuredScenario) TeardownMeasured(ctx context.Context, it *Iter) error {
+	it.Request("teardown", it.Now(), driver.Result{Err: errors.New("teardown failed")})
+	return nil
+}
+
+// A measured setup and teardown count in the scenario's requests and
+// errors, timed from their own start, but are no iterations.
+func TestMeasuredSetupTeardown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap := runPlan(t, t.Context(), &measuredScenario{sleepScenario{d: 10 * time.Millisecond}}, Config{Executor: SharedIterations, VUs: 1, Iterations: 3})
+		if n := snap.Counters[metrics.Iterations]; n != 3 {
+			t.Errorf("iterations %d, want 3 (setup and teardown are none)", n)
+		}
+		if n := snap.Counters[metrics.Requests]; n != 5 {
+			t.Errorf("requests %d, want 5 (3 iterations, setup, teardown)", n)
+		}
+		if n := snap.Counters[metrics.Errors]; n != 1 {
+			t.Errorf("errors %d, want teardown's 1", n)
+		}
+		if max := snap.Trends[metrics.ResponseTime].Hist.Max(); max < 50000 || max > 60000 {
+			t.Errorf("responseTime max %d µs, want setup's 50 ms", max)
+		}
+	})
+}

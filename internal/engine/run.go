@@ -119,21 +119,32 @@ func runScenario(ctx context.Context, idx int, spec Spec, deps Deps) (err error)
 			}
 		}()
 	}
-	if s, ok := spec.Scenario.(Setupper); ok {
+	r := newRunner(idx, spec, deps)
+	if s, ok := spec.Scenario.(MeasuredSetupper); ok {
+		if err := r.measured(ctx, s.SetupMeasured); err != nil {
+			return fmt.Errorf("scenario %s setup: %w", spec.Name, err)
+		}
+	} else if s, ok := spec.Scenario.(Setupper); ok {
 		if err := s.Setup(ctx); err != nil {
 			return fmt.Errorf("scenario %s setup: %w", spec.Name, err)
 		}
 	}
-	if t, ok := spec.Scenario.(Teardowner); ok {
+	mt, measuredTeardown := spec.Scenario.(MeasuredTeardowner)
+	if t, ok := spec.Scenario.(Teardowner); ok || measuredTeardown {
 		defer func() {
 			tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 			defer cancel()
-			if terr := t.Teardown(tctx); terr != nil && err == nil {
+			var terr error
+			if measuredTeardown {
+				terr = r.measured(tctx, mt.TeardownMeasured)
+			} else {
+				terr = t.Teardown(tctx)
+			}
+			if terr != nil && err == nil {
 				err = fmt.Errorf("scenario %s teardown: %w", spec.Name, terr)
 			}
 		}()
 	}
-	r := newRunner(idx, spec, deps)
 	start := deps.Clock.Now()
 	deps.Agg.Mark(idx, deps.Clock.Wall(start), time.Time{}, false, spec.Config.Executor)
 	if spec.Config.Warmup > 0 {

@@ -78,6 +78,26 @@ func (r *runner) newVU(ctx context.Context) (*vuState, error) {
 	return v, nil
 }
 
+// measured runs fn (a scenario's setup or teardown) with an Iter of its
+// own whose operations are recorded in the scenario, timed from their own
+// start, and flushed when fn returns. It is no iteration and no VU.
+func (r *runner) measured(ctx context.Context, fn func(context.Context, *Iter) error) error {
+	rec := r.deps.Agg.Recorder(r.idx, 0)
+	it := &Iter{VU: -1, Rec: rec, Clock: r.deps.Clock, ctx: ctx, corrected: true}
+	it.Start = r.deps.Clock.Now()
+	it.Intended = it.Start
+	if r.deps.Log != nil {
+		it.log = r.deps.Log.Writer(r.spec.Name)
+		it.events, _ = it.log.(reqlog.EventWriter)
+	}
+	err := fn(ctx, it)
+	rec.Flush()
+	if it.log != nil {
+		_ = it.log.Close()
+	}
+	return err
+}
+
 // newVUs allocates n VUs concurrently (connections open in parallel, at
 // most 64 at a time). It stops at the first error, and when ctx is
 // cancelled (Ctrl+C while a million VUs are being set up) it returns

@@ -40,6 +40,21 @@ type Teardowner interface {
 	Teardown(ctx context.Context) error
 }
 
+// MeasuredSetupper is a Setupper whose work is measured: Setup records
+// its operations through it as an iteration does (they count in the
+// request metrics, the per-request log and the scenario's totals) but is
+// not an iteration. A k6 script's setup() is one: k6 counts its requests.
+// The engine prefers it to Setupper.
+type MeasuredSetupper interface {
+	SetupMeasured(ctx context.Context, it *Iter) error
+}
+
+// MeasuredTeardowner is a Teardowner whose work is measured (a k6
+// script's teardown()); the engine prefers it to Teardowner.
+type MeasuredTeardowner interface {
+	TeardownMeasured(ctx context.Context, it *Iter) error
+}
+
 // Noter is implemented by scenarios that have remarks for the summary once
 // they ran (per-topic spread, churn phases, a found maximum rate).
 type Noter interface {

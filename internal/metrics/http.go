@@ -79,6 +79,9 @@ type HTTPSample struct {
 	// template (e.g. http://host/person/{{id}}) when its URL varies, else
 	// the URL (empty: the URL).
 	URL, Name string
+	// Group is k6's group tag: "" at the root, "::a::b" in nested groups
+	// (k6 scripts; "::setup" in their setup()).
+	Group string
 	// ErrorCode is k6's error_code tag: 1000+status for a status >= 400,
 	// k6's network codes otherwise (1212 connection refused, 1211 dial
 	// timeout, 1050 request timeout, ...); 0 for no error.

@@ -15,6 +15,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
@@ -105,8 +106,12 @@ func (d *Driver) Close() error { return nil }
 
 // conn is a plain-HTTP keep-alive connection.
 type conn struct {
-	d      *Driver
-	nc     net.Conn
+	d  *Driver
+	nc net.Conn
+	// ncMu guards the writes of nc (dial, close) against the read of the
+	// function that interrupts a blocked read when the context ends, which
+	// runs on its own goroutine; the VU's own reads need no lock.
+	ncMu   sync.Mutex
 	cr     countingReader
 	r      *reader
 	wbuf   []byte
@@ -124,7 +129,9 @@ func (c *conn) dial(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("connect %s: %w", c.d.addr, rootCause(err))
 	}
+	c.ncMu.Lock()
 	c.nc = nc
+	c.ncMu.Unlock()
 	c.cr.r = nc
 	c.r = newReader(&c.cr)
 	return nil
@@ -140,6 +147,8 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		}
 		c.ctx = ctx
 		c.stopAF = context.AfterFunc(ctx, func() {
+			c.ncMu.Lock()
+			defer c.ncMu.Unlock()
 			if nc := c.nc; nc != nil {
 				nc.SetDeadline(time.Unix(1, 0))
 			}
@@ -234,6 +243,8 @@ func rootCause(err error) error {
 }
 
 func (c *conn) closeNet() {
+	c.ncMu.Lock()
+	defer c.ncMu.Unlock()
 	if c.nc != nil {
 		c.nc.Close()
 		c.nc = nil

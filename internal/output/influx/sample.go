@@ -182,7 +182,11 @@ func (w *sampleWriter) httpTags(h *metrics.HTTPSample, name string) []tag {
 	if h.Expected {
 		exp = "true"
 	}
-	own = append(own, tag{"expected_response", exp}, tag{"method", sanitize(h.Method)}, tag{"name", sanitize(name)})
+	own = append(own, tag{"expected_response", exp})
+	if h.Group != "" { // k6 scripts' groups; influx leaves out empty tags
+		own = append(own, tag{"group", sanitize(h.Group)})
+	}
+	own = append(own, tag{"method", sanitize(h.Method)}, tag{"name", sanitize(name)})
 	if h.Proto != "" {
 		own = append(own, tag{"proto", h.Proto})
 	}

@@ -65,7 +65,9 @@ func (e *csvEncoder) appendTagColumns(b []byte, r *reqlog.Record) []byte {
 	if h := r.HTTP; h != nil {
 		url := httpURL(e.cfg, r)
 		b = append(b, boolText(h.Expected)...)
-		b = append(b, ",,"...) // group
+		b = append(b, ',')
+		b = appendCSV(b, h.Group)
+		b = append(b, ',')
 		b = appendCSV(b, h.Method)
 		b = append(b, ',')
 		b = appendCSV(b, httpName(h, url))

@@ -28,7 +28,8 @@ func (v *vm) executionModule() goja.Value {
 		"iterationInScenario": func() any { return iter() },
 		"iterationInInstance": func() any { return iter() },
 	})
-	vuObj.Set("tags", v.rt.NewObject())
+	v.vuTags = v.rt.NewObject()
+	vuObj.Set("tags", v.vuTags)
 	scName := func() any {
 		if v.sc == nil {
 			return ""
@@ -54,10 +55,9 @@ func (v *vm) executionModule() goja.Value {
 		},
 	})
 	inst := getters(map[string]func() any{
-		"vusActive":             func() any { return v.sh.vusActive.Load() },
-		"vusInitialized":        func() any { return v.sh.vusActive.Load() },
-		"iterationsCompleted":   func() any { return v.sh.iterations.Load() },
-		"iterationsInterrupted": func() any { return 0 },
+		"vusActive":           func() any { return v.sh.vusActive.Load() },
+		"vusInitialized":      func() any { return v.sh.vusActive.Load() },
+		"iterationsCompleted": func() any { return v.sh.iterations.Load() },
 		"currentTestRunDuration": func() any {
 			return float64(time.Since(v.sh.started)) / float64(time.Millisecond)
 		},

@@ -69,6 +69,9 @@ func Prepare(path string, cfg Config) (*Family, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkImports(s); err != nil {
+		return nil, err
+	}
 	f := &Family{script: s, cfg: cfg}
 	sh := f.newShared(metrics.NewRegistry())
 	sh.probeOnly = true
@@ -77,9 +80,6 @@ func Prepare(path string, cfg Config) (*Family, error) {
 		return nil, err
 	}
 	defer probe.close()
-	if err := checkImports(s); err != nil {
-		return nil, err
-	}
 	raw := "null"
 	if o := probe.exports.Get("options"); o != nil && !goja.IsUndefined(o) {
 		b, err := json.Marshal(o.Export())
@@ -149,6 +149,7 @@ func (f *Family) newShared(reg *metrics.Registry) *shared {
 	sh := &shared{script: f.script, opts: f.opts, env: f.cfg.Env, getenv: f.cfg.Getenv, seed: 1, reg: reg,
 		custom: map[string]*customMetric{}, subs: map[string][]submetric{}, checks: map[string]metrics.ID{},
 		sharedArrays: map[string][]string{}, started: time.Now(), maxRedir: 10, timeout: 60 * time.Second,
+		batch: 20, batchPerHost: 6, clock: metrics.NewClock(),
 		nebula: &nebulaShared{}}
 	if sh.opts == nil {
 		sh.opts = &Options{}
@@ -186,6 +187,12 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	sh.noReuse, sh.discard = o.NoConnectionReuse, o.DiscardResponseBodies
 	if o.MaxRedirects != nil {
 		sh.maxRedir = *o.MaxRedirects
+	}
+	if o.Batch != nil {
+		sh.batch = *o.Batch
+	}
+	if o.BatchPerHost != nil {
+		sh.batchPerHost = *o.BatchPerHost
 	}
 	sh.seed = env.Seed
 	sh.abort = func(reason string) {
@@ -275,14 +282,16 @@ type scenario struct {
 }
 
 var (
-	_ engine.Setupper   = (*scenario)(nil)
-	_ engine.Teardowner = (*scenario)(nil)
+	_ engine.MeasuredSetupper   = (*scenario)(nil)
+	_ engine.MeasuredTeardowner = (*scenario)(nil)
 )
 
-// Setup runs the script's setup() once for all scenarios, then waits for
-// the scenario's startTime.
-func (s *scenario) Setup(ctx context.Context) error {
-	s.sh.setupOnce.Do(func() { s.sh.setupErr = s.sh.runSetup(ctx) })
+// SetupMeasured runs the script's setup() once for all scenarios, then
+// waits for the scenario's startTime. Its requests, checks and groups are
+// recorded (in the scenario that ran it) with the group "::setup", as k6
+// records them.
+func (s *scenario) SetupMeasured(ctx context.Context, it *engine.Iter) error {
+	s.sh.setupOnce.Do(func() { s.sh.setupErr = s.sh.runSetup(ctx, it) })
 	if s.sh.setupErr != nil {
 		return s.sh.setupErr
 	}
@@ -297,16 +306,18 @@ func (s *scenario) Setup(ctx context.Context) error {
 	return nil
 }
 
-// Teardown runs teardown(data) once, after the last scenario.
-func (s *scenario) Teardown(ctx context.Context) error {
+// TeardownMeasured runs teardown(data) once, after the last scenario,
+// recording its requests with the group "::teardown".
+func (s *scenario) TeardownMeasured(ctx context.Context, it *engine.Iter) error {
 	if s.sh.scenariosLeft.Add(-1) != 0 {
 		return nil
 	}
-	return s.sh.runLifecycle(ctx, "teardown", s.sh.setupData)
+	return s.sh.runTeardown(ctx, it, s.sh.setupData)
 }
 
-// runSetup calls setup() and keeps its result as JSON.
-func (sh *shared) runSetup(ctx context.Context) error {
+// runSetup calls setup() and keeps its result as JSON; it records what
+// setup() does through it.
+func (sh *shared) runSetup(ctx context.Context, it *engine.Iter) error {
 	v, err := newVM(sh, 0, nil)
 	if err != nil {
 		return err
@@ -320,7 +331,9 @@ func (sh *shared) runSetup(ctx context.Context) error {
 	if sh.opts.SetupTimeout != nil {
 		timeout = time.Duration(*sh.opts.SetupTimeout)
 	}
+	v.it, v.group = it, "::setup"
 	res, err := v.callTimed(ctx, timeout, "setup", fn)
+	v.it = nil
 	if err != nil {
 		return err
 	}
@@ -334,14 +347,14 @@ func (sh *shared) runSetup(ctx context.Context) error {
 	return nil
 }
 
-// runLifecycle calls the exported function name (teardown) with data.
-func (sh *shared) runLifecycle(ctx context.Context, name, data string) error {
+// runTeardown calls teardown(data), recording what it does through it.
+func (sh *shared) runTeardown(ctx context.Context, it *engine.Iter, data string) error {
 	v, err := newVM(sh, 0, nil)
 	if err != nil {
 		return err
 	}
 	defer v.close()
-	fn, ok := goja.AssertFunction(v.exports.Get(name))
+	fn, ok := goja.AssertFunction(v.exports.Get("teardown"))
 	if !ok {
 		return nil
 	}
@@ -349,7 +362,9 @@ func (sh *shared) runLifecycle(ctx context.Context, name, data string) error {
 	if sh.opts.TeardownTimeout != nil {
 		timeout = time.Duration(*sh.opts.TeardownTimeout)
 	}
-	_, err = v.callTimed(ctx, timeout, name, fn, v.parseData(data))
+	v.it, v.group = it, "::teardown"
+	_, err = v.callTimed(ctx, timeout, "teardown", fn, v.parseData(data))
+	v.it = nil
 	return err
 }
 

@@ -1,35 +1,66 @@
 package k6js
 
 import (
+	"context"
 	"encoding/base64"
+	"fmt"
+	"net/http"
 	"net/http/cookiejar"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
+	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 )
 
-// httpClient is a VU's HTTP state: one stampede HTTP driver connection
-// per origin, a cookie jar and the response callback.
+// httpClient is a VU's HTTP state: one stampede HTTP driver per origin
+// with the VU's connections to it, a cookie jar and the response
+// callback. Sequential requests use one connection per origin; a batch
+// opens more (at most batchPerHost), kept for the next batches.
 type httpClient struct {
+	mu       sync.Mutex // guards conns (a batch's requests run in parallel)
 	conns    map[string]*originConn
-	jar      *cookiejar.Jar
+	jar      *cookiejar.Jar // safe for concurrent use
 	expected func(status int) bool
-	capture  httpdrv.Capture
-	ext      httpdrv.Ext
-	op       driver.Op
-	hs       metrics.HTTPSample
+	ex       exchange // the exchange of sequential requests, reused
 }
 
+// originConn is one origin's driver and its idle connections.
 type originConn struct {
-	d     driver.Driver
+	d    driver.Driver
+	mu   sync.Mutex
+	idle []timedConn
+}
+
+// timedConn is a connection with its timings.
+type timedConn struct {
 	c     driver.Conn
 	timer httpdrv.Timer
+}
+
+// get takes an idle connection (ok false: none, dial one).
+func (oc *originConn) get() (timedConn, bool) {
+	oc.mu.Lock()
+	defer oc.mu.Unlock()
+	if n := len(oc.idle); n > 0 {
+		c := oc.idle[n-1]
+		oc.idle = oc.idle[:n-1]
+		return c, true
+	}
+	return timedConn{}, false
+}
+
+// put returns a connection for reuse.
+func (oc *originConn) put(c timedConn) {
+	oc.mu.Lock()
+	oc.idle = append(oc.idle, c)
+	oc.mu.Unlock()
 }
 
 func defaultExpected(status int) bool { return status >= 200 && status < 400 }
@@ -38,6 +69,7 @@ func (v *vm) httpc() *httpClient {
 	if v.http == nil {
 		jar, _ := cookiejar.New(nil)
 		v.http = &httpClient{conns: map[string]*originConn{}, jar: jar, expected: defaultExpected}
+		v.http.ex.capture = &httpdrv.Capture{}
 	}
 	return v.http
 }
@@ -45,8 +77,8 @@ func (v *vm) httpc() *httpClient {
 // close releases the VU's connections.
 func (h *httpClient) close() {
 	for _, oc := range h.conns {
-		if oc.c != nil {
-			oc.c.Close()
+		for _, c := range oc.idle {
+			c.c.Close()
 		}
 		oc.d.Close()
 	}
@@ -147,7 +179,11 @@ func (v *vm) params(p goja.Value) reqParams {
 		case "headers":
 			if ho, ok := val.(*goja.Object); ok {
 				for _, hk := range ho.Keys() {
-					rp.headers = append(rp.headers, [2]string{hk, ho.Get(hk).String()})
+					hv := ho.Get(hk).String()
+					if strings.ContainsAny(hk+hv, "\r\n") {
+						v.throw("header %q has a line break", hk)
+					}
+					rp.headers = append(rp.headers, [2]string{hk, hv})
 				}
 			}
 		case "tags":
@@ -217,83 +253,138 @@ func (v *vm) bodyBytes(b goja.Value) ([]byte, bool) {
 	return []byte(b.String()), false
 }
 
-// request performs one k6 HTTP request (following redirects) and returns
-// the response object.
+// request performs one k6 HTTP request (following redirects), records
+// each response and returns the last one's object.
 func (v *vm) request(method string, u, body, params goja.Value) goja.Value {
 	if v.inInit {
 		v.throw("making HTTP requests in the init context is not supported (k6 neither)")
 	}
 	u, body, params = orUndef(u), orUndef(body), orUndef(params)
 	rp := v.params(params)
-	b, form := v.bodyBytes(body)
-	target := u.String()
-	var resp goja.Value
-	for hop := 0; ; hop++ {
-		r, location := v.do(method, target, b, form, &rp)
-		resp = r
-		if location == "" || hop >= rp.redirects {
-			break
+	h := v.httpc()
+	ex := &h.ex
+	ex.rp, ex.method, ex.url = rp, method, u.String()
+	ex.body, ex.form = v.bodyBytes(body)
+	h.run(v.ctx, v.sh, v.clock(), ex)
+	return v.finish(ex)
+}
+
+// clock is the run clock (the iteration's; outside of one, the script's).
+func (v *vm) clock() metrics.Clock {
+	if v.it != nil {
+		return v.it.Clock
+	}
+	return v.sh.clock
+}
+
+// exchange is one k6 request with its redirects: what to send and, per
+// response (hop), what came back. Filled by httpClient.run, which touches
+// no JavaScript value (a batch runs several at once), and read by
+// vm.finish on the VU's goroutine.
+type exchange struct {
+	method, url string
+	body        []byte
+	form        bool
+	rp          reqParams
+
+	capture *httpdrv.Capture // the last response's headers and body
+	ext     httpdrv.Ext
+	op      driver.Op
+	cookies []*http.Cookie // the last response's Set-Cookie
+	hops    []hop
+	err     error // a bad URL or target: thrown by finish
+}
+
+// hop is one request and response of an exchange.
+type hop struct {
+	method, url string
+	start, end  time.Duration // run offsets
+	res         driver.Result
+	t           httpdrv.Timings
+}
+
+// run sends ex's request and follows its redirects (rp.redirects at
+// most), storing cookies in the jar. It is safe to call for different
+// exchanges at once.
+func (h *httpClient) run(ctx context.Context, sh *shared, clock metrics.Clock, ex *exchange) {
+	ex.hops, ex.err, ex.cookies = ex.hops[:0], nil, nil
+	method, target, body, form := ex.method, ex.url, ex.body, ex.form
+	for n := 0; ; n++ {
+		pu, err := url.Parse(target)
+		if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+			ex.err = fmt.Errorf("invalid URL %q: want http:// or https:// with a host", target)
+			return
 		}
-		next, err := url.Parse(target)
-		if err == nil {
-			next, err = next.Parse(location)
+		if err := h.send(ctx, sh, clock, ex, method, target, pu, body, form); err != nil {
+			ex.err = err
+			return
 		}
+		last := &ex.hops[len(ex.hops)-1]
+		location := locationOf(last.t.Status, last.res.Err, ex.capture.Headers)
+		if location == "" || n >= ex.rp.redirects {
+			return
+		}
+		next, err := pu.Parse(location)
 		if err != nil {
-			break
+			return
 		}
 		target = next.String()
 		if method != "GET" && method != "HEAD" {
-			if st := int(r.ToObject(v.rt).Get("status").ToInteger()); st == 301 || st == 302 || st == 303 {
-				method, b, form = "GET", nil, false
+			if st := last.t.Status; st == 301 || st == 302 || st == 303 {
+				method, body, form = "GET", nil, false
 			}
 		}
 	}
-	return resp
 }
 
-// do sends one request; location is the redirect to follow ("" for none).
-func (v *vm) do(method, rawURL string, body []byte, form bool, rp *reqParams) (goja.Value, string) {
-	h := v.httpc()
-	pu, err := url.Parse(rawURL)
-	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
-		v.throw("invalid URL %q: want http:// or https:// with a host", rawURL)
+// origin returns the driver of pu's origin, opening it on first use.
+func (h *httpClient) origin(ctx context.Context, sh *shared, pu *url.URL) (*originConn, error) {
+	key := pu.Scheme + "://" + pu.Host
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if oc, ok := h.conns[key]; ok {
+		return oc, nil
 	}
-	origin := pu.Scheme + "://" + pu.Host
-	oc, ok := h.conns[origin]
-	if !ok {
-		d, err := httpdrv.Open(v.ctx, &url.URL{Scheme: pu.Scheme, Host: pu.Host}, driver.Options{
-			Timeout: v.sh.timeout, InsecureSkipTLSVerify: v.sh.insecure, UserAgent: v.sh.userAgent})
-		if err != nil {
-			v.throw("%v", err)
-		}
-		oc = &originConn{d: d}
-		h.conns[origin] = oc
+	d, err := httpdrv.Open(ctx, &url.URL{Scheme: pu.Scheme, Host: pu.Host}, driver.Options{
+		Timeout: sh.timeout, InsecureSkipTLSVerify: sh.insecure, UserAgent: sh.userAgent})
+	if err != nil {
+		return nil, err
 	}
-	h.ext = httpdrv.Ext{Method: method, Capture: &h.capture, Timeout: rp.timeout}
-	h.capture.DiscardBody, h.capture.Head = rp.respType == "none", method == "HEAD"
+	oc := &originConn{d: d}
+	h.conns[key] = oc
+	return oc, nil
+}
+
+// send sends one request of ex on an idle connection of its origin (or a
+// new one) and appends its hop.
+func (h *httpClient) send(ctx context.Context, sh *shared, clock metrics.Clock, ex *exchange, method, rawURL string, pu *url.URL, body []byte, form bool) error {
+	oc, err := h.origin(ctx, sh, pu)
+	if err != nil {
+		return err
+	}
+	rp := &ex.rp
+	ex.ext = httpdrv.Ext{Method: method, Capture: ex.capture, Timeout: rp.timeout, Headers: ex.ext.Headers[:0]}
+	ex.capture.DiscardBody, ex.capture.Head = rp.respType == "none", method == "HEAD"
 	hasCT := false
 	for _, kv := range rp.headers {
-		if strings.ContainsAny(kv[0]+kv[1], "\r\n") {
-			v.throw("header %q has a line break", kv[0])
-		}
 		if strings.EqualFold(kv[0], "content-type") {
 			hasCT = true
 		}
-		h.ext.Headers = append(h.ext.Headers, kv[0]+": "+kv[1])
+		ex.ext.Headers = append(ex.ext.Headers, kv[0]+": "+kv[1])
 	}
 	if form && !hasCT {
-		h.ext.Headers = append(h.ext.Headers, "Content-Type: application/x-www-form-urlencoded")
+		ex.ext.Headers = append(ex.ext.Headers, "Content-Type: application/x-www-form-urlencoded")
 	}
 	if pu.User != nil {
 		pass, _ := pu.User.Password()
-		h.ext.Headers = append(h.ext.Headers, "Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte(pu.User.Username()+":"+pass)))
+		ex.ext.Headers = append(ex.ext.Headers, "Authorization: Basic "+base64.StdEncoding.EncodeToString([]byte(pu.User.Username()+":"+pass)))
 	}
 	if cs := h.jar.Cookies(pu); len(cs) > 0 {
 		parts := make([]string, len(cs))
 		for i, c := range cs {
 			parts[i] = c.Name + "=" + c.Value
 		}
-		h.ext.Headers = append(h.ext.Headers, "Cookie: "+strings.Join(parts, "; "))
+		ex.ext.Headers = append(ex.ext.Headers, "Cookie: "+strings.Join(parts, "; "))
 	}
 	path := pu.EscapedPath()
 	if path == "" {
@@ -302,47 +393,79 @@ func (v *vm) do(method, rawURL string, body []byte, form bool, rp *reqParams) (g
 	if pu.RawQuery != "" {
 		path += "?" + pu.RawQuery
 	}
-	h.op = driver.Op{Query: path, Body: body, Ext: &h.ext}
-	var res driver.Result
-	var t *httpdrv.Timings
+	ex.op = driver.Op{Query: path, Body: body, Ext: &ex.ext}
+	hp := hop{method: method, url: rawURL}
+	tc, ok := oc.get()
 	var dialStart time.Time
 	var dial time.Duration // a new connection: dialled here, before Do
-	if oc.c == nil {
+	if !ok {
 		dialStart = time.Now()
-		c, err := oc.d.Conn(v.ctx)
+		c, err := oc.d.Conn(ctx)
 		dial = time.Since(dialStart)
 		if err != nil {
-			res = driver.Result{Err: err}
-			t = &httpdrv.Timings{Start: dialStart, Connecting: dial, Blocked: dial}
+			hp.res = driver.Result{Err: err}
+			hp.t = httpdrv.Timings{Start: dialStart, Connecting: dial, Blocked: dial}
 		} else {
-			oc.c = c
-			oc.timer, _ = c.(httpdrv.Timer)
+			tc.c, ok = c, true
+			tc.timer, _ = c.(httpdrv.Timer)
 		}
 	}
-	if oc.c != nil {
-		res = oc.c.Do(v.ctx, &h.op)
-		if oc.timer != nil {
-			t = oc.timer.LastTimings()
-			if dial > 0 && t.Connecting == 0 { // the plain HTTP client dials in Conn
-				t.Connecting, t.Blocked, t.Start = dial, t.Blocked+dial, dialStart
+	if ok {
+		hp.res = tc.c.Do(ctx, &ex.op)
+		if tc.timer != nil {
+			hp.t = *tc.timer.LastTimings()
+			if dial > 0 && hp.t.Connecting == 0 { // the plain HTTP client dials in Conn
+				hp.t.Connecting, hp.t.Blocked, hp.t.Start = dial, hp.t.Blocked+dial, dialStart
 			}
 		}
-		if v.sh.noReuse {
-			oc.c.Close()
-			oc.c = nil
+		if sh.noReuse {
+			tc.c.Close()
+		} else {
+			oc.put(tc)
 		}
 	}
-	if t == nil {
-		t = &httpdrv.Timings{Start: time.Now()}
+	hp.end = clock.Now()
+	if hp.t.Start.IsZero() {
+		hp.t.Start = clock.Wall(hp.end)
 	}
-	expected := h.expected
+	hp.start = hp.t.Start.Sub(clock.Base())
+	ex.cookies = ex.cookies[:0]
+	for _, line := range ex.capture.Headers {
+		if k, val, ok := strings.Cut(line, ":"); ok && strings.EqualFold(strings.TrimSpace(k), "set-cookie") {
+			if c, err := http.ParseSetCookie(strings.TrimSpace(val)); err == nil {
+				ex.cookies = append(ex.cookies, c)
+			}
+		}
+	}
+	if len(ex.cookies) > 0 {
+		h.jar.SetCookies(pu, ex.cookies)
+	}
+	ex.hops = append(ex.hops, hp)
+	return nil
+}
+
+// finish records every response of ex (on the VU's goroutine) and
+// returns the last one's object; a bad URL or target is thrown.
+func (v *vm) finish(ex *exchange) goja.Value {
+	if ex.err != nil {
+		v.throw("%v", ex.err)
+	}
+	var hs metrics.HTTPSample
+	for i := range ex.hops {
+		v.record(ex, &ex.hops[i], &hs)
+	}
+	last := &ex.hops[len(ex.hops)-1]
+	return v.response(ex, last, &hs)
+}
+
+// record records one response of ex into hs and the metrics.
+func (v *vm) record(ex *exchange, hp *hop, hs *metrics.HTTPSample) {
+	rp, t, res := &ex.rp, &hp.t, hp.res
+	expected := v.http.expected
 	if rp.expected != nil {
 		expected = rp.expected
 	}
 	status := t.Status
-	if res.Err != nil && status == 0 {
-		status = 0
-	}
 	isExpected := status != 0 && expected(status)
 	if res.Err != nil && res.Status != 0 {
 		if isExpected {
@@ -351,27 +474,30 @@ func (v *vm) do(method, rawURL string, body []byte, form bool, rp *reqParams) (g
 	} else if res.Err == nil && !isExpected {
 		res.Err = &httpdrv.Status{Code: status}
 	}
-	h.hs = metrics.HTTPSample{
+	hp.res = res
+	*hs = metrics.HTTPSample{
 		Blocked: t.Blocked, Connecting: t.Connecting, TLSHandshaking: t.TLSHandshaking,
 		Sending: t.Sending, Waiting: t.Waiting, Receiving: t.Receiving,
-		Sent: t.Sent, Received: t.Received, Status: status, Expected: isExpected, Method: method, Proto: t.Proto,
+		Sent: t.Sent, Received: t.Received, Status: status, Expected: isExpected, Method: hp.method, Proto: t.Proto,
 	}
-	if v.it != nil { // setup() and teardown() record nothing
-		base := v.it.Clock.Base()
-		start := t.Start.Sub(base)
-		if !t.FirstByte.IsZero() {
-			h.hs.FirstByte = t.FirstByte.Sub(base)
-		}
-		name := rawURL
-		if n, ok := rp.tags["name"]; ok {
-			name = n
-		}
-		end := v.it.RequestHTTP(name, start, res, &v.sh.httpIDs, &h.hs)
-		if len(v.sh.subs) > 0 {
-			v.recordHTTPSubs(end, rawURL, name, method, status, isExpected, res.Err, rp.tags)
-		}
-	} else if !t.FirstByte.IsZero() {
-		h.hs.Receiving = time.Since(t.FirstByte)
+	clock := v.clock()
+	if !t.FirstByte.IsZero() {
+		hs.FirstByte = t.FirstByte.Sub(clock.Base())
 	}
-	return v.response(method, rawURL, pu, status, res.Err, t, &h.hs, rp), v.location(status, res.Err)
+	if v.it == nil {
+		if hs.FirstByte > 0 {
+			hs.Receiving = max(hp.end-hs.FirstByte, 0)
+		}
+		return
+	}
+	name := hp.url
+	if n, ok := rp.tags["name"]; ok {
+		name = n
+	}
+	hs.URL, hs.Name, hs.Group = hp.url, name, v.group
+	hs.ErrorCode = httpdrv.ErrorCode(status, res.Err)
+	end := v.it.RequestAuditAt(engine.Audit{Label: name, HTTP: hs, HTTPIDs: &v.sh.httpIDs}, hp.start, hp.end, res)
+	if len(v.sh.subs) > 0 {
+		v.recordHTTPSubs(end, hs, hp.url, name, hp.method, status, hs.Expected, res.Err, rp.tags)
+	}
 }

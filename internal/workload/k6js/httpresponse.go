@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dop251/goja"
@@ -15,12 +16,13 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 )
 
-// location is the Location header of a redirect response.
-func (v *vm) location(status int, err error) string {
+// locationOf is the Location header of a redirect response ("" when
+// there is none to follow).
+func locationOf(status int, err error, headers []string) string {
 	if status < 300 || status >= 400 || status == 304 {
 		return ""
 	}
-	for _, hl := range v.http.capture.Headers {
+	for _, hl := range headers {
 		if k, val, ok := strings.Cut(hl, ":"); ok && strings.EqualFold(k, "location") {
 			return strings.TrimSpace(val)
 		}
@@ -29,7 +31,7 @@ func (v *vm) location(status int, err error) string {
 }
 
 // recordHTTPSubs records the tagged http_* submetrics thresholds ask for.
-func (v *vm) recordHTTPSubs(at time.Duration, rawURL, name, method string, status int, expected bool, err error, extra map[string]string) {
+func (v *vm) recordHTTPSubs(at time.Duration, hs *metrics.HTTPSample, rawURL, name, method string, status int, expected bool, err error, extra map[string]string) {
 	tags := v.tagsOf(goja.Undefined())
 	for k, val := range extra {
 		tags[k] = val
@@ -38,9 +40,9 @@ func (v *vm) recordHTTPSubs(at time.Duration, rawURL, name, method string, statu
 	tags["status"] = strconv.Itoa(status)
 	tags["expected_response"] = strconv.FormatBool(expected)
 	if err != nil && status == 0 {
-		tags["error_code"] = strconv.Itoa(errorCode(err, status))
+		tags["error_code"] = strconv.Itoa(httpdrv.ErrorCode(status, err))
 	}
-	rec, hs := v.it.Rec, &v.http.hs
+	rec := v.it.Rec
 	d := int64(hs.Duration() / time.Microsecond)
 	for base, subs := range v.sh.subs {
 		for _, s := range subs {
@@ -69,40 +71,15 @@ func (v *vm) recordHTTPSubs(at time.Duration, rawURL, name, method string, statu
 	}
 }
 
-// errorCode is k6's error_code for a failed request (a subset of k6's
-// table: 1000 generic, 1050 timeout, 1211/1212 connection refused/reset,
-// 1000+status for HTTP statuses ≥ 400).
-func errorCode(err error, status int) int {
-	if status >= 400 {
-		return 1000 + status
-	}
-	if err == nil {
-		return 0
-	}
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "timeout"):
-		return 1050
-	case strings.Contains(msg, "refused"):
-		return 1212
-	case strings.Contains(msg, "reset"), strings.Contains(msg, "closed by server"):
-		return 1220
-	case strings.Contains(msg, "no such host"):
-		return 1101
-	}
-	return 1000
-}
-
-// response builds k6's Response object.
-func (v *vm) response(method, rawURL string, pu *url.URL, status int, err error, t *httpdrv.Timings, hs *metrics.HTTPSample, rp *reqParams) goja.Value {
-	h := v.http
+// response builds k6's Response object of hop hp, the last of ex.
+func (v *vm) response(ex *exchange, hp *hop, hs *metrics.HTTPSample) goja.Value {
+	rp, t, status, err := &ex.rp, &hp.t, hp.t.Status, hp.res.Err
 	o := v.rt.NewObject()
 	o.Set("status", status)
-	o.Set("url", rawURL)
+	o.Set("url", hp.url)
 	o.Set("proto", t.Proto)
 	hdr := v.rt.NewObject()
-	var setCookies []*http.Cookie
-	for _, line := range h.capture.Headers {
+	for _, line := range ex.capture.Headers {
 		k, val, ok := strings.Cut(line, ":")
 		if !ok {
 			continue
@@ -112,17 +89,9 @@ func (v *vm) response(method, rawURL string, pu *url.URL, status int, err error,
 			val = prev.String() + ", " + val
 		}
 		hdr.Set(k, val)
-		if k == "Set-Cookie" {
-			if c, err := http.ParseSetCookie(strings.TrimSpace(line[strings.IndexByte(line, ':')+1:])); err == nil {
-				setCookies = append(setCookies, c)
-			}
-		}
-	}
-	if len(setCookies) > 0 {
-		h.jar.SetCookies(pu, setCookies)
 	}
 	o.Set("headers", hdr)
-	body := append([]byte(nil), h.capture.Body...)
+	body := append([]byte(nil), ex.capture.Body...)
 	switch rp.respType {
 	case "none":
 		o.Set("body", goja.Null())
@@ -143,17 +112,17 @@ func (v *vm) response(method, rawURL string, pu *url.URL, status int, err error,
 	o.Set("timings", tm)
 	if err != nil && status == 0 {
 		o.Set("error", err.Error())
-		o.Set("error_code", errorCode(err, status))
+		o.Set("error_code", httpdrv.ErrorCode(status, err))
 	} else if status >= 400 {
 		o.Set("error", "")
-		o.Set("error_code", errorCode(nil, status))
+		o.Set("error_code", httpdrv.ErrorCode(status, nil))
 	} else {
 		o.Set("error", "")
 		o.Set("error_code", 0)
 	}
 	rq := v.rt.NewObject()
-	rq.Set("method", method)
-	rq.Set("url", rawURL)
+	rq.Set("method", hp.method)
+	rq.Set("url", hp.url)
 	o.Set("request", rq)
 	o.Set("json", func(call goja.FunctionCall) goja.Value {
 		var x any
@@ -166,7 +135,7 @@ func (v *vm) response(method, rawURL string, pu *url.URL, status int, err error,
 		return v.rt.ToValue(x)
 	})
 	cookies := v.rt.NewObject()
-	for _, c := range setCookies {
+	for _, c := range ex.cookies {
 		cookies.Set(c.Name, []map[string]any{{"name": c.Name, "value": c.Value}})
 	}
 	o.Set("cookies", cookies)
@@ -193,43 +162,93 @@ func selectPath(x any, path string) any {
 	return x
 }
 
-// batch sends requests one after the other on the VU's connections (k6
-// sends them in parallel; stampede's VU owns one connection per origin)
-// and returns the responses in the same shape (array or object).
+// batch sends its requests in parallel, as k6 does: at most
+// options.batch at once (default 20), at most options.batchPerHost to
+// one host (default 6), each on a connection of its own (kept for the
+// next batch). Every response is recorded as a request of its own; the
+// responses come back in the same shape (array or object).
 func (v *vm) batch(reqs goja.Value) goja.Value {
+	if v.inInit {
+		v.throw("making HTTP requests in the init context is not supported (k6 neither)")
+	}
 	o, ok := reqs.(*goja.Object)
 	if !ok {
 		v.throw("http.batch takes an array or an object of requests")
 	}
-	one := func(r goja.Value) goja.Value {
+	one := func(r goja.Value) *exchange {
+		method, u, body, params := "GET", r, goja.Undefined(), goja.Undefined()
 		if ro, ok := r.(*goja.Object); ok {
 			if ro.ClassName() == "Array" {
-				method := strings.ToUpper(ro.Get("0").String())
-				return v.request(method, ro.Get("1"), ro.Get("2"), ro.Get("3"))
+				method, u, body, params = strings.ToUpper(ro.Get("0").String()), ro.Get("1"), ro.Get("2"), ro.Get("3")
+			} else {
+				if m := ro.Get("method"); m != nil && !goja.IsUndefined(m) {
+					method = strings.ToUpper(m.String())
+				}
+				u, body, params = ro.Get("url"), ro.Get("body"), ro.Get("params")
 			}
-			method := "GET"
-			if m := ro.Get("method"); m != nil && !goja.IsUndefined(m) {
-				method = strings.ToUpper(m.String())
-			}
-			return v.request(method, ro.Get("url"), ro.Get("body"), ro.Get("params"))
 		}
-		return v.request("GET", r, goja.Undefined(), goja.Undefined())
+		u, body, params = orUndef(u), orUndef(body), orUndef(params)
+		rp := v.params(params)
+		ex := &exchange{rp: rp, method: method, url: u.String(), capture: &httpdrv.Capture{}}
+		ex.body, ex.form = v.bodyBytes(body)
+		return ex
 	}
+	var keys []string
+	var exs []*exchange
 	if o.ClassName() == "Array" {
 		n := int(o.Get("length").ToInteger())
-		out := make([]any, n)
 		for i := 0; i < n; i++ {
-			out[i] = one(o.Get(strconv.Itoa(i)))
+			exs = append(exs, one(o.Get(strconv.Itoa(i))))
+		}
+	} else {
+		keys = o.Keys()
+		sort.Strings(keys)
+		for _, k := range keys {
+			exs = append(exs, one(o.Get(k)))
+		}
+	}
+	v.runBatch(exs)
+	if keys == nil {
+		out := make([]any, len(exs))
+		for i, ex := range exs {
+			out[i] = v.finish(ex)
 		}
 		return v.rt.ToValue(out)
 	}
 	res := v.rt.NewObject()
-	keys := o.Keys()
-	sort.Strings(keys)
-	for _, k := range keys {
-		res.Set(k, one(o.Get(k)))
+	for i, k := range keys {
+		res.Set(k, v.finish(exs[i]))
 	}
 	return res
+}
+
+// runBatch runs the exchanges in parallel within the batch limits.
+func (v *vm) runBatch(exs []*exchange) {
+	h, sh, clock, ctx := v.httpc(), v.sh, v.clock(), v.ctx
+	total := make(chan struct{}, max(sh.batch, 1))
+	perHost := map[string]chan struct{}{}
+	var wg sync.WaitGroup
+	for _, ex := range exs {
+		host := ex.url
+		if pu, err := url.Parse(ex.url); err == nil {
+			host = pu.Host
+		}
+		hc, ok := perHost[host]
+		if !ok {
+			hc = make(chan struct{}, max(sh.batchPerHost, 1))
+			perHost[host] = hc
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			hc <- struct{}{}
+			total <- struct{}{}
+			h.run(ctx, sh, clock, ex)
+			<-total
+			<-hc
+		}()
+	}
+	wg.Wait()
 }
 
 // jarObject is http.cookieJar(): the VU's jar.

@@ -25,6 +25,15 @@ var k6Exports = map[string][]string{
 	"k6/x/nebulagraph": {"setOption", "init", "initWithSize"},
 }
 
+// k6Members lists what the objects of k6/execution implement (see
+// checkImports); k6's others (e.g. test.fail, vu.metrics) are refused.
+var k6Members = map[string][]string{
+	"k6/execution.vu":       {"idInTest", "idInInstance", "iterationInScenario", "iterationInInstance", "tags"},
+	"k6/execution.scenario": {"name", "executor", "startTime", "progress", "iterationInInstance", "iterationInTest"},
+	"k6/execution.instance": {"vusActive", "vusInitialized", "iterationsCompleted", "currentTestRunDuration"},
+	"k6/execution.test":     {"abort"},
+}
+
 // newModule returns a module object whose members are made on first use
 // (most scripts use a few functions of a module: a VU does not pay for the
 // rest) and whose default export is itself, so that esbuild's
@@ -117,7 +126,7 @@ func (v *vm) check(call goja.FunctionCall) goja.Value {
 		}
 		all = all && ok
 		if v.it == nil {
-			continue // setup() and teardown() record nothing
+			continue // not measured (no iteration, setup or teardown)
 		}
 		if id, named := v.sh.checks[k]; named {
 			v.it.Rec.Rate(id, now, ok)
@@ -125,6 +134,15 @@ func (v *vm) check(call goja.FunctionCall) goja.Value {
 			v.sh.log.once("check:"+k, fmt.Sprintf("WARN check %q has a name computed at run time: counted in checks, not listed by name", k))
 		}
 		v.it.Rec.Rate(metrics.IDChecks, now, ok)
+		if subs := v.sh.subs[metrics.Checks]; len(subs) > 0 {
+			tags := v.tagsOf(goja.Undefined())
+			tags["check"] = k
+			for _, sub := range subs {
+				if sub.matches(tags) {
+					v.it.Rec.Rate(sub.id, now, ok)
+				}
+			}
+		}
 	}
 	return v.rt.ToValue(all)
 }
@@ -170,7 +188,16 @@ func (v *vm) groupFn(name string, fn goja.Callable) goja.Value {
 	start := v.it.Now()
 	res, err := fn(goja.Undefined())
 	end := v.it.Now()
-	v.it.Rec.Trend(v.sh.groupID, end, int64((end-start)/time.Microsecond))
+	d := int64((end - start) / time.Microsecond)
+	v.it.Rec.Trend(v.sh.groupID, end, d)
+	if subs := v.sh.subs["group_duration"]; len(subs) > 0 {
+		tags := v.tagsOf(goja.Undefined())
+		for _, sub := range subs {
+			if sub.matches(tags) {
+				v.it.Rec.Trend(sub.id, end, d)
+			}
+		}
+	}
 	if err != nil {
 		panic(err)
 	}

@@ -55,6 +55,11 @@ func (v *vm) tagsOf(t goja.Value) map[string]string {
 	for k, val := range v.sh.opts.Tags {
 		tags[k] = val
 	}
+	if v.vuTags != nil {
+		for _, k := range v.vuTags.Keys() {
+			tags[k] = v.vuTags.Get(k).String()
+		}
+	}
 	if o, ok := t.(*goja.Object); ok && !goja.IsUndefined(t) && !goja.IsNull(t) {
 		for _, k := range o.Keys() {
 			tags[k] = o.Get(k).String()

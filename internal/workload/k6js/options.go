@@ -31,6 +31,8 @@ type Options struct {
 	Tags                  map[string]string          `json:"tags"`
 	DiscardResponseBodies bool                       `json:"discardResponseBodies"`
 	MaxRedirects          *int                       `json:"maxRedirects"`
+	Batch                 *int                       `json:"batch"`
+	BatchPerHost          *int                       `json:"batchPerHost"`
 	scenarioOrder         []string
 }
 
@@ -148,7 +150,7 @@ var supportedOption = map[string]bool{
 	"vus": true, "duration": true, "iterations": true, "stages": true, "scenarios": true,
 	"thresholds": true, "summaryTrendStats": true, "setupTimeout": true, "teardownTimeout": true,
 	"noConnectionReuse": true, "userAgent": true, "insecureSkipTLSVerify": true, "tags": true,
-	"discardResponseBodies": true, "maxRedirects": true,
+	"discardResponseBodies": true, "maxRedirects": true, "batch": true, "batchPerHost": true,
 }
 
 var supportedScenarioField = map[string]bool{

@@ -26,13 +26,18 @@ func checkImports(s *Script) error {
 			if !ok {
 				return usage.Errorf("%s: module %q is not supported by stampede (supported: %s, local files)", s.Path, mod, strings.Join(moduleNames(), ", "))
 			}
-			use := regexp.MustCompile(`\b` + regexp.QuoteMeta(local) + `\.(?:default\.)?([A-Za-z_$][\w$]*)`)
+			use := regexp.MustCompile(`\b` + regexp.QuoteMeta(local) + `\.(?:default\.)?([A-Za-z_$][\w$]*)(?:\.([A-Za-z_$][\w$]*))?`)
 			for _, u := range use.FindAllStringSubmatch(code, -1) {
-				name := u[1]
-				if name == "default" || contains(exports, name) {
+				name, member := u[1], u[2]
+				if name == "default" {
 					continue
 				}
-				return usage.Errorf("%s: %s.%s is not supported by stampede (it implements %s: %s)", s.Path, mod, name, mod, strings.Join(exports, ", "))
+				if !contains(exports, name) {
+					return usage.Errorf("%s: %s.%s is not supported by stampede (it implements %s: %s)", s.Path, mod, name, mod, strings.Join(exports, ", "))
+				}
+				if members, ok := k6Members[mod+"."+name]; ok && member != "" && !contains(members, member) {
+					return usage.Errorf("%s: %s %s.%s is not supported by stampede (it implements %s.%s: %s)", s.Path, mod, name, member, name, member, strings.Join(members, ", "))
+				}
 			}
 		}
 	}
@@ -126,7 +131,7 @@ second:
 			continue
 		case c == '"' || c == '\'' || c == '`':
 			j := skipString(src, i)
-			if depth == 0 && expectKey && c != '`' {
+			if depth == 0 && expectKey && c != '`' && j-1 > i && src[j-1] == c {
 				if k, err := strconv.Unquote(`"` + strings.ReplaceAll(src[i+1:j-1], `"`, `\"`) + `"`); err == nil {
 					keys = append(keys, k)
 				}
@@ -172,7 +177,8 @@ second:
 	return keys
 }
 
-// skipString returns the index after the string literal starting at i.
+// skipString returns the index after the string literal starting at i
+// (len(src) for a string that does not end).
 func skipString(src string, i int) int {
 	q := src[i]
 	i++
@@ -186,5 +192,5 @@ func skipString(src string, i int) int {
 		}
 		i++
 	}
-	return i
+	return len(src)
 }

@@ -68,6 +68,11 @@ type shared struct {
 	timeout   time.Duration
 	maxRedir  int
 	discard   bool
+	// batch and batchPerHost bound the parallel requests of one
+	// http.batch() call, in all and to one host (k6's options; 20 and 6).
+	batch, batchPerHost int
+	// clock times requests made outside of an iteration (handleSummary).
+	clock metrics.Clock
 }
 
 // customMetric is one metric of k6/metrics.

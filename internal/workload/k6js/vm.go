@@ -34,6 +34,9 @@ type vm struct {
 	modules map[string]goja.Value
 	http    *httpClient
 	neb     *nebulaState
+	// vuTags is k6/execution's vu.tags: tags the script sets on its VU's
+	// samples (nil until the module is imported).
+	vuTags *goja.Object
 	// refusal is a usage error raised in the init context (an unsupported
 	// module), reported instead of the JavaScript exception.
 	refusal error
