@@ -141,6 +141,9 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 	agg.Close()
 	snap := agg.Snapshot()
 	snap.Interrupted = snap.Interrupted || interrupted
+	if writeErr != nil {
+		snap.Stopped = writeErr.reason()
+	}
 	_ = mon.Stop() // before the live outputs close: it feeds them (error reported by finishMonitor)
 
 	// Every output is flushed and closed even when the run failed or was
