@@ -1,7 +1,11 @@
 package csvlog
 
 import (
+	"bytes"
 	"io"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -56,4 +60,66 @@ func TestBufferBudget(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFlushHoldsNothing: VUs that flush after every request (slow VUs
+// about to be idle, reqlog.Flusher) hold no buffer between requests, every
+// row reaches the output without Close (the writer goroutine's tick takes
+// the shared buffer), and each VU's rows stay in its order.
+func TestFlushHoldsNothing(t *testing.T) {
+	const vus, rows = 2000, 20
+	var out syncBuffer
+	l := New(&out, Options{})
+	ws := make([]*Writer, vus)
+	for i := range ws {
+		ws[i] = l.Writer("s").(*Writer)
+	}
+	for r := range rows {
+		for i, w := range ws {
+			w.Write(reqlog.Record{Time: t0, Query: "vu" + strconv.Itoa(i), Latency: -1, ResponseTime: time.Duration(r) * time.Microsecond, OK: true})
+			w.Flush()
+			if w.buf != nil {
+				t.Fatalf("a flushed writer holds %d bytes", cap(w.buf))
+			}
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for l.Rows() < vus*rows && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if l.Rows() != vus*rows {
+		t.Fatalf("%d of %d flushed rows written before Close", l.Rows(), vus*rows)
+	}
+	for _, w := range ws {
+		w.Close()
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	next := map[string]int{}
+	for i, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")[1:] {
+		f := strings.Split(line, ",")
+		if rt, _ := strconv.Atoi(f[3]); rt != next[f[1]] {
+			t.Fatalf("line %d: %s has responseTime %d, want %d (out of order)", i+2, f[1], rt, next[f[1]])
+		}
+		next[f[1]]++
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the writer goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/reqlog"
 )
@@ -30,6 +31,12 @@ const (
 	// maxFree is the most buffers kept for reuse; together they hold at
 	// most a quarter of the budget.
 	maxFree = 4096
+	// coalesceSize is the size of the writer goroutine's buffer in which
+	// small chunks are gathered before they are written.
+	coalesceSize = 64 << 10
+	// flushEvery is how long gathered chunks may wait for more before they
+	// are written.
+	flushEvery = 100 * time.Millisecond
 )
 
 // Options tune a Log. Zero values mean the defaults.
@@ -84,20 +91,32 @@ type Log struct {
 	errMu sync.Mutex
 	err   error // first write error
 
+	// shared gathers the rows of VUs that flush (Writer.Flush: slow VUs
+	// about to be idle), so that they need neither a buffer of their own
+	// while idle nor a hand-off each; it goes to the queue when half of
+	// coalesceSize is full, or to the writer goroutine on its tick.
+	smu     sync.Mutex
+	shared  []byte
+	sharedN int64
+	spares  chan []byte // written shared buffers, for reuse
+
 	rows    atomic.Int64 // rows written
 	written atomic.Int64 // bytes of complete chunks written (header included)
 	lost    atomic.Int64 // rows not written (write error, or handed over after Close)
 }
 
 var (
-	_ reqlog.Log    = (*Log)(nil)
-	_ reqlog.Writer = (*Writer)(nil)
+	_ reqlog.Log     = (*Log)(nil)
+	_ reqlog.Writer  = (*Writer)(nil)
+	_ reqlog.Flusher = (*Writer)(nil)
 )
 
-// chunk is a buffer of n complete records.
+// chunk is a buffer of n complete records; shared tells a buffer of
+// Log.shared (recycled among the spares).
 type chunk struct {
-	b []byte
-	n int64
+	b      []byte
+	n      int64
+	shared bool
 }
 
 // New starts a log that writes Header and then every record to w. The
@@ -118,6 +137,7 @@ func New(w io.Writer, opts Options) *Log {
 		budget:  opts.Budget,
 		queue:   make(chan chunk, opts.Queue),
 		free:    make(chan []byte, maxFree),
+		spares:  make(chan []byte, 2),
 		done:    make(chan struct{}),
 		writers: map[*Writer]struct{}{},
 	}
@@ -165,6 +185,12 @@ func (l *Log) Close() error {
 			}
 		}
 		l.writers = nil
+		l.smu.Lock()
+		if len(l.shared) > 0 {
+			l.queue <- chunk{b: l.shared, n: l.sharedN, shared: true}
+			l.shared, l.sharedN = nil, 0
+		}
+		l.smu.Unlock()
 		close(l.queue)
 	}
 	l.mu.Unlock()
@@ -204,36 +230,100 @@ func (l *Log) result() error {
 	return nil
 }
 
-// run writes chunks until the queue is closed. After a write error it keeps
-// draining, counting the rows it cannot write, so that VUs never block on
-// a dead destination.
+// run writes chunks until the queue is closed. Small chunks (a slow VU
+// hands over a row or two at a time, Writer.Flush) are gathered into one
+// buffer of up to coalesceSize bytes and written together when it is full
+// or every flushEvery, so that many slow VUs do not cost a write each;
+// big chunks are written as they come. After a write error it keeps
+// draining, counting the rows it cannot write, so that VUs never block
+// on a dead destination.
 func (l *Log) run(w io.Writer) {
 	defer close(l.done)
-	failed := false
-	for c := range l.queue {
+	var (
+		out     = make([]byte, 0, coalesceSize)
+		outRows int64
+		failed  bool
+	)
+	write := func(b []byte, n int64) {
 		if !failed {
-			if _, err := w.Write(c.b); err != nil {
+			if _, err := w.Write(b); err != nil {
 				failed = true
 				l.errMu.Lock()
 				l.err = err
 				l.errMu.Unlock()
 			} else {
-				l.written.Add(int64(len(c.b)))
+				l.written.Add(int64(len(b)))
 			}
 		}
 		if failed {
-			l.lost.Add(c.n)
+			l.lost.Add(n)
 		} else {
-			l.rows.Add(c.n)
+			l.rows.Add(n)
 		}
-		// Every buffer goes back for reuse, small ones too: with many VUs
-		// the hand-off size is small, and a new buffer per hand-off made
-		// the heap (and RSS) creep up over a long run.
-		if c.n > 0 && cap(c.b) >= int(l.handoff.Load()) && len(l.free)*cap(c.b) < l.budget/4 {
-			select {
-			case l.free <- c.b[:0]:
-			default:
+	}
+	flush := func() {
+		if len(out) > 0 {
+			write(out, outRows)
+			out, outRows = out[:0], 0
+		}
+	}
+	put := func(c chunk) {
+		switch {
+		case len(c.b) >= coalesceSize/2:
+			flush() // what came before goes first
+			write(c.b, c.n)
+		default:
+			if len(out)+len(c.b) > coalesceSize {
+				flush()
 			}
+			out = append(out, c.b...)
+			outRows += c.n
+		}
+		l.recycle(c)
+	}
+	tick := time.NewTicker(flushEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case c, ok := <-l.queue:
+			if !ok {
+				flush()
+				return
+			}
+			put(c)
+		case <-tick.C:
+			// The rows flushed VUs gathered since the last tick. TryLock:
+			// a VU may hold smu while it waits for room on the queue,
+			// which only this goroutine makes.
+			if l.smu.TryLock() {
+				c := chunk{b: l.shared, n: l.sharedN, shared: true}
+				l.shared, l.sharedN = nil, 0
+				l.smu.Unlock()
+				if len(c.b) > 0 {
+					put(c)
+				}
+			}
+			flush()
+		}
+	}
+}
+
+// recycle puts the buffer of a written chunk on the free list. Every
+// buffer goes back for reuse, small ones too: with many VUs the hand-off
+// size is small, and a new buffer per hand-off made the heap (and RSS)
+// creep up over a long run.
+func (l *Log) recycle(c chunk) {
+	if c.shared {
+		select {
+		case l.spares <- c.b[:0]:
+		default:
+		}
+		return
+	}
+	if c.n > 0 && cap(c.b) >= int(l.handoff.Load()) && len(l.free)*cap(c.b) < l.budget/4 {
+		select {
+		case l.free <- c.b[:0]:
+		default:
 		}
 	}
 }
@@ -286,6 +376,42 @@ func (w *Writer) Write(r reqlog.Record) {
 	if int64(len(w.buf)) >= w.log.handoff.Load() {
 		w.handoff()
 	}
+}
+
+// Flush hands over what is buffered (reqlog.Flusher): the engine calls it
+// when the VU is about to be idle. The rows are copied into the log's
+// shared buffer and the VU's buffer goes back for reuse, so that an idle
+// VU holds none and many slow VUs cost neither a buffer nor a hand-off
+// each.
+func (w *Writer) Flush() {
+	if len(w.buf) == 0 {
+		return
+	}
+	l := w.log
+	l.mu.RLock()
+	if l.closed {
+		l.lost.Add(w.n)
+	} else {
+		l.smu.Lock()
+		if l.shared == nil {
+			select {
+			case b := <-l.spares:
+				l.shared = b
+			default:
+				l.shared = make([]byte, 0, coalesceSize)
+			}
+		}
+		l.shared = append(l.shared, w.buf...)
+		l.sharedN += w.n
+		if len(l.shared) >= coalesceSize/2 {
+			l.queue <- chunk{b: l.shared, n: l.sharedN, shared: true}
+			l.shared, l.sharedN = nil, 0
+		}
+		l.smu.Unlock()
+	}
+	l.mu.RUnlock()
+	l.recycle(chunk{b: w.buf, n: w.n})
+	w.buf, w.n = nil, 0
 }
 
 // Close hands over what is buffered and returns the log's first write
