@@ -2,6 +2,9 @@ package cli
 
 import (
 	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -95,6 +98,9 @@ func buildPlan(in planInput) (run.Plan, error) {
 			return p, err
 		}
 		p.Scenarios = append(p.Scenarios, run.Scenario{Name: n, Family: fam, Config: c})
+	}
+	if err := checkFlagFamilies(f.flagFamily, changed, in.commandLine, p.Scenarios); err != nil {
+		return p, err
 	}
 	if f.startAt != "" {
 		t, err := run.ParseStartAt(f.startAt, in.now)
@@ -231,4 +237,51 @@ func applyConfigOptions(fs *pflag.FlagSet, fc *fileConfig) error {
 		}
 	}
 	return nil
+}
+
+// checkFlagFamilies refuses a workload flag given on the command line when
+// no scenario of the run belongs to a family that binds it: --kill-node
+// (nats) with only kafka.* scenarios would otherwise be ignored silently,
+// and the run would not test what was asked. Flags set from the
+// environment (STAMPEDE_*) or a config file's options are not refused:
+// they are often shared by runs of several families.
+func checkFlagFamilies(families map[string][]string, changed func(string) bool, commandLine []string, scenarios []run.Scenario) error {
+	running := map[string]bool{}
+	for _, s := range scenarios {
+		if s.Family != nil {
+			running[s.Family.Name()] = true
+		}
+	}
+	var names []string
+	for name := range families {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fams := families[name]
+		if !changed(name) || !onCommandLine(commandLine, name) || slices.ContainsFunc(fams, func(f string) bool { return running[f] }) {
+			continue
+		}
+		var run []string
+		for f := range running {
+			run = append(run, f)
+		}
+		sort.Strings(run)
+		return usagef("--%s is a flag of the %s family, and no scenario of it runs (families run: %s): it would be ignored; drop it or add a %s.* scenario",
+			name, strings.Join(fams, "/"), strings.Join(run, ", "), fams[0])
+	}
+	return nil
+}
+
+// onCommandLine reports whether --name is among args (before a "--").
+func onCommandLine(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
+			return true
+		}
+	}
+	return false
 }

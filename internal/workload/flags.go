@@ -25,17 +25,18 @@ type FlagSharer interface {
 }
 
 // BindFlags binds the flags of every family implementing FlagBinder on fs,
-// in catalog order, and returns the family of each flag it added (the
-// first family, for a shared flag). A flag name already on fs, or bound by
+// in catalog order, and returns the families binding each flag it added
+// (one, or several in catalog order for a shared flag). A flag name already on fs, or bound by
 // two families that do not both declare it shared (FlagSharer), with the
 // same type and default, is an error: no family's flag is silently
 // dropped. On error fs is unchanged.
-func (c *Catalog) BindFlags(fs *pflag.FlagSet) (map[string]string, error) {
+func (c *Catalog) BindFlags(fs *pflag.FlagSet) (map[string][]string, error) {
 	type bound struct {
-		flag   *pflag.Flag
-		family string
-		shared bool
-		values []pflag.Value
+		flag     *pflag.Flag
+		family   string
+		shared   bool
+		values   []pflag.Value
+		families []string
 	}
 	byName := map[string]*bound{}
 	var order []string
@@ -75,7 +76,7 @@ func (c *Catalog) BindFlags(fs *pflag.FlagSet) (map[string]string, error) {
 			}
 			prev, dup := byName[fl.Name]
 			if !dup {
-				byName[fl.Name] = &bound{flag: fl, family: fam.Name(), shared: shared[fl.Name], values: []pflag.Value{fl.Value}}
+				byName[fl.Name] = &bound{flag: fl, family: fam.Name(), shared: shared[fl.Name], values: []pflag.Value{fl.Value}, families: []string{fam.Name()}}
 				order = append(order, fl.Name)
 				return
 			}
@@ -87,20 +88,21 @@ func (c *Catalog) BindFlags(fs *pflag.FlagSet) (map[string]string, error) {
 					fl.Name, prev.family, prev.flag.Value.Type(), prev.flag.DefValue, fam.Name(), fl.Value.Type(), fl.DefValue)
 			default:
 				prev.values = append(prev.values, fl.Value)
+				prev.families = append(prev.families, fam.Name())
 			}
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	out := make(map[string]string, len(order))
+	out := make(map[string][]string, len(order))
 	for _, n := range order {
 		b := byName[n]
 		if len(b.values) > 1 {
 			b.flag.Value = &sharedValue{Value: b.values[0], more: b.values[1:]}
 		}
 		fs.AddFlag(b.flag)
-		out[n] = b.family
+		out[n] = b.families
 	}
 	return out, nil
 }
