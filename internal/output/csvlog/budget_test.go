@@ -74,14 +74,24 @@ func TestFlushHoldsNothing(t *testing.T) {
 	for i := range ws {
 		ws[i] = l.Writer("s").(*Writer)
 	}
+	long := strings.Repeat("x", 3*scratchSize) // a row that does not fit in scratch
 	for r := range rows {
 		for i, w := range ws {
-			w.Write(reqlog.Record{Time: t0, Query: "vu" + strconv.Itoa(i), Latency: -1, ResponseTime: time.Duration(r) * time.Microsecond, OK: true})
-			w.Flush()
+			q := "vu" + strconv.Itoa(i)
+			if i == 7 && r%5 == 0 {
+				q += long
+			}
+			w.Write(reqlog.Record{Time: t0, Query: q, Latency: -1, ResponseTime: time.Duration(r) * time.Microsecond, OK: true})
+			if r%3 != 1 { // two rows between some flushes
+				w.Flush()
+			}
 			if w.buf != nil {
-				t.Fatalf("a flushed writer holds %d bytes", cap(w.buf))
+				t.Fatalf("a flushed writer holds a pooled buffer of %d bytes", cap(w.buf))
 			}
 		}
+	}
+	for _, w := range ws {
+		w.Flush()
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for l.Rows() < vus*rows && time.Now().Before(deadline) {
@@ -99,10 +109,11 @@ func TestFlushHoldsNothing(t *testing.T) {
 	next := map[string]int{}
 	for i, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")[1:] {
 		f := strings.Split(line, ",")
-		if rt, _ := strconv.Atoi(f[3]); rt != next[f[1]] {
-			t.Fatalf("line %d: %s has responseTime %d, want %d (out of order)", i+2, f[1], rt, next[f[1]])
+		vu := strings.TrimSuffix(f[1], long)
+		if rt, _ := strconv.Atoi(f[3]); rt != next[vu] {
+			t.Fatalf("line %d: %s has responseTime %d, want %d (out of order)", i+2, vu, rt, next[vu])
 		}
-		next[f[1]]++
+		next[vu]++
 	}
 }
 
@@ -122,4 +133,37 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestDirectWriterBusyAgain: a VU that flushed once (direct) and then logs
+// many rows without a Flush, as a busy VU does, goes back to its own
+// pooled buffer; every row is written once, in order.
+func TestDirectWriterBusyAgain(t *testing.T) {
+	var out syncBuffer
+	l := New(&out, Options{})
+	w := l.Writer("s").(*Writer)
+	w.Flush()
+	if !w.direct {
+		t.Fatal("a flushed writer does not write direct")
+	}
+	const n = 5000 // about 150 KiB of rows: more than maxOver half-scratches
+	for i := range n {
+		w.Write(reqlog.Record{Time: t0, Query: "q", Latency: -1, ResponseTime: time.Duration(i) * time.Microsecond, OK: true})
+	}
+	if w.direct {
+		t.Error("a writer that logs without idling still writes direct")
+	}
+	w.Close()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")[1:]
+	if len(lines) != n {
+		t.Fatalf("%d rows, want %d", len(lines), n)
+	}
+	for i, line := range lines {
+		if rt, _ := strconv.Atoi(strings.Split(line, ",")[3]); rt != i {
+			t.Fatalf("row %d has responseTime %d", i, rt)
+		}
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/stampede-bench/stampede/internal/reqlog"
 )
@@ -37,6 +38,11 @@ const (
 	// flushEvery is how long gathered chunks may wait for more before they
 	// are written.
 	flushEvery = 100 * time.Millisecond
+	// scratchSize is the size of a direct VU's own row buffer (Writer).
+	scratchSize = 512
+	// maxOver is how often a direct VU may fill its scratch without a
+	// Flush before it buffers again.
+	maxOver = 64
 )
 
 // Options tune a Log. Zero values mean the defaults.
@@ -178,14 +184,18 @@ func (l *Log) Close() error {
 	l.mu.Lock()
 	if !l.closed {
 		l.closed = true
+		l.smu.Lock()
 		for w := range l.writers {
-			if len(w.buf) > 0 {
+			switch {
+			case len(w.buf) > 0:
 				l.queue <- chunk{b: w.buf, n: w.n}
 				w.buf, w.n = nil, 0
+			case w.sn > 0:
+				l.appendShared(w.scratch[:w.sn], w.n)
+				w.sn, w.n = 0, 0
 			}
 		}
 		l.writers = nil
-		l.smu.Lock()
 		if len(l.shared) > 0 {
 			l.queue <- chunk{b: l.shared, n: l.sharedN, shared: true}
 			l.shared, l.sharedN = nil, 0
@@ -350,68 +360,136 @@ func (l *Log) getBuf() []byte {
 
 // Writer buffers the records of one VU. Its methods must not be called
 // concurrently.
+//
+// A VU starts buffered: its rows go into a buffer from the log's pool,
+// handed over when it holds the hand-off size. After its first Flush (the
+// engine flushes a VU about to be idle) it writes direct: its rows go into
+// scratch, a small array of its own, copied into the log's shared buffer
+// at every Flush or when scratch is half full. A direct VU thus never
+// takes a pooled buffer, and many slow VUs hold a fixed, small amount of
+// memory however they wake (all at once after a common think time, say).
+// A direct VU that fills scratch maxOver times without a Flush is busy:
+// it goes back to buffering.
 type Writer struct {
 	log *Log
 	buf []byte
-	n   int64 // records in buf
+	n   int64 // records in buf, or in scratch when direct
 	enc encoder
 	// custom replaces enc when the log has another format.
 	custom RecordEncoder
 	rec    reqlog.Record
+
+	direct  bool
+	sn      int // bytes used in scratch
+	over    int // scratch hand-overs since the last Flush
+	scratch [scratchSize]byte
 }
 
 // Write appends r to the VU's buffer and hands the buffer to the writer
 // goroutine when it is full, blocking while the writer lags.
 func (w *Writer) Write(r reqlog.Record) {
+	if w.direct {
+		w.afterDirect(w.encode(w.scratch[:w.sn], &r), 1)
+		return
+	}
 	if w.buf == nil {
 		w.buf = w.log.getBuf()
 	}
-	if w.custom != nil {
-		w.rec = r // through an interface, &r would escape: one allocation per record
-		w.buf = w.custom.Append(w.buf, &w.rec)
-	} else {
-		w.buf = w.enc.append(w.buf, &r)
-	}
+	w.buf = w.encode(w.buf, &r)
 	w.n++
 	if int64(len(w.buf)) >= w.log.handoff.Load() {
 		w.handoff()
 	}
 }
 
-// Flush hands over what is buffered (reqlog.Flusher): the engine calls it
-// when the VU is about to be idle. The rows are copied into the log's
-// shared buffer and the VU's buffer goes back for reuse, so that an idle
-// VU holds none and many slow VUs cost neither a buffer nor a hand-off
-// each.
-func (w *Writer) Flush() {
-	if len(w.buf) == 0 {
+// encode appends r in the log's format.
+func (w *Writer) encode(b []byte, r *reqlog.Record) []byte {
+	if w.custom != nil {
+		w.rec = *r // through an interface, r would escape: one allocation per record
+		return w.custom.Append(b, &w.rec)
+	}
+	return w.enc.append(b, r)
+}
+
+// afterDirect takes b, scratch with rows more records (or an event)
+// appended, or a copy of it on the heap when they did not fit, and hands
+// it to the shared buffer once it is half full.
+func (w *Writer) afterDirect(b []byte, rows int64) {
+	w.n += rows
+	inScratch := cap(b) == scratchSize && unsafe.SliceData(b) == &w.scratch[0]
+	if inScratch && len(b) < scratchSize/2 {
+		w.sn = len(b)
 		return
 	}
+	w.over++
+	busy := w.over > maxOver
+	// A VU that goes back to buffering sends the shared buffer on first:
+	// its rows there come before those of its next hand-off.
+	w.toShared(b, busy)
+	w.sn = 0
+	if busy {
+		w.direct = false
+		w.over = 0
+	}
+}
+
+// Flush hands over what is buffered (reqlog.Flusher): the engine calls it
+// when the VU is about to be idle. The rows are copied into the log's
+// shared buffer, a pooled buffer goes back for reuse, and the VU writes
+// direct from now on (see Writer).
+func (w *Writer) Flush() {
+	if w.direct {
+		if w.sn > 0 {
+			w.toShared(w.scratch[:w.sn], false)
+			w.sn = 0
+		}
+		w.over = 0
+		return
+	}
+	w.direct = true
+	if w.buf == nil {
+		return
+	}
+	if len(w.buf) > 0 {
+		w.toShared(w.buf, false)
+	}
+	w.log.recycle(chunk{b: w.buf, n: 1})
+	w.buf = nil
+}
+
+// toShared copies b, the VU's w.n records, into the log's shared buffer,
+// which goes to the queue once half of coalesceSize is full, or at once
+// when send is set.
+func (w *Writer) toShared(b []byte, send bool) {
 	l := w.log
 	l.mu.RLock()
 	if l.closed {
 		l.lost.Add(w.n)
 	} else {
 		l.smu.Lock()
-		if l.shared == nil {
-			select {
-			case b := <-l.spares:
-				l.shared = b
-			default:
-				l.shared = make([]byte, 0, coalesceSize)
-			}
-		}
-		l.shared = append(l.shared, w.buf...)
-		l.sharedN += w.n
-		if len(l.shared) >= coalesceSize/2 {
+		l.appendShared(b, w.n)
+		if send || len(l.shared) >= coalesceSize/2 {
 			l.queue <- chunk{b: l.shared, n: l.sharedN, shared: true}
 			l.shared, l.sharedN = nil, 0
 		}
 		l.smu.Unlock()
 	}
 	l.mu.RUnlock()
-	l.recycle(chunk{b: w.buf, n: w.n})
-	w.buf, w.n = nil, 0
+	w.n = 0
+}
+
+// appendShared appends b, n records, to the shared buffer; smu is held.
+func (l *Log) appendShared(b []byte, n int64) {
+	if l.shared == nil {
+		select {
+		case s := <-l.spares:
+			l.shared = s
+		default:
+			l.shared = make([]byte, 0, coalesceSize)
+		}
+	}
+	l.shared = append(l.shared, b...)
+	l.sharedN += n
 }
 
 // Close hands over what is buffered and returns the log's first write
@@ -420,6 +498,10 @@ func (w *Writer) Close() error {
 	l := w.log
 	if len(w.buf) > 0 {
 		w.handoff()
+	}
+	if w.sn > 0 {
+		w.toShared(w.scratch[:w.sn], false)
+		w.sn = 0
 	}
 	w.buf = nil
 	l.mu.Lock()
