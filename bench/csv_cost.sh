@@ -41,7 +41,7 @@ one() { # MODE ROUND -> ns/iteration
 		rows=$(($(wc -l <"$dir/requests.csv") - 1))
 		req=$(requests "$dir")
 		[ "$rows" -eq "$req" ] || { echo "round $r: requests.csv has $rows rows for $req requests" >&2; exit 1; }
-		[ "$(tail -c1 "$dir/requests.csv" | od -An -c | xargs)" = '\n' ] || { echo "round $r: requests.csv ends with a cut row" >&2; exit 1; }
+		[ "$(tail -c1 "$dir/requests.csv" | od -An -tx1 | tr -d ' ')" = 0a ] || { echo "round $r: requests.csv ends with a cut row" >&2; exit 1; }
 	fi
 	rm -rf "$dir"
 	awk -v u="$u" -v s="$s" -v n="$n" 'BEGIN { printf "%.1f", (u + s) * 1e9 / n }'

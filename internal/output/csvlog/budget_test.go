@@ -167,3 +167,41 @@ func TestDirectWriterBusyAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowVUsWakingTogether: 20,000 slow VUs that all log a request before
+// any of them is flushed (they wake together after the same think time)
+// allocate almost nothing per round: a flushed VU writes into its own
+// scratch, not into a pooled buffer (which a burst empties, so that each
+// VU allocated one: the heap, and RSS, then rose and fell with every
+// burst). Only the shared buffers, 64 KiB each, may be new.
+func TestSlowVUsWakingTogether(t *testing.T) {
+	const vus = 20000
+	l := New(io.Discard, Options{})
+	ws := make([]*Writer, vus)
+	for i := range ws {
+		ws[i] = l.Writer("s").(*Writer)
+	}
+	r := reqlog.Record{Time: t0, Query: "builtin.Sleep", Latency: -1, ResponseTime: time.Second, OK: true}
+	round := func() {
+		for _, w := range ws {
+			w.Write(r)
+		}
+		for _, w := range ws {
+			w.Flush()
+		}
+	}
+	round() // the first Flush makes each VU direct
+	allocs := testing.AllocsPerRun(5, round)
+	if limit := float64(vus) / 100; allocs > limit {
+		t.Errorf("%.0f allocations per round of %d rows, want at most %.0f", allocs, vus, limit)
+	}
+	for _, w := range ws {
+		w.Close()
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(vus * 7); l.Rows() != want {
+		t.Errorf("rows %d, want %d", l.Rows(), want)
+	}
+}
