@@ -8,7 +8,10 @@
 # niced, under prlimit and timeout, samples VmRSS from /proc every 10 s,
 # and prints the samples, the RSS after the first minute (the warm-up:
 # VUs allocated, buffers sized), the last one and the growth between
-# them, with the load average before/after and the CPU model.
+# them, the peak after the warm-up, with the load average before/after
+# and the CPU model. It ends with PASS (exit 0) when RSS grew by at most
+# 5% from the first minute to the end and never rose more than 10% above
+# it (issue 25: flat), FAIL (exit 1) otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dur=${1:-10m} vus=${2:-20000} sleep=${3:-1s}
@@ -45,5 +48,7 @@ printf '%s\n' "${samples[@]}" | awk '
 	{ last = $2; lt = $1; if ($1 >= 60) { if (!mn || $2 < mn) mn = $2; if ($2 > mx) mx = $2 } }
 	END {
 		if (!w) { print "run shorter than a minute: no figure"; exit 1 }
-		printf "rss after warm-up (t=%ds): %d MiB; last (t=%ds): %d MiB; growth %+.1f%%; range after warm-up %d-%d MiB\n", wt, w/1024, lt, last/1024, 100*(last-w)/w, mn/1024, mx/1024
+		g = 100*(last-w)/w; p = 100*(mx-w)/w
+		printf "rss after warm-up (t=%ds): %d MiB; last (t=%ds): %d MiB; growth %+.1f%%; range after warm-up %d-%d MiB (peak %+.1f%%)\n", wt, w/1024, lt, last/1024, g, mn/1024, mx/1024, p
+		if (g <= 5 && p <= 10) { print "PASS: flat (growth <= 5%, peak <= +10%)" } else { print "FAIL: not flat (want growth <= 5% and peak <= +10%)"; exit 1 }
 	}'

@@ -118,6 +118,8 @@ func guardRails2Rows(h hugeFiles) []struct {
 		{"--start-at 2099", []string{"run", "builtin.Noop", "-d", "1s", "--start-at", "2099-01-01T00:00:00Z"}, "days ahead; the limit is 7 days"},
 		{"--tag scenario=override", []string{"run", "builtin.Noop", "-d", "1s", "--tag", "scenario=override"}, `"scenario" is a tag stampede sets itself`},
 		{"--out json without a file", []string{"run", "builtin.Noop", "-d", "1s", "--out", "json"}, "--out json names the json output without its argument: give --out json=FILE"},
+		{"--kill-node with only Kafka scenarios", []string{"run", "kafka.Produce", "-d", "1s", "--kill-node", "1s"}, "--kill-node is a flag of the nats family, and no scenario of it runs (families run: kafka)"},
+		{"a family's flag without its scenarios", []string{"run", "builtin.Noop", "-d", "1s", "--topics", "2"}, "is a flag of the kafka family"},
 		// Endpoints are checked at the start.
 		{"--monitor of an HTML page", []string{"run", "builtin.Noop", "-d", "1s", "--monitor", "node=" + h.html + "/metrics"}, "serves no metric the monitor reads"},
 		{"--monitor of a dead port", []string{"run", "builtin.Noop", "-d", "1s", "--monitor", "node=" + h.dead + "/metrics"}, "connection refused"},

@@ -199,8 +199,27 @@ func checkRunDir(t *testing.T, disk string) {
 			t.Errorf("%s is not JSON", f)
 		}
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, "summary.txt")); !strings.Contains(string(b), "no space left") {
-		t.Errorf("summary.txt does not say why the run stopped:\n%s", b)
+	if b, _ := os.ReadFile(filepath.Join(dir, "summary.txt")); !strings.Contains(string(b), "STOPPED EARLY: the disk is full: ") ||
+		!strings.Contains(string(b), "no space left") || strings.Contains(string(b), "INTERRUPTED") {
+		t.Errorf("summary.txt does not say that the run stopped on a full disk (or says INTERRUPTED):\n%s", b)
+	}
+	var sum struct {
+		Stampede struct {
+			Stopped string `json:"stopped"`
+			Verdict struct {
+				Status    string `json:"status"`
+				Scenarios map[string]struct {
+					Reasons []struct{ Rule, Text string } `json:"reasons"`
+				} `json:"scenarios"`
+			} `json:"verdict"`
+		} `json:"stampede"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, resultdir.SummaryFile)); err != nil || json.Unmarshal(b, &sum) != nil {
+		t.Errorf("summary.json: %v", err)
+	}
+	if st := sum.Stampede; !strings.HasPrefix(st.Stopped, "the disk is full: ") || st.Verdict.Status != "degraded" ||
+		len(st.Verdict.Scenarios["builtin.Noop"].Reasons) == 0 || st.Verdict.Scenarios["builtin.Noop"].Reasons[0].Rule != "stopped" {
+		t.Errorf("summary.json: stopped %q, verdict %+v; want the disk named and a degraded verdict with rule stopped", st.Stopped, st.Verdict)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, resultdir.RequestsFile))
 	if err != nil {

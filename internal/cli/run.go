@@ -68,8 +68,9 @@ type runFlags struct {
 	// bindErr is why the families' flags could not be bound (a flag name
 	// bound twice); buildPlan reports it.
 	bindErr error
-	// flagFamily names the family of each workload flag (for --help).
-	flagFamily map[string]string
+	// flagFamily names the families binding each workload flag (for
+	// --help, and to refuse a flag of a family that runs no scenario).
+	flagFamily map[string][]string
 }
 
 func newRunCmd(env *Env) *cobra.Command {

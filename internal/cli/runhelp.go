@@ -23,7 +23,7 @@ var runFlagGroups = []struct {
 
 // setRunUsage prints run's flags in sections instead of one long list.
 // families maps each workload flag to its family's name.
-func setRunUsage(cmd *cobra.Command, families map[string]string) {
+func setRunUsage(cmd *cobra.Command, families map[string][]string) {
 	cmd.SetUsageFunc(func(c *cobra.Command) error {
 		w := c.OutOrStderr()
 		fmt.Fprintf(w, "Usage:\n  %s\n", c.UseLine())
@@ -48,8 +48,8 @@ func setRunUsage(cmd *cobra.Command, families map[string]string) {
 			section(g.title, g.names)
 		}
 		byFamily := map[string][]string{}
-		for name, fam := range families {
-			byFamily[fam] = append(byFamily[fam], name)
+		for name, fams := range families {
+			byFamily[fams[0]] = append(byFamily[fams[0]], name)
 		}
 		fams := make([]string, 0, len(byFamily))
 		for f := range byFamily {

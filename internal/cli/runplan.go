@@ -97,6 +97,9 @@ func buildPlan(in planInput) (run.Plan, error) {
 		}
 		p.Scenarios = append(p.Scenarios, run.Scenario{Name: n, Family: fam, Config: c})
 	}
+	if err := workload.CheckFlagFamilies(f.flagFamily, changed, in.commandLine, scenarioFamilies(p.Scenarios)); err != nil {
+		return p, err
+	}
 	if f.startAt != "" {
 		t, err := run.ParseStartAt(f.startAt, in.now)
 		if err != nil {
@@ -243,4 +246,15 @@ func parseProfilers(specs []string, getenv func(string) string) ([]profile.Colle
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// scenarioFamilies are the names of the families of scenarios.
+func scenarioFamilies(scenarios []run.Scenario) []string {
+	var out []string
+	for _, s := range scenarios {
+		if s.Family != nil {
+			out = append(out, s.Family.Name())
+		}
+	}
+	return out
 }

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"github.com/stampede-bench/stampede/internal/k8s"
-	"github.com/stampede-bench/stampede/internal/run"
-	"github.com/stampede-bench/stampede/internal/secret"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/k8s"
+	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/secret"
 )
 
 // TestSecretTagsRedacted plants secrets in tags (one named like a token,

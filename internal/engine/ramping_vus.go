@@ -142,6 +142,7 @@ func (e RampingVUsConfig) run(ctx context.Context, r *runner, start time.Duratio
 			defer v.rec.Flush()
 			for now := start; now < end && running(loop, hard); {
 				if int64(v.id) >= target.Load() {
+					v.flush() // ramped down: idle until the target rises
 					ch := wait()
 					if int64(v.id) < target.Load() {
 						continue

@@ -38,6 +38,17 @@ type vuState struct {
 	rec  *metrics.Recorder
 	it   Iter
 	wait time.Duration // current connection-error backoff
+	// flusher is the request writer when it buffers (nil otherwise).
+	flusher reqlog.Flusher
+}
+
+// flush hands the VU's buffered samples and request records over: it is
+// about to be idle for long.
+func (v *vuState) flush() {
+	v.rec.Flush()
+	if v.flusher != nil {
+		v.flusher.Flush()
+	}
 }
 
 func newRunner(idx int, spec Spec, deps Deps) *runner {
@@ -70,6 +81,7 @@ func (r *runner) newVU(ctx context.Context) (*vuState, error) {
 	if r.deps.Log != nil {
 		v.it.log = r.deps.Log.Writer(r.spec.Name)
 		v.it.events, _ = v.it.log.(reqlog.EventWriter)
+		v.flusher, _ = v.it.log.(reqlog.Flusher)
 	}
 	r.mu.Lock()
 	r.vus[id] = v
@@ -201,11 +213,12 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 	}
 	if end-start > slowIteration {
 		// A slow VU may now block for long (think time, a stalled
-		// target): hand its samples over rather than hold them.
-		v.rec.Flush()
+		// target): hand its samples and records over rather than hold
+		// them.
+		v.flush()
 	}
 	if !it.scheduled && (v.wait > 0 || connFailed(it, err)) {
-		v.rec.Flush() // about to wait: hand the samples over first
+		v.flush() // about to wait: hand the samples over first
 		end = r.backOff(ctx, v, connFailed(it, err), end)
 	}
 	return end

@@ -20,11 +20,14 @@ type Credential struct {
 
 // MoveCredentials replaces every run argument value that holds a
 // credential — a URL with a password or a secret query parameter, the
-// value of a secret flag, a secret header — by $(STAMPEDE_CRED_N), which
-// Kubernetes expands from the environment variable of that name (set from
-// the credential Secret). It returns the new arguments and the values.
+// value of a secret flag, a secret header or tag, every -e/--env value
+// (hidden in recorded arguments too: secret.RedactEnvArgs) — by
+// $(STAMPEDE_CRED_N), which Kubernetes expands from the environment
+// variable of that name (set from the credential Secret). What precedes
+// the value's "=" stays visible (-e API_TOKEN=$(STAMPEDE_CRED_1)). It
+// returns the new arguments and the values.
 func MoveCredentials(args []string) ([]string, []Credential) {
-	red := secret.RedactArgs(args)
+	red := secret.RedactEnvArgs(secret.RedactArgs(args))
 	out := make([]string, len(args))
 	var creds []Credential
 	for i, a := range args {
@@ -34,7 +37,11 @@ func MoveCredentials(args []string) ([]string, []Credential) {
 		}
 		key := "STAMPEDE_CRED_" + strconv.Itoa(len(creds)+1)
 		ref := "$(" + key + ")"
-		if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "--") {
+		if keep, ok := strings.CutSuffix(red[i], "=xxxxx"); ok && strings.HasPrefix(a, keep+"=") {
+			// KEY=value, --flag=KEY=value: only the value moves
+			creds = append(creds, Credential{key, a[len(keep)+1:]})
+			out[i] = keep + "=" + ref
+		} else if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(red[i], k+"=") {
 			creds = append(creds, Credential{key, v})
 			out[i] = k + "=" + ref
 		} else {

@@ -16,11 +16,16 @@ const SnapshotVersion = 1
 // statistic without the run. It serializes to JSON with histograms in the
 // compressed HdrHistogram encoding, and merges exactly (see Merge).
 type Snapshot struct {
-	Version     int                 `json:"version"`
-	Start       time.Time           `json:"start"`
-	End         time.Time           `json:"end"`
-	Interrupted bool                `json:"interrupted,omitempty"`
-	Scenarios   []*ScenarioSnapshot `json:"scenarios"`
+	Version     int       `json:"version"`
+	Start       time.Time `json:"start"`
+	End         time.Time `json:"end"`
+	Interrupted bool      `json:"interrupted,omitempty"`
+	// Stopped is why stampede itself stopped the run before its end, as
+	// one phrase (e.g. "the disk is full: write DIR/requests.csv: no space
+	// left on device"); empty when the run ran its course or the user
+	// interrupted it. A stopped run is also Interrupted (cut short).
+	Stopped   string              `json:"stopped,omitempty"`
+	Scenarios []*ScenarioSnapshot `json:"scenarios"`
 }
 
 // ScenarioSnapshot is the measurement of one scenario.
@@ -177,6 +182,9 @@ func Merge(parts ...*Snapshot) (*Snapshot, error) {
 			out.End = p.End
 		}
 		out.Interrupted = out.Interrupted || p.Interrupted
+		if out.Stopped == "" {
+			out.Stopped = p.Stopped
+		}
 		for _, sc := range p.Scenarios {
 			dst, ok := index[sc.Name]
 			if !ok {

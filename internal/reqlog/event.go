@@ -19,3 +19,13 @@ type EventWriter interface {
 	// (metrics.CheckMetric; 0 for an unnamed check).
 	Check(at time.Time, id metrics.ID, ok bool)
 }
+
+// Flusher is implemented by Writers that buffer records per VU: Flush
+// hands what the VU's writer holds to the output now. The engine calls it
+// from the VU's goroutine when the VU is about to wait (a slow iteration,
+// a back-off), so that a VU holds no buffered records while it is idle:
+// the memory of many slow VUs stays that of the records in flight, and
+// their rows reach the output soon after their requests.
+type Flusher interface {
+	Flush()
+}

@@ -64,6 +64,15 @@ func (e *diskFullError) Error() string {
 
 func (e *diskFullError) Unwrap() error { return e.err }
 
+// reason is the phrase the summary gives for the stop
+// (metrics.Snapshot.Stopped).
+func (e *diskFullError) reason() string {
+	if nospace.Is(e.err) {
+		return "the disk is full: " + e.err.Error()
+	}
+	return "a write failed: " + e.err.Error()
+}
+
 // watchWriters asks every writer for a write error every diskPoll until
 // stop is called, and calls fail with the first one it sees. A full disk
 // (or any other write error) stops the run: measuring on without being
@@ -96,7 +105,7 @@ func watchWriters(ws []errWriter, fail func(error)) (stop func()) {
 }
 
 // stoppedByWriter returns the writer error that stopped the run, if any.
-func stoppedByWriter(ctx context.Context) error {
+func stoppedByWriter(ctx context.Context) *diskFullError {
 	var df *diskFullError
 	if err := context.Cause(ctx); errors.As(err, &df) {
 		return df

@@ -95,6 +95,9 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 	agg.Close()
 	snap := agg.Snapshot()
 	snap.Interrupted = snap.Interrupted || interrupted
+	if writeErr != nil {
+		snap.Stopped = writeErr.reason()
+	}
 
 	// Every output is flushed and closed even when the run failed or was
 	// interrupted, so what was measured is never lost; every error is

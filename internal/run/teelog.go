@@ -27,6 +27,15 @@ func (t teeWriter) Write(r reqlog.Record) {
 	}
 }
 
+// Flush forwards to the writers that buffer (reqlog.Flusher).
+func (t teeWriter) Flush() {
+	for _, w := range t {
+		if f, ok := w.(reqlog.Flusher); ok {
+			f.Flush()
+		}
+	}
+}
+
 // Iteration forwards to the writers that take events (reqlog.EventWriter).
 func (t teeWriter) Iteration(at time.Time, d time.Duration, failed bool) {
 	for _, w := range t {

@@ -34,6 +34,9 @@ type Counters struct {
 	Unreachable string
 	// Top is the most frequent error message.
 	Top metrics.ErrorCount
+	// Stopped is why stampede stopped the run early (a full disk:
+	// metrics.Snapshot.Stopped); empty otherwise.
+	Stopped string
 }
 
 // CountersOf reads the verdict's counters from a scenario snapshot.
@@ -111,6 +114,9 @@ func Decide(c Counters) Scenario {
 	}
 	if c.Unreachable != "" {
 		add(RuleUnreachable, Degraded, "%s", c.Unreachable)
+	}
+	if c.Stopped != "" {
+		add(RuleStopped, Degraded, "stopped early: %s", c.Stopped)
 	}
 	if c.Cut > 0 {
 		add(RuleGraceful, Degraded, "%d iterations ran into the end of the graceful stop and were interrupted", c.Cut)

@@ -13,6 +13,7 @@
 //	degraded  dropped iterations above DroppedLimit (1%) of the schedule
 //	degraded  the target unreachable: the VUs spent more than 1% of their
 //	          time backing off after connection failures (the engine's note)
+//	degraded  stopped early by stampede itself (a full disk)
 //	degraded  iterations that ran into the end of the graceful stop
 //	passed    none of the above
 package verdict
@@ -79,6 +80,7 @@ const (
 	RuleFailedOps   Rule = "failed_operations"
 	RuleDropped     Rule = "dropped_iterations"
 	RuleRateMissed  Rule = "rate_missed"
+	RuleStopped     Rule = "stopped"
 	RuleGraceful    Rule = "graceful_stop"
 	RuleUnreachable Rule = "target_unreachable"
 )
@@ -129,7 +131,10 @@ func Of(snap *metrics.Snapshot) Run {
 		return r
 	}
 	for _, sc := range snap.Scenarios {
-		v := OfScenario(sc)
+		c := CountersOf(sc)
+		c.Stopped = snap.Stopped
+		v := Decide(c)
+		v.Name = sc.Name
 		if v.Status.rank() > r.Status.rank() {
 			r.Status = v.Status
 		}
@@ -138,7 +143,8 @@ func Of(snap *metrics.Snapshot) Run {
 	return r
 }
 
-// OfScenario returns the verdict of one scenario (Decide on its Counters).
+// OfScenario returns the verdict of one scenario (Decide on its Counters),
+// without what only the whole run knows (Snapshot.Stopped: use Of).
 func OfScenario(sc *metrics.ScenarioSnapshot) Scenario {
 	c := CountersOf(sc)
 	v := Decide(c)
@@ -185,6 +191,8 @@ func (r Rule) Phrase() string {
 		return "dropped iterations"
 	case RuleRateMissed:
 		return "rate missed"
+	case RuleStopped:
+		return "stopped early"
 	case RuleGraceful:
 		return "graceful stop"
 	case RuleUnreachable:

@@ -2,8 +2,12 @@ package workload
 
 import (
 	"fmt"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/spf13/pflag"
+	"github.com/stampede-bench/stampede/internal/usage"
 )
 
 // FlagBinder is implemented by families whose options can be set from
@@ -25,17 +29,18 @@ type FlagSharer interface {
 }
 
 // BindFlags binds the flags of every family implementing FlagBinder on fs,
-// in catalog order, and returns the family of each flag it added (the
-// first family, for a shared flag). A flag name already on fs, or bound by
+// in catalog order, and returns the families binding each flag it added
+// (one, or several in catalog order for a shared flag). A flag name already on fs, or bound by
 // two families that do not both declare it shared (FlagSharer), with the
 // same type and default, is an error: no family's flag is silently
 // dropped. On error fs is unchanged.
-func (c *Catalog) BindFlags(fs *pflag.FlagSet) (map[string]string, error) {
+func (c *Catalog) BindFlags(fs *pflag.FlagSet) (map[string][]string, error) {
 	type bound struct {
-		flag   *pflag.Flag
-		family string
-		shared bool
-		values []pflag.Value
+		flag     *pflag.Flag
+		family   string
+		shared   bool
+		values   []pflag.Value
+		families []string
 	}
 	byName := map[string]*bound{}
 	var order []string
@@ -75,7 +80,7 @@ func (c *Catalog) BindFlags(fs *pflag.FlagSet) (map[string]string, error) {
 			}
 			prev, dup := byName[fl.Name]
 			if !dup {
-				byName[fl.Name] = &bound{flag: fl, family: fam.Name(), shared: shared[fl.Name], values: []pflag.Value{fl.Value}}
+				byName[fl.Name] = &bound{flag: fl, family: fam.Name(), shared: shared[fl.Name], values: []pflag.Value{fl.Value}, families: []string{fam.Name()}}
 				order = append(order, fl.Name)
 				return
 			}
@@ -87,20 +92,21 @@ func (c *Catalog) BindFlags(fs *pflag.FlagSet) (map[string]string, error) {
 					fl.Name, prev.family, prev.flag.Value.Type(), prev.flag.DefValue, fam.Name(), fl.Value.Type(), fl.DefValue)
 			default:
 				prev.values = append(prev.values, fl.Value)
+				prev.families = append(prev.families, fam.Name())
 			}
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
-	out := make(map[string]string, len(order))
+	out := make(map[string][]string, len(order))
 	for _, n := range order {
 		b := byName[n]
 		if len(b.values) > 1 {
 			b.flag.Value = &sharedValue{Value: b.values[0], more: b.values[1:]}
 		}
 		fs.AddFlag(b.flag)
-		out[n] = b.family
+		out[n] = b.families
 	}
 	return out, nil
 }
@@ -121,4 +127,50 @@ func (s *sharedValue) Set(v string) error {
 		}
 	}
 	return nil
+}
+
+// CheckFlagFamilies refuses a workload flag given on the command line when
+// no family of running binds it (families: the families of each flag, as
+// Catalog.BindFlags returns them): --kill-node (nats) with only kafka.*
+// scenarios would otherwise be ignored silently, and the run would not
+// test what was asked. Flags set from the environment (STAMPEDE_*) or a
+// config file's options are not refused: they are often shared by runs of
+// several families.
+func CheckFlagFamilies(families map[string][]string, changed func(string) bool, commandLine []string, running []string) error {
+	runs := map[string]bool{}
+	for _, f := range running {
+		runs[f] = true
+	}
+	var names []string
+	for name := range families {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fams := families[name]
+		if !changed(name) || !onCommandLine(commandLine, name) || slices.ContainsFunc(fams, func(f string) bool { return runs[f] }) {
+			continue
+		}
+		var run []string
+		for f := range runs {
+			run = append(run, f)
+		}
+		sort.Strings(run)
+		return usage.Errorf("--%s is a flag of the %s family, and no scenario of it runs (families run: %s): it would be ignored; drop it or add a %s.* scenario",
+			name, strings.Join(fams, "/"), strings.Join(run, ", "), fams[0])
+	}
+	return nil
+}
+
+// onCommandLine reports whether --name is among args (before a "--").
+func onCommandLine(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
+			return true
+		}
+	}
+	return false
 }

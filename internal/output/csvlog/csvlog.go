@@ -12,6 +12,8 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
+	"unsafe"
 
 	"github.com/stampede-bench/stampede/internal/reqlog"
 )
@@ -30,6 +32,17 @@ const (
 	// maxFree is the most buffers kept for reuse; together they hold at
 	// most a quarter of the budget.
 	maxFree = 4096
+	// coalesceSize is the size of the writer goroutine's buffer in which
+	// small chunks are gathered before they are written.
+	coalesceSize = 64 << 10
+	// flushEvery is how long gathered chunks may wait for more before they
+	// are written.
+	flushEvery = 100 * time.Millisecond
+	// scratchSize is the size of a direct VU's own row buffer (Writer).
+	scratchSize = 512
+	// maxOver is how often a direct VU may fill its scratch without a
+	// Flush before it buffers again.
+	maxOver = 64
 )
 
 // Options tune a Log. Zero values mean the defaults.
@@ -84,20 +97,32 @@ type Log struct {
 	errMu sync.Mutex
 	err   error // first write error
 
+	// shared gathers the rows of VUs that flush (Writer.Flush: slow VUs
+	// about to be idle), so that they need neither a buffer of their own
+	// while idle nor a hand-off each; it goes to the queue when half of
+	// coalesceSize is full, or to the writer goroutine on its tick.
+	smu     sync.Mutex
+	shared  []byte
+	sharedN int64
+	spares  chan []byte // written shared buffers, for reuse
+
 	rows    atomic.Int64 // rows written
 	written atomic.Int64 // bytes of complete chunks written (header included)
 	lost    atomic.Int64 // rows not written (write error, or handed over after Close)
 }
 
 var (
-	_ reqlog.Log    = (*Log)(nil)
-	_ reqlog.Writer = (*Writer)(nil)
+	_ reqlog.Log     = (*Log)(nil)
+	_ reqlog.Writer  = (*Writer)(nil)
+	_ reqlog.Flusher = (*Writer)(nil)
 )
 
-// chunk is a buffer of n complete records.
+// chunk is a buffer of n complete records; shared tells a buffer of
+// Log.shared (recycled among the spares).
 type chunk struct {
-	b []byte
-	n int64
+	b      []byte
+	n      int64
+	shared bool
 }
 
 // New starts a log that writes Header and then every record to w. The
@@ -118,6 +143,7 @@ func New(w io.Writer, opts Options) *Log {
 		budget:  opts.Budget,
 		queue:   make(chan chunk, opts.Queue),
 		free:    make(chan []byte, maxFree),
+		spares:  make(chan []byte, 2),
 		done:    make(chan struct{}),
 		writers: map[*Writer]struct{}{},
 	}
@@ -158,13 +184,23 @@ func (l *Log) Close() error {
 	l.mu.Lock()
 	if !l.closed {
 		l.closed = true
+		l.smu.Lock()
 		for w := range l.writers {
-			if len(w.buf) > 0 {
+			switch {
+			case len(w.buf) > 0:
 				l.queue <- chunk{b: w.buf, n: w.n}
 				w.buf, w.n = nil, 0
+			case w.sn > 0:
+				l.appendShared(w.scratch[:w.sn], w.n)
+				w.sn, w.n = 0, 0
 			}
 		}
 		l.writers = nil
+		if len(l.shared) > 0 {
+			l.queue <- chunk{b: l.shared, n: l.sharedN, shared: true}
+			l.shared, l.sharedN = nil, 0
+		}
+		l.smu.Unlock()
 		close(l.queue)
 	}
 	l.mu.Unlock()
@@ -204,36 +240,100 @@ func (l *Log) result() error {
 	return nil
 }
 
-// run writes chunks until the queue is closed. After a write error it keeps
-// draining, counting the rows it cannot write, so that VUs never block on
-// a dead destination.
+// run writes chunks until the queue is closed. Small chunks (a slow VU
+// hands over a row or two at a time, Writer.Flush) are gathered into one
+// buffer of up to coalesceSize bytes and written together when it is full
+// or every flushEvery, so that many slow VUs do not cost a write each;
+// big chunks are written as they come. After a write error it keeps
+// draining, counting the rows it cannot write, so that VUs never block
+// on a dead destination.
 func (l *Log) run(w io.Writer) {
 	defer close(l.done)
-	failed := false
-	for c := range l.queue {
+	var (
+		out     = make([]byte, 0, coalesceSize)
+		outRows int64
+		failed  bool
+	)
+	write := func(b []byte, n int64) {
 		if !failed {
-			if _, err := w.Write(c.b); err != nil {
+			if _, err := w.Write(b); err != nil {
 				failed = true
 				l.errMu.Lock()
 				l.err = err
 				l.errMu.Unlock()
 			} else {
-				l.written.Add(int64(len(c.b)))
+				l.written.Add(int64(len(b)))
 			}
 		}
 		if failed {
-			l.lost.Add(c.n)
+			l.lost.Add(n)
 		} else {
-			l.rows.Add(c.n)
+			l.rows.Add(n)
 		}
-		// Every buffer goes back for reuse, small ones too: with many VUs
-		// the hand-off size is small, and a new buffer per hand-off made
-		// the heap (and RSS) creep up over a long run.
-		if c.n > 0 && cap(c.b) >= int(l.handoff.Load()) && len(l.free)*cap(c.b) < l.budget/4 {
-			select {
-			case l.free <- c.b[:0]:
-			default:
+	}
+	flush := func() {
+		if len(out) > 0 {
+			write(out, outRows)
+			out, outRows = out[:0], 0
+		}
+	}
+	put := func(c chunk) {
+		switch {
+		case len(c.b) >= coalesceSize/2:
+			flush() // what came before goes first
+			write(c.b, c.n)
+		default:
+			if len(out)+len(c.b) > coalesceSize {
+				flush()
 			}
+			out = append(out, c.b...)
+			outRows += c.n
+		}
+		l.recycle(c)
+	}
+	tick := time.NewTicker(flushEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case c, ok := <-l.queue:
+			if !ok {
+				flush()
+				return
+			}
+			put(c)
+		case <-tick.C:
+			// The rows flushed VUs gathered since the last tick. TryLock:
+			// a VU may hold smu while it waits for room on the queue,
+			// which only this goroutine makes.
+			if l.smu.TryLock() {
+				c := chunk{b: l.shared, n: l.sharedN, shared: true}
+				l.shared, l.sharedN = nil, 0
+				l.smu.Unlock()
+				if len(c.b) > 0 {
+					put(c)
+				}
+			}
+			flush()
+		}
+	}
+}
+
+// recycle puts the buffer of a written chunk on the free list. Every
+// buffer goes back for reuse, small ones too: with many VUs the hand-off
+// size is small, and a new buffer per hand-off made the heap (and RSS)
+// creep up over a long run.
+func (l *Log) recycle(c chunk) {
+	if c.shared {
+		select {
+		case l.spares <- c.b[:0]:
+		default:
+		}
+		return
+	}
+	if c.n > 0 && cap(c.b) >= int(l.handoff.Load()) && len(l.free)*cap(c.b) < l.budget/4 {
+		select {
+		case l.free <- c.b[:0]:
+		default:
 		}
 	}
 }
@@ -260,32 +360,136 @@ func (l *Log) getBuf() []byte {
 
 // Writer buffers the records of one VU. Its methods must not be called
 // concurrently.
+//
+// A VU starts buffered: its rows go into a buffer from the log's pool,
+// handed over when it holds the hand-off size. After its first Flush (the
+// engine flushes a VU about to be idle) it writes direct: its rows go into
+// scratch, a small array of its own, copied into the log's shared buffer
+// at every Flush or when scratch is half full. A direct VU thus never
+// takes a pooled buffer, and many slow VUs hold a fixed, small amount of
+// memory however they wake (all at once after a common think time, say).
+// A direct VU that fills scratch maxOver times without a Flush is busy:
+// it goes back to buffering.
 type Writer struct {
 	log *Log
 	buf []byte
-	n   int64 // records in buf
+	n   int64 // records in buf, or in scratch when direct
 	enc encoder
 	// custom replaces enc when the log has another format.
 	custom RecordEncoder
 	rec    reqlog.Record
+
+	direct  bool
+	sn      int // bytes used in scratch
+	over    int // scratch hand-overs since the last Flush
+	scratch [scratchSize]byte
 }
 
 // Write appends r to the VU's buffer and hands the buffer to the writer
 // goroutine when it is full, blocking while the writer lags.
 func (w *Writer) Write(r reqlog.Record) {
+	if w.direct {
+		w.afterDirect(w.encode(w.scratch[:w.sn], &r), 1)
+		return
+	}
 	if w.buf == nil {
 		w.buf = w.log.getBuf()
 	}
-	if w.custom != nil {
-		w.rec = r // through an interface, &r would escape: one allocation per record
-		w.buf = w.custom.Append(w.buf, &w.rec)
-	} else {
-		w.buf = w.enc.append(w.buf, &r)
-	}
+	w.buf = w.encode(w.buf, &r)
 	w.n++
 	if int64(len(w.buf)) >= w.log.handoff.Load() {
 		w.handoff()
 	}
+}
+
+// encode appends r in the log's format.
+func (w *Writer) encode(b []byte, r *reqlog.Record) []byte {
+	if w.custom != nil {
+		w.rec = *r // through an interface, r would escape: one allocation per record
+		return w.custom.Append(b, &w.rec)
+	}
+	return w.enc.append(b, r)
+}
+
+// afterDirect takes b, scratch with rows more records (or an event)
+// appended, or a copy of it on the heap when they did not fit, and hands
+// it to the shared buffer once it is half full.
+func (w *Writer) afterDirect(b []byte, rows int64) {
+	w.n += rows
+	inScratch := cap(b) == scratchSize && unsafe.SliceData(b) == &w.scratch[0]
+	if inScratch && len(b) < scratchSize/2 {
+		w.sn = len(b)
+		return
+	}
+	w.over++
+	busy := w.over > maxOver
+	// A VU that goes back to buffering sends the shared buffer on first:
+	// its rows there come before those of its next hand-off.
+	w.toShared(b, busy)
+	w.sn = 0
+	if busy {
+		w.direct = false
+		w.over = 0
+	}
+}
+
+// Flush hands over what is buffered (reqlog.Flusher): the engine calls it
+// when the VU is about to be idle. The rows are copied into the log's
+// shared buffer, a pooled buffer goes back for reuse, and the VU writes
+// direct from now on (see Writer).
+func (w *Writer) Flush() {
+	if w.direct {
+		if w.sn > 0 {
+			w.toShared(w.scratch[:w.sn], false)
+			w.sn = 0
+		}
+		w.over = 0
+		return
+	}
+	w.direct = true
+	if w.buf == nil {
+		return
+	}
+	if len(w.buf) > 0 {
+		w.toShared(w.buf, false)
+	}
+	w.log.recycle(chunk{b: w.buf, n: 1})
+	w.buf = nil
+}
+
+// toShared copies b, the VU's w.n records, into the log's shared buffer,
+// which goes to the queue once half of coalesceSize is full, or at once
+// when send is set.
+func (w *Writer) toShared(b []byte, send bool) {
+	l := w.log
+	l.mu.RLock()
+	if l.closed {
+		l.lost.Add(w.n)
+	} else {
+		l.smu.Lock()
+		l.appendShared(b, w.n)
+		if send || len(l.shared) >= coalesceSize/2 {
+			l.queue <- chunk{b: l.shared, n: l.sharedN, shared: true}
+			l.shared, l.sharedN = nil, 0
+		}
+		l.smu.Unlock()
+	}
+	l.mu.RUnlock()
+	w.n = 0
+}
+
+// appendShared appends b, n records, to the shared buffer; smu is held.
+func (l *Log) appendShared(b []byte, n int64) {
+	if l.shared == nil {
+		select {
+		case s := <-l.spares:
+			l.shared = s
+		default:
+			l.shared = make([]byte, 0, coalesceSize)
+		}
+	}
+	l.shared = append(l.shared, b...)
+	l.sharedN += n
 }
 
 // Close hands over what is buffered and returns the log's first write
@@ -294,6 +498,10 @@ func (w *Writer) Close() error {
 	l := w.log
 	if len(w.buf) > 0 {
 		w.handoff()
+	}
+	if w.sn > 0 {
+		w.toShared(w.scratch[:w.sn], false)
+		w.sn = 0
 	}
 	w.buf = nil
 	l.mu.Lock()

@@ -192,7 +192,7 @@ func TestWriteErrorPropagates(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			l := New(&failWriter{ok: tc.ok, err: disk}, Options{BufferSize: 256, Queue: 1})
 			w := l.Writer("s")
-			const n = 1000
+			const n = 10000 // several writes of gathered chunks (coalesceSize)
 			for range n {
 				w.Write(reqlog.Record{Time: t0, Query: "GO 1 STEP", Latency: -1, OK: true})
 			}
@@ -307,5 +307,23 @@ func BenchmarkEncode(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		buf = e.append(buf[:0], &r)
+	}
+}
+
+// TestEncoderCacheMatchesAppendRecord: one VU's encoder, with its cached
+// timestamp and quoting decisions, writes every record as a fresh
+// AppendRecord does, whatever the sequence of texts (substrings of one
+// string share its bytes).
+func TestEncoderCacheMatchesAppendRecord(t *testing.T) {
+	base := `ab,"c` + "\n" + `d`
+	texts := []string{"noop", "noop", "", base, base[:2], base[:3], base[:2], base, "x\"y", "", "noop"}
+	var e encoder
+	for i, q := range texts {
+		for _, er := range []string{"", texts[(i+3)%len(texts)]} {
+			r := reqlog.Record{Time: t0.Add(time.Duration(i) * 700 * time.Millisecond), Query: q, Latency: -1, ResponseTime: time.Duration(i) * time.Microsecond, OK: er == "", Err: er}
+			if got, want := string(e.append(nil, &r)), string(AppendRecord(nil, &r)); got != want {
+				t.Errorf("record %d (query %q, error %q): cached %q, fresh %q", i, q, er, got, want)
+			}
+		}
 	}
 }

@@ -52,12 +52,37 @@ func AppendRecord(b []byte, r *reqlog.Record) []byte {
 }
 
 // encoder is AppendRecord with the formatted timestamp of the last record
-// cached (a VU logs many requests per second) and a reused buffer for
-// rendering statements.
+// cached (a VU logs many requests per second), whether the query, label
+// and error texts of the last record needed quoting (a VU logs the same
+// few texts over and over), and a reused buffer for rendering statements.
 type encoder struct {
-	sec   int64
-	stamp []byte
-	stmt  []byte
+	sec        int64
+	stamp      []byte
+	stmt       []byte
+	query, err textCache
+}
+
+// textCache remembers whether the last text appended needed quoting. A Go
+// string is immutable, and the cache holds a pointer to its bytes (which
+// keeps them alive), so the same pointer and length mean the same text.
+type textCache struct {
+	p     *byte
+	n     int
+	quote bool
+}
+
+// append is appendField with the quoting decision cached.
+func (c *textCache) append(b []byte, s string) []byte {
+	if s == "" {
+		return b
+	}
+	if p := unsafe.StringData(s); p != c.p || len(s) != c.n {
+		c.p, c.n, c.quote = p, len(s), needsQuotes(s)
+	}
+	if !c.quote {
+		return append(b, s...)
+	}
+	return appendQuoted(b, s)
 }
 
 func (e *encoder) append(b []byte, r *reqlog.Record) []byte {
@@ -73,10 +98,11 @@ func (e *encoder) append(b []byte, r *reqlog.Record) []byte {
 func (e *encoder) appendRest(b []byte, r *reqlog.Record) []byte {
 	b = append(b, ',')
 	if r.Op != nil {
+		// rendered anew into e.stmt each time: not cached
 		e.stmt = driver.AppendStatement(e.stmt[:0], r.Op)
 		b = appendField(b, unsafe.String(unsafe.SliceData(e.stmt), len(e.stmt)))
 	} else {
-		b = appendField(b, r.Query)
+		b = e.query.append(b, r.Query)
 	}
 	b = append(b, ',')
 	if r.Latency >= 0 {
@@ -92,14 +118,14 @@ func (e *encoder) appendRest(b []byte, r *reqlog.Record) []byte {
 	b = strconv.AppendInt(b, r.Rows, 10)
 	b = append(b, ',')
 	if r.Op != nil {
-		b = appendField(b, r.Query)
+		b = e.query.append(b, r.Query)
 	}
 	b = append(b, ',')
 	if r.HasAnswer {
 		b = strconv.AppendInt(b, r.Answer, 10)
 	}
 	b = append(b, ',')
-	b = appendField(b, r.Err)
+	b = e.err.append(b, r.Err)
 	return append(b, '\n')
 }
 
@@ -109,6 +135,11 @@ func appendField(b []byte, s string) []byte {
 	if !needsQuotes(s) {
 		return append(b, s...)
 	}
+	return appendQuoted(b, s)
+}
+
+// appendQuoted appends s quoted, its quotes doubled.
+func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	for {
 		i := strings.IndexByte(s, '"')
@@ -126,6 +157,9 @@ func appendField(b []byte, s string) []byte {
 // needsQuotes scans with strings.IndexByte (vectorized), which keeps long
 // statements such as batched inserts cheap.
 func needsQuotes(s string) bool {
+	if s == "" {
+		return false
+	}
 	return strings.IndexByte(s, ',') >= 0 || strings.IndexByte(s, '"') >= 0 ||
 		strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0
 }

@@ -35,6 +35,10 @@ func (w *Writer) Check(at time.Time, id metrics.ID, ok bool) {
 }
 
 func (w *Writer) event(appendTo func([]byte) []byte) {
+	if w.direct {
+		w.afterDirect(appendTo(w.scratch[:w.sn]), 0)
+		return
+	}
 	if w.buf == nil {
 		w.buf = w.log.getBuf()
 	}

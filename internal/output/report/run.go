@@ -25,12 +25,16 @@ func buildRun(r *resultdir.Result, label string, sc *selfcheck.Report, maxPoints
 	if len(r.Options.Args) > 0 {
 		run.Command = "stampede " + strings.Join(r.Options.Args, " ")
 	}
-	if snap.Interrupted {
+	switch {
+	case snap.Stopped != "":
+		run.Warnings = append(run.Warnings, "the run was stopped early: "+snap.Stopped+"; results cover it until the stop")
+	case snap.Interrupted:
 		run.Warnings = append(run.Warnings, "the run was interrupted: results cover it until the stop")
 	}
 	run.Notes = metrics.RunNotes(snap) // once for the run, not under each scenario
+	v := verdict.Of(snap)
 	for _, s := range snap.Scenarios {
-		run.Scenarios = append(run.Scenarios, buildScenario(s, sc, run.Notes))
+		run.Scenarios = append(run.Scenarios, buildScenario(s, v.Scenario(s.Name), sc, run.Notes))
 	}
 	if err := readSeries(r.Dir, run.Scenarios, snap, maxPoints); err != nil {
 		return nil, err
@@ -47,7 +51,7 @@ func buildRun(r *resultdir.Result, label string, sc *selfcheck.Report, maxPoints
 	return run, nil
 }
 
-func buildScenario(s *metrics.ScenarioSnapshot, sc *selfcheck.Report, runNotes []string) *Scenario {
+func buildScenario(s *metrics.ScenarioSnapshot, v verdict.Scenario, sc *selfcheck.Report, runNotes []string) *Scenario {
 	out := &Scenario{
 		Name: s.Name, Executor: s.Executor, Start: s.Start, Duration: round(s.Duration().Seconds(), 3),
 		Interrupted: s.Interrupted, Notes: s.OwnNotes(runNotes),
@@ -73,7 +77,7 @@ func buildScenario(s *metrics.ScenarioSnapshot, sc *selfcheck.Report, runNotes [
 		sum.Max, sum.Avg = usToMs(st.Max), usToMs(st.Avg)
 		out.Distribution = distribution(t)
 	}
-	out.Verdict = verdict.OfScenario(s)
+	out.Verdict = v
 	if v := out.Verdict; v.Status != verdict.Passed {
 		texts := make([]string, len(v.Reason))
 		for i, r := range v.Reason {

@@ -17,7 +17,7 @@ func (c *console) scenario(sc *metrics.ScenarioSnapshot) {
 	}
 	detail = append(detail, fmtDur(sc.Duration()))
 	if sc.Interrupted {
-		detail = append(detail, "INTERRUPTED")
+		detail = append(detail, c.cutMark())
 	}
 	c.header(sc.Name, strings.Join(detail, ", "))
 	c.checks(sc)

@@ -160,7 +160,7 @@ func (c *console) scenarioRemarks(sc *metrics.ScenarioSnapshot) {
 	}
 	detail := fmtDur(sc.Duration())
 	if sc.Interrupted {
-		detail += ", INTERRUPTED"
+		detail += ", " + c.cutMark()
 	}
 	c.header(sc.Name, detail)
 	c.errors(sc)

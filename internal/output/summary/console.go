@@ -125,6 +125,15 @@ func (c *console) header(title, detail string) {
 	c.line("")
 }
 
+// cutMark is the word a cut-short scenario's header carries: STOPPED when
+// stampede stopped the run itself (Snapshot.Stopped), else INTERRUPTED.
+func (c *console) cutMark() string {
+	if c.snap.Stopped != "" {
+		return "STOPPED"
+	}
+	return "INTERRUPTED"
+}
+
 func (c *console) interrupted() {
 	if !c.snap.Interrupted {
 		return
@@ -136,6 +145,9 @@ func (c *console) interrupted() {
 		}
 	}
 	text := fmt.Sprintf("INTERRUPTED: results cover the first %s of the run, until it was stopped", fmtDur(c.snap.End.Sub(c.snap.Start)))
+	if c.snap.Stopped != "" {
+		text = fmt.Sprintf("STOPPED EARLY: %s; results cover the first %s of the run", c.snap.Stopped, fmtDur(c.snap.End.Sub(c.snap.Start)))
+	}
 	if len(cut) > 0 {
 		text += "; cut short: " + strings.Join(cut, ", ")
 	}

@@ -62,6 +62,7 @@ func WriteJSON(w io.Writer, snap *metrics.Snapshot, opts JSONOptions) error {
 		},
 		Stampede: jsonStampede{
 			Interrupted: snap.Interrupted,
+			Stopped:     snap.Stopped,
 			Start:       snap.Start.UTC(),
 			End:         snap.End.UTC(),
 			Scenarios:   map[string]jsonScenario{},
@@ -153,6 +154,7 @@ type jsonState struct {
 
 type jsonStampede struct {
 	Interrupted      bool                        `json:"interrupted"`
+	Stopped          string                      `json:"stopped,omitempty"` // why stampede stopped the run early
 	Start            time.Time                   `json:"start"`
 	End              time.Time                   `json:"end"`
 	Scenarios        map[string]jsonScenario     `json:"scenarios"`
