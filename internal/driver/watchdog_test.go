@@ -18,4 +18,3 @@ func TestTickFor(t *testing.T) {
 		}
 	}
 }
-
