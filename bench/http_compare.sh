@@ -53,7 +53,11 @@ one() {
 		n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["scenarios"][0]["counters"]["requests"])' "$tmp/run/snapshot.json")
 		;;
 	esac
-	[ "${n:-0}" -gt 0 ] || { echo "http_compare.sh: $tool -c$c measured nothing" >&2; cat "$tmp/out" >&2; exit 1; }
+	if [ "${n:-0}" -le 0 ]; then # the starved target answered nothing: the round does not count
+		echo "http_compare.sh: $tool -c$c measured nothing" >&2
+		echo "0 nan nan"
+		return
+	fi
 	awk -v n="$n" '{printf "%d %.3f %.1f\n", n, ($1 + $2) * 1e6 / n, $3 / 1024}' "$tmp/time"
 }
 
@@ -73,11 +77,31 @@ for c in $conns; do
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# median and range of a list of numbers
-stats() { sort -g | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%.2f [%.2f-%.2f]", m, a[1], a[NR]}'; }
+# Where the resident memory is, at the largest connection count, two
+# seconds into one more run of each: anonymous (heap, stacks, buffers)
+# and file-backed (the executable's own pages) from /proc/PID/smaps_rollup.
+cmax=$(echo $conns | tr ' ' '\n' | sort -n | tail -1)
+split() { # split NAME COMMAND...: prints "NAME: RSS anon MB, file MB"
+	local name=$1
+	shift
+	"$@" >/dev/null 2>&1 &
+	local pid=$!
+	sleep 2
+	local p
+	p=$(pgrep -P "$pid" | head -1 || true) # taskset execs in place; keep $pid when it has no child
+	p=${p:-$pid}
+	awk -v n="$name" '/^Anonymous:/ {a=$2} /^Rss:/ {r=$2} END {printf "%s at %s connections: RSS %.1f MB = anonymous %.1f + file-backed %.1f\n", n, c, r/1024, a/1024, (r-a)/1024}' c="$cmax" "/proc/$p/smaps_rollup"
+	wait "$pid" || true
+}
+rm -rf "$tmp/split"
+split wrk taskset -c 0 wrk -t1 -c"$cmax" -d4s "$url"
+split stampede taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u "$cmax" -d 4s --no-csv --no-report --quiet --out "$tmp/split"
+
+# median and range of a list of numbers (rounds that measured nothing left out)
+stats() { grep -v nan | sort -g | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%.2f [%.2f-%.2f]", m, a[1], a[NR]}'; }
 col() { for r in $(seq 1 "$rounds"); do eval "echo \${$1[$2,$3,$r]}"; done | stats; }
-ratio() { for r in $(seq 1 "$rounds"); do echo "${cpu[$1,$3,$r]} ${cpu[$2,$3,$r]}" | awk '{print $1/$2}'; done | stats; }
-rratio() { for r in $(seq 1 "$rounds"); do echo "${rss[$1,$3,$r]} ${rss[$2,$3,$r]}" | awk '{print $1/$2}'; done | stats; }
+ratio() { for r in $(seq 1 "$rounds"); do echo "${cpu[$1,$3,$r]} ${cpu[$2,$3,$r]}" | awk '/nan/ {print "nan"; next} {print $1/$2}'; done | stats; }
+rratio() { for r in $(seq 1 "$rounds"); do echo "${rss[$1,$3,$r]} ${rss[$2,$3,$r]}" | awk '/nan/ {print "nan"; next} {print $1/$2}'; done | stats; }
 echo
 echo "medians [ranges] over $rounds rounds; CPU µs/request of the whole process, peak RSS MB"
 printf '| %-5s | %-22s | %-22s | %-18s | %-18s | %-22s | %-18s | %-18s |\n' conns "wrk µs/req" "stampede µs/req" "stampede/wrk CPU" "wrk RSS" "stampede RSS" "stampede/wrk RSS" "stampede+csv µs/req"
