@@ -77,25 +77,28 @@ for c in $conns; do
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# Where the resident memory is, at the largest connection count, two
-# seconds into one more run of each: anonymous (heap, stacks, buffers)
-# and file-backed (the executable's own pages) from /proc/PID/smaps_rollup.
+# Where the resident memory is, at the largest connection count, at the
+# peak of one more run of each (sampled every 0.5 s): anonymous (heap,
+# stacks, buffers) and file-backed (the executable's own pages) from
+# /proc/PID/smaps_rollup.
 cmax=$(echo $conns | tr ' ' '\n' | sort -n | tail -1)
-split() { # split NAME COMMAND...: prints "NAME: RSS anon MB, file MB"
-	local name=$1
+split() { # split NAME COMMAND...: prints "NAME at N connections: RSS ... = anonymous ... + file-backed ..."
+	local name=$1 best="0 0" p
 	shift
 	"$@" >/dev/null 2>&1 &
 	local pid=$!
-	sleep 2
-	local p
-	p=$(pgrep -P "$pid" | head -1 || true) # taskset execs in place; keep $pid when it has no child
-	p=${p:-$pid}
-	awk -v n="$name" '/^Anonymous:/ {a=$2} /^Rss:/ {r=$2} END {printf "%s at %s connections: RSS %.1f MB = anonymous %.1f + file-backed %.1f\n", n, c, r/1024, a/1024, (r-a)/1024}' c="$cmax" "/proc/$p/smaps_rollup"
+	while kill -0 "$pid" 2>/dev/null; do
+		p=$(pgrep -P "$pid" | head -1 || true) # taskset execs in place; keep $pid when it has no child
+		p=${p:-$pid}
+		best=$(awk -v best="$best" 'BEGIN {split(best, b, " ")} /^Anonymous:/ {a=$2} /^Rss:/ {r=$2} END {if (r > b[1]) print r, a; else print best}' "/proc/$p/smaps_rollup" 2>/dev/null || echo "$best")
+		sleep 0.5
+	done
 	wait "$pid" || true
+	echo "$best" | awk -v n="$name" -v c="$cmax" '{printf "%s at %s connections, peak: RSS %.1f MB = anonymous %.1f + file-backed %.1f\n", n, c, $1/1024, $2/1024, ($1-$2)/1024}'
 }
 rm -rf "$tmp/split"
-split wrk taskset -c 0 wrk -t1 -c"$cmax" -d4s "$url"
-split stampede taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u "$cmax" -d 4s --no-csv --no-report --quiet --out "$tmp/split"
+split wrk taskset -c 0 wrk -t1 -c"$cmax" -d"${secs}s" "$url"
+split stampede taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u "$cmax" -d "${secs}s" --no-csv --no-report --quiet --out "$tmp/split"
 
 # median and range of a list of numbers (rounds that measured nothing left out)
 stats() { grep -v nan | sort -g | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%.2f [%.2f-%.2f]", m, a[1], a[NR]}'; }
