@@ -1,43 +1,115 @@
 #!/usr/bin/env bash
-# HTTP GET on loopback: stampede vs wrk vs vegeta against bench/httptarget.
-# The target is pinned to CPU 1 and every load generator to CPU 0, with 50
-# connections/VUs, so the figures compare generators, not targets. Rounds
-# interleave the tools (noisy machines: compare within a round).
+# bench/http_compare.sh — HTTP GET on loopback: stampede's http.Request
+# against wrk -t1, the same URL, at 50, 500 and 5,000 connections (VUs),
+# against bench/httptarget. The target runs on CPU 1 and every generator on
+# CPU 0 (taskset). Client CPU per request comes from the kernel's
+# accounting of the whole process (/usr/bin/time: user + system, start-up
+# and shutdown included, for every tool), RSS is the process's peak
+# resident set. The tools alternate every round (the first of a round
+# alternates too); prints per-round figures, then per connection count the
+# medians, the ranges and the per-round ratio stampede / wrk.
 #
-#   bench/http_compare.sh [SECONDS=10] [ROUNDS=3]
+#   bench/http_compare.sh [SECONDS=5] [ROUNDS=5] [CONNS="50 500 5000"]
+#
+# Tools: wrk (wrk -t1 -cN), stampede (--no-csv --no-report: like wrk, a
+# histogram and no per-request log) and stampede+csv (the default
+# per-request CSV, for reference: not in the ratio).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-secs=${1:-10}
-rounds=${2:-3}
-port=18181
+secs=${1:-5}
+rounds=${2:-5}
+conns=${3:-50 500 5000}
+[ "$rounds" -ge 5 ] || { echo "http_compare.sh: need at least 5 rounds" >&2; exit 2; }
+command -v wrk >/dev/null || { echo "http_compare.sh: wrk not in PATH" >&2; exit 2; }
+port=${PORT:-18181}
 tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$tmp"' EXIT
+ulimit -n 20000
 
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 go build -o "$tmp/stampede" ./cmd/stampede
 go build -o "$tmp/httptarget" ./bench/httptarget
-GOBIN="$tmp" go install github.com/tsenart/vegeta/v12@v12.13.0
-
 taskset -c 1 "$tmp/httptarget" -addr 127.0.0.1:$port 2>/dev/null &
 sleep 0.5
 url=http://127.0.0.1:$port/
 
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; ${secs}s per tool, 50 connections, generator on CPU 0, target on CPU 1"
-rate() { # requests per second of a result dir
-	python3 - "$1/snapshot.json" <<'PY'
-import json, sys
-from datetime import datetime
-sc = json.load(open(sys.argv[1]))["scenarios"][0]
-t = lambda x: datetime.fromisoformat(x.replace("Z", "+00:00"))
-print(round(sc["counters"]["requests"] / (t(sc["end"]) - t(sc["start"])).total_seconds()))
-PY
+echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; ${secs}s per run, generator on CPU 0, target on CPU 1"
+echo "wrk: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# one TOOL CONNS: runs the tool once; prints "requests cpu-us/request rss-MB".
+one() {
+	local tool=$1 c=$2 n
+	case $tool in
+	wrk)
+		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 wrk -t1 -c"$c" -d"${secs}s" "$url" >"$tmp/out"
+		n=$(awk '/requests in/ {print $1}' "$tmp/out")
+		;;
+	stampede | stampede+csv)
+		local extra=(--no-csv)
+		[ "$tool" = stampede+csv ] && extra=()
+		rm -rf "$tmp/run"
+		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 "$tmp/stampede" run http.Request --target "$url" \
+			-u "$c" -d "${secs}s" --no-report --quiet --out "$tmp/run" "${extra[@]}" >"$tmp/out"
+		n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["scenarios"][0]["counters"]["requests"])' "$tmp/run/snapshot.json")
+		;;
+	esac
+	if [ "${n:-0}" -le 0 ]; then # the starved target answered nothing: the round does not count
+		echo "http_compare.sh: $tool -c$c measured nothing" >&2
+		echo "0 nan nan"
+		return
+	fi
+	awk -v n="$n" '{printf "%d %.3f %.1f\n", n, ($1 + $2) * 1e6 / n, $3 / 1024}' "$tmp/time"
 }
-printf '%-6s %12s %12s %12s %14s\n' round wrk vegeta stampede stampede+csv
-for r in $(seq "$rounds"); do
-	w=$(taskset -c 0 wrk -t1 -c50 -d"${secs}s" "$url" | awk '/Requests\/sec/ {printf "%.0f", $2}')
-	v=$(echo "GET $url" | taskset -c 0 "$tmp/vegeta" attack -rate=0 -max-workers=50 -workers=50 -duration="${secs}s" -keepalive=true |
-		"$tmp/vegeta" report -type=json | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["throughput"]))')
-	taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u 50 -d "${secs}s" --no-csv --no-report --quiet --out "$tmp/s$r" >/dev/null
-	taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u 50 -d "${secs}s" --no-report --quiet --out "$tmp/c$r" >/dev/null
-	printf '%-6s %12s %12s %12s %14s\n' "$r" "$w" "$v" "$(rate "$tmp/s$r")" "$(rate "$tmp/c$r")"
+
+tools=(wrk stampede stampede+csv)
+declare -A cpu rss req
+for c in $conns; do
+	for r in $(seq 1 "$rounds"); do
+		line="c=$c round $r:"
+		for k in 0 1 2; do
+			tool=${tools[$(((k + r) % 3))]}
+			read -r n us mb < <(one "$tool" "$c")
+			req[$tool,$c,$r]=$n cpu[$tool,$c,$r]=$us rss[$tool,$c,$r]=$mb
+			line+=" $tool ${us}µs ${mb}MB ($n)"
+		done
+		echo "$line"
+	done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# Where the resident memory is, at the largest connection count, at the
+# peak of one more run of each (sampled every 0.5 s): anonymous (heap,
+# stacks, buffers) and file-backed (the executable's own pages) from
+# /proc/PID/smaps_rollup.
+cmax=$(echo $conns | tr ' ' '\n' | sort -n | tail -1)
+split() { # split NAME COMMAND...: prints "NAME at N connections: RSS ... = anonymous ... + file-backed ..."
+	local name=$1 best="0 0" p
+	shift
+	"$@" >/dev/null 2>&1 &
+	local pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		p=$(pgrep -P "$pid" | head -1 || true) # taskset execs in place; keep $pid when it has no child
+		p=${p:-$pid}
+		best=$(awk -v best="$best" 'BEGIN {split(best, b, " ")} /^Anonymous:/ {a=$2} /^Rss:/ {r=$2} END {if (r > b[1]) print r, a; else print best}' "/proc/$p/smaps_rollup" 2>/dev/null || echo "$best")
+		sleep 0.5
+	done
+	wait "$pid" || true
+	echo "$best" | awk -v n="$name" -v c="$cmax" '{printf "%s at %s connections, peak: RSS %.1f MB = anonymous %.1f + file-backed %.1f\n", n, c, $1/1024, $2/1024, ($1-$2)/1024}'
+}
+rm -rf "$tmp/split"
+split wrk taskset -c 0 wrk -t1 -c"$cmax" -d"${secs}s" "$url"
+split stampede taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u "$cmax" -d "${secs}s" --no-csv --no-report --quiet --out "$tmp/split"
+
+# median and range of a list of numbers (rounds that measured nothing left out)
+stats() { grep -v nan | sort -g | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%.2f [%.2f-%.2f]", m, a[1], a[NR]}'; }
+col() { for r in $(seq 1 "$rounds"); do eval "echo \${$1[$2,$3,$r]}"; done | stats; }
+ratio() { for r in $(seq 1 "$rounds"); do echo "${cpu[$1,$3,$r]} ${cpu[$2,$3,$r]}" | awk '/nan/ {print "nan"; next} {print $1/$2}'; done | stats; }
+rratio() { for r in $(seq 1 "$rounds"); do echo "${rss[$1,$3,$r]} ${rss[$2,$3,$r]}" | awk '/nan/ {print "nan"; next} {print $1/$2}'; done | stats; }
+echo
+echo "medians [ranges] over $rounds rounds; CPU µs/request of the whole process, peak RSS MB"
+printf '| %-5s | %-22s | %-22s | %-18s | %-18s | %-22s | %-18s | %-18s |\n' conns "wrk µs/req" "stampede µs/req" "stampede/wrk CPU" "wrk RSS" "stampede RSS" "stampede/wrk RSS" "stampede+csv µs/req"
+printf '|%s|\n' "-------|------------------------|------------------------|--------------------|--------------------|------------------------|--------------------|----------------------"
+for c in $conns; do
+	printf '| %-5s | %-22s | %-22s | %-18s | %-18s | %-22s | %-18s | %-18s |\n' "$c" "$(col cpu wrk "$c")" "$(col cpu stampede "$c")" \
+		"$(ratio stampede wrk "$c")" "$(col rss wrk "$c")" "$(col rss stampede "$c")" "$(rratio stampede wrk "$c")" "$(col cpu stampede+csv "$c")"
 done

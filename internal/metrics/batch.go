@@ -2,13 +2,16 @@ package metrics
 
 import "sync"
 
-// batchCap is the number of trend samples a Recorder buffers before it hands
-// them to the Aggregator: 512 samples × 16 B = 8 KiB per busy VU. A VU that
-// records little (slow iterations, think time) starts with room for
-// smallBatchCap samples, so 100,000 idle VUs do not hold 8 KiB each.
+// batchCap is the most trend samples a Recorder buffers before it hands
+// them to the Aggregator: 512 samples × 16 B = 8 KiB per busy VU. A batch
+// is sized to what its VU recorded in its last one (a power of two from
+// smallBatchCap up, with a quarter to spare, twice the last size when that
+// one filled up), so that 5,000 VUs recording 100 samples a second each do
+// not hold 8 KiB each, nor 100,000 idle VUs.
 const (
 	batchCap      = 512
 	smallBatchCap = 8
+	batchClasses  = 7 // 8, 16, ..., 512
 )
 
 // Sample is one trend value.
@@ -35,28 +38,49 @@ type Batch struct {
 	touched  bool
 }
 
-// batchPool recycles batches in two sizes.
-type batchPool struct{ big, small sync.Pool }
+// batchPool recycles batches, one pool per size class.
+type batchPool struct{ class [batchClasses]sync.Pool }
 
 func newBatchPool(n int) *batchPool {
 	bp := &batchPool{}
-	newBatch := func(c int) *Batch {
-		return &Batch{Samples: make([]Sample, 0, c), Counts: make([]int64, n), Fails: make([]int64, n)}
+	for i := range bp.class {
+		c := smallBatchCap << i
+		bp.class[i].New = func() any {
+			return &Batch{Samples: make([]Sample, 0, c), Counts: make([]int64, n), Fails: make([]int64, n)}
+		}
 	}
-	bp.big.New = func() any { return newBatch(batchCap) }
-	bp.small.New = func() any { return newBatch(smallBatchCap) }
 	return bp
 }
 
-// get returns an empty batch, a small one when the recorder's last batch
-// held few samples.
-func (bp *batchPool) get(scenario int, sec int64, small bool) *Batch {
-	var b *Batch
-	if small {
-		b = bp.small.Get().(*Batch)
-	} else {
-		b = bp.big.Get().(*Batch)
+// classFor is the size class of the batch that follows one that held
+// last samples out of capacity prev and was handed over because it was
+// full, or because its second ended.
+func classFor(last, prev int, full bool) int {
+	want := last + last/4
+	if full {
+		want = 2 * prev
 	}
+	for i := range batchClasses {
+		if smallBatchCap<<i >= want {
+			return i
+		}
+	}
+	return batchClasses - 1
+}
+
+// classOf is the size class of a batch of capacity c.
+func classOf(c int) int {
+	for i := range batchClasses {
+		if smallBatchCap<<i >= c {
+			return i
+		}
+	}
+	return batchClasses - 1
+}
+
+// get returns an empty batch of size class class.
+func (bp *batchPool) get(scenario int, sec int64, class int) *Batch {
+	b := bp.class[class].Get().(*Batch)
 	b.Scenario, b.Sec = scenario, sec
 	return b
 }
@@ -68,9 +92,5 @@ func (bp *batchPool) put(b *Batch) {
 	clear(b.Errors)
 	b.Errors = b.Errors[:0]
 	b.touched = false
-	if cap(b.Samples) >= batchCap {
-		bp.big.Put(b)
-	} else {
-		bp.small.Put(b)
-	}
+	bp.class[classOf(cap(b.Samples))].Put(b)
 }

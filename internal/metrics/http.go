@@ -105,8 +105,8 @@ func (r *Recorder) HTTP(at time.Duration, ids *HTTPIDs, s *HTTPSample) {
 	if b == nil {
 		return
 	}
-	if len(b.Samples)+8 > batchCap {
-		r.flush()
+	if len(b.Samples)+8 > cap(b.Samples) {
+		r.flushFull()
 		b = r.batch(at)
 	}
 	b.Counts[ids.Reqs]++

@@ -16,7 +16,7 @@ type Recorder struct {
 	scenario int
 	warmEnd  time.Duration
 	cur      *Batch
-	lastLen  int          // samples in the last batch handed over
+	class    int          // size class of the next batch (see classFor)
 	live     atomic.Int64 // iterations published for live views
 }
 
@@ -27,8 +27,8 @@ func (r *Recorder) Trend(id ID, at time.Duration, v int64) {
 		return
 	}
 	b.Samples = append(b.Samples, Sample{ID: id, V: v})
-	if len(b.Samples) == batchCap {
-		r.flush()
+	if len(b.Samples) == cap(b.Samples) {
+		r.flushFull()
 	}
 }
 
@@ -41,8 +41,8 @@ func (r *Recorder) Op(at time.Duration, rt, svc, lat, rows int64, errMsg string)
 	if b == nil {
 		return
 	}
-	if len(b.Samples)+4 > batchCap {
-		r.flush()
+	if len(b.Samples)+4 > cap(b.Samples) {
+		r.flushFull()
 		b = r.batch(at)
 	}
 	b.Counts[IDRequests]++
@@ -105,8 +105,8 @@ func (r *Recorder) Iteration(at, d time.Duration) {
 	b.Counts[IDIterations]++
 	b.Samples = append(b.Samples, Sample{ID: IDIterationDuration, V: int64(d / time.Microsecond)})
 	r.live.Store(r.live.Load() + 1)
-	if len(b.Samples) >= batchCap {
-		r.flush()
+	if len(b.Samples) >= cap(b.Samples) {
+		r.flushFull()
 	}
 }
 
@@ -139,13 +139,18 @@ func (r *Recorder) batch(at time.Duration) *Batch {
 		r.flush()
 	}
 	if r.cur == nil {
-		r.cur = r.agg.pool.get(r.scenario, sec, r.lastLen < smallBatchCap)
+		r.cur = r.agg.pool.get(r.scenario, sec, r.class)
 	}
 	return r.cur
 }
 
-func (r *Recorder) flush() {
-	r.lastLen = len(r.cur.Samples)
+// flushFull hands over a batch that has no room left; flush one whose
+// second ended or that its VU hands over early.
+func (r *Recorder) flushFull() { r.handOver(true) }
+func (r *Recorder) flush()     { r.handOver(false) }
+
+func (r *Recorder) handOver(full bool) {
+	r.class = classFor(len(r.cur.Samples), cap(r.cur.Samples), full)
 	r.agg.in <- r.cur // blocks rather than drops when the aggregator lags
 	r.cur = nil
 }

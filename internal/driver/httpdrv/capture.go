@@ -73,7 +73,7 @@ func (r *reader) restCapture(line []byte, c *Capture) (status int, keepAlive boo
 	contentLength := int64(-1)
 	chunked := false
 	for {
-		h, err := r.br.ReadSlice('\n')
+		h, err := r.line()
 		if err != nil {
 			return 0, false, err
 		}

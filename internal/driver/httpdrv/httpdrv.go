@@ -118,6 +118,8 @@ type conn struct {
 	ctx    context.Context
 	stopAF func() bool
 	tm     Timings // of the last request
+	// deadline is the connection's deadline as last set (zero: none).
+	deadline time.Time
 	// firstDial is the dial of the connection Conn opened, not yet
 	// reported: the next request's connecting and blocked time.
 	firstDial time.Duration
@@ -132,6 +134,7 @@ func (c *conn) dial(ctx context.Context) error {
 	c.ncMu.Lock()
 	c.nc = nc
 	c.ncMu.Unlock()
+	c.deadline = time.Time{}
 	c.cr.r = nc
 	c.r = newReader(&c.cr)
 	return nil
@@ -146,6 +149,7 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 			c.stopAF()
 		}
 		c.ctx = ctx
+		c.deadline = time.Unix(1, 0) // set it again on the next request
 		c.stopAF = context.AfterFunc(ctx, func() {
 			c.ncMu.Lock()
 			defer c.ncMu.Unlock()
@@ -176,11 +180,7 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		c.tm.Blocked = c.tm.Connecting
 		t0 = now
 	}
-	if to := requestTimeout(c.d.timeout, op); to > 0 {
-		c.nc.SetDeadline(t0.Add(to))
-	} else {
-		c.nc.SetDeadline(time.Time{})
-	}
+	c.setDeadline(t0, requestTimeout(c.d.timeout, op))
 	c.wbuf = appendRequest(c.wbuf[:0], c.d.host, c.d.ua, op)
 	n, err := c.nc.Write(c.wbuf)
 	c.tm.Sent = int64(n)
@@ -199,6 +199,7 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 	if err != nil {
 		return c.fail(ctx, err)
 	}
+	c.r.grow(c.cr.n)
 	if !keep {
 		c.closeNet()
 	}
@@ -206,6 +207,31 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		return driver.Result{Status: status, Err: &Status{Code: status}}
 	}
 	return driver.Result{Rows: 1, Status: status}
+}
+
+// DeadlineSlack bounds how late a request timeout may fire: a request
+// started at t0 with timeout d fails between t0+d and t0+d+slack, slack
+// being d/20 up to DeadlineSlack. Moving the connection's deadline only
+// when it leaves that window spares a timer update per request.
+const DeadlineSlack = 100 * time.Millisecond
+
+// setDeadline bounds the request that starts at t0 by timeout (none when
+// 0), moving the connection's deadline only when needed.
+func (c *conn) setDeadline(t0 time.Time, timeout time.Duration) {
+	if timeout <= 0 {
+		if !c.deadline.IsZero() {
+			c.nc.SetDeadline(time.Time{})
+			c.deadline = time.Time{}
+		}
+		return
+	}
+	want := t0.Add(timeout)
+	slack := min(timeout/20, DeadlineSlack)
+	if !c.deadline.IsZero() && !c.deadline.Before(want) && c.deadline.Sub(want) <= slack {
+		return
+	}
+	c.deadline = want.Add(slack)
+	c.nc.SetDeadline(c.deadline)
 }
 
 func (c *conn) fail(ctx context.Context, err error) driver.Result {

@@ -10,13 +10,56 @@ import (
 	"time"
 )
 
+// Read buffer sizes (bytes). A connection starts with SmallReadBuffer,
+// which holds a small response whole (one read syscall), and moves to
+// LargeReadBuffer once a response was larger (fewer reads for big bodies).
+// Lines (status, headers, chunk sizes) may be up to MaxLine long.
+const (
+	SmallReadBuffer = 2 << 10
+	LargeReadBuffer = 16 << 10
+	MaxLine         = 16 << 10
+)
+
 // reader parses HTTP/1.1 responses from a buffered connection and discards
 // their bodies.
 type reader struct {
-	br *bufio.Reader
+	src  io.Reader
+	br   *bufio.Reader
+	long []byte // a line longer than br's buffer, assembled
 }
 
-func newReader(r io.Reader) *reader { return &reader{br: bufio.NewReaderSize(r, 16<<10)} }
+func newReader(r io.Reader) *reader {
+	return &reader{src: r, br: bufio.NewReaderSize(r, SmallReadBuffer)}
+}
+
+// grow moves to the large buffer after a response of n bytes that did not
+// fit the small one, once nothing is left buffered.
+func (r *reader) grow(n int64) {
+	if n > SmallReadBuffer && r.br.Size() < LargeReadBuffer && r.br.Buffered() == 0 {
+		r.br = bufio.NewReaderSize(r.src, LargeReadBuffer)
+	}
+}
+
+// line reads up to and including the next '\n'. A line longer than the
+// buffer is assembled (up to MaxLine, else bufio.ErrBufferFull); the
+// result is valid until the next read.
+func (r *reader) line() ([]byte, error) {
+	l, err := r.br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return l, err
+	}
+	r.long = append(r.long[:0], l...)
+	for {
+		l, err = r.br.ReadSlice('\n')
+		r.long = append(r.long, l...)
+		if len(r.long) > MaxLine {
+			return nil, bufio.ErrBufferFull
+		}
+		if err != bufio.ErrBufferFull {
+			return r.long, err
+		}
+	}
+}
 
 var errMalformed = errors.New("malformed HTTP response")
 
@@ -26,7 +69,7 @@ var errMalformed = errors.New("malformed HTTP response")
 // the end of the body, left to the caller: FirstByte is set instead, to
 // save a clock read).
 func (r *reader) response(tm *Timings, sent time.Time, capture *Capture) (status int, keepAlive bool, err error) {
-	line, err := r.br.ReadSlice('\n')
+	line, err := r.line()
 	tm.FirstByte = time.Now()
 	tm.Waiting = tm.FirstByte.Sub(sent)
 	if err != nil {
@@ -56,7 +99,7 @@ func (r *reader) rest(line []byte) (status int, keepAlive bool, err error) {
 	contentLength := int64(-1)
 	chunked := false
 	for {
-		h, err := r.br.ReadSlice('\n')
+		h, err := r.line()
 		if err != nil {
 			return 0, false, err
 		}
@@ -112,7 +155,7 @@ func (r *reader) discardChunked() error {
 // consumes that many bytes; trailers are skipped.
 func (r *reader) chunks(body func(n int64) error) error {
 	for {
-		line, err := r.br.ReadSlice('\n')
+		line, err := r.line()
 		if err != nil {
 			return err
 		}
@@ -127,7 +170,7 @@ func (r *reader) chunks(body func(n int64) error) error {
 		if n == 0 {
 			// Trailers until an empty line.
 			for {
-				t, err := r.br.ReadSlice('\n')
+				t, err := r.line()
 				if err != nil {
 					return err
 				}

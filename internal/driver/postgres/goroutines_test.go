@@ -11,10 +11,8 @@ import (
 )
 
 // Queries with a timeout and a cancellable run context start no
-// goroutine per query: pgx's context watcher registers a
-// context.AfterFunc (no goroutine until the context ends), so the
-// per-operation context of driver.OpContext costs a timer, not a
-// goroutine.
+// goroutine per query: they run with a context whose Done is nil, which
+// pgx does not watch, and the DB's watchdog enforces the timeout.
 func TestNoGoroutinePerQuery(t *testing.T) {
 	const n = 300
 	d := open(t, pgtest.URL(t), driver.Options{PoolSize: 1, Timeout: time.Minute})

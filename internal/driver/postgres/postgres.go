@@ -10,8 +10,12 @@
 //
 // Every VU owns one connection; at most Options.PoolSize are open at once.
 // pgx prepares each distinct statement once per connection and caches it.
-// Options.Timeout bounds each operation: on expiry a cancel request goes to
-// the server and the connection is reopened if it was lost.
+// Options.Timeout bounds each operation without a goroutine or timer per
+// query: one watchdog per DB (driver.Watchdog) sends a cancel request to
+// the server within a tick of the deadline (Timeout/20, at most
+// driver.MaxTick) and cuts the connection DeadlineDelay later if the query
+// still runs; a lost connection is reopened by the next query. See
+// watch.go.
 package postgres
 
 import (
@@ -106,6 +110,7 @@ type DB struct {
 	target  string // redacted
 	timeout time.Duration
 	slots   chan struct{}
+	watch   *driver.Watchdog // interrupts overdue or cancelled queries
 }
 
 var (
@@ -126,6 +131,7 @@ func Open(ctx context.Context, u *url.URL, opts driver.Options) (driver.Driver, 
 		return nil, err
 	}
 	c.Close(ctx)
+	d.watch = driver.NewWatchdog(opts.Timeout)
 	return d, nil
 }
 
@@ -152,7 +158,9 @@ func (d *DB) Conn(ctx context.Context) (driver.Conn, error) {
 		<-d.slots
 		return nil, err
 	}
-	return &Conn{c: c, d: d}, nil
+	conn := &Conn{c: c, d: d}
+	conn.op = d.watch.Add(conn.interrupt)
+	return conn, nil
 }
 
 // Version returns the server version, e.g. "PostgreSQL 15.4".
@@ -169,5 +177,9 @@ func (d *DB) Version(ctx context.Context) (string, error) {
 	return "PostgreSQL " + v, nil
 }
 
-// Close releases nothing: connections belong to their VUs.
-func (d *DB) Close() error { return nil }
+// Close stops the watchdog; connections belong to their VUs, which close
+// them first.
+func (d *DB) Close() error {
+	d.watch.Close()
+	return nil
+}

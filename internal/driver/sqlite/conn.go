@@ -17,10 +17,8 @@ type Conn struct {
 	// when the connection cannot be interrupted that way, and then every
 	// statement runs under a per-operation context (a goroutine or two
 	// per statement).
-	op *opState
-	// lastRun and lastQuiet cache context.WithoutCancel(lastRun): the
-	// context of the run, values kept, whose Done is nil.
-	lastRun, lastQuiet context.Context
+	op    *driver.Watch
+	quiet driver.Quiet // the run's context, Done nil
 }
 
 // stmt is a prepared statement and how it runs.
@@ -69,9 +67,9 @@ func (c *Conn) do(ctx context.Context, op *driver.Op, dest []any, each func([]an
 		}
 		return res
 	}
-	c.op.begin(ctx)
-	res := run(c.quiet(ctx), s, op, dest, each)
-	cause := c.op.end()
+	c.op.Begin(ctx)
+	res := run(c.quiet.Of(ctx), s, op, dest, each)
+	cause := c.op.End()
 	if res.Err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -81,14 +79,6 @@ func (c *Conn) do(ctx context.Context, op *driver.Op, dest []any, each func([]an
 		}
 	}
 	return res
-}
-
-// quiet returns ctx without its cancellation and deadline (cached).
-func (c *Conn) quiet(ctx context.Context) context.Context {
-	if ctx != c.lastRun {
-		c.lastRun, c.lastQuiet = ctx, context.WithoutCancel(ctx)
-	}
-	return c.lastQuiet
 }
 
 // run executes s under ctx and counts rows; errors are returned raw.
@@ -179,7 +169,7 @@ func (c *Conn) wrap(parent, ctx context.Context, err error) error {
 // Close releases the statements and returns the connection to the pool.
 func (c *Conn) Close() error {
 	if c.op != nil {
-		c.d.watch.remove(c.op)
+		c.d.watch.Remove(c.op)
 	}
 	for _, s := range c.stmts {
 		s.st.Close()

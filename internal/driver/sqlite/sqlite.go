@@ -13,8 +13,8 @@
 //
 // Options.Timeout and the run's cancellation end a reading statement
 // without a goroutine per statement: one watchdog per DB interrupts it
-// (sqlite3_interrupt) within a tick (Timeout/20, between MinTick and
-// MaxTick) of its deadline or of the run's end; see watchdog.go. Writing
+// (sqlite3_interrupt) within a tick (Timeout/20, between driver.MinTick and
+// driver.MaxTick) of its deadline or of the run's end; see watchdog.go. Writing
 // statements run under a per-operation context.
 package sqlite
 
@@ -94,8 +94,8 @@ type DB struct {
 	db      *sql.DB
 	path    string
 	timeout time.Duration
-	slots   chan struct{} // bounds open VU connections to the pool size
-	watch   *watchdog     // interrupts overdue or cancelled reads
+	slots   chan struct{}    // bounds open VU connections to the pool size
+	watch   *driver.Watchdog // interrupts overdue or cancelled reads
 }
 
 var (
@@ -132,7 +132,7 @@ func Open(ctx context.Context, u *url.URL, opts driver.Options) (driver.Driver, 
 		db.Close()
 		return nil, fmt.Errorf("sqlite %s: %w", path, err)
 	}
-	return &DB{db: db, path: path, timeout: opts.Timeout, slots: make(chan struct{}, pool), watch: newWatchdog(opts.Timeout)}, nil
+	return &DB{db: db, path: path, timeout: opts.Timeout, slots: make(chan struct{}, pool), watch: driver.NewWatchdog(opts.Timeout)}, nil
 }
 
 func unwrapPathError(err error) error {
@@ -161,8 +161,7 @@ func (d *DB) Conn(ctx context.Context) (driver.Conn, error) {
 	}
 	conn := &Conn{c: c, d: d, stmts: map[string]*stmt{}}
 	if intr, err := interrupter(c); err == nil {
-		conn.op = &opState{w: d.watch, interrupt: intr}
-		d.watch.add(conn.op)
+		conn.op = d.watch.Add(func(time.Duration) { intr() })
 	}
 	return conn, nil
 }
@@ -178,7 +177,7 @@ func (d *DB) Version(ctx context.Context) (string, error) {
 
 // Close stops the watchdog and closes every connection.
 func (d *DB) Close() error {
-	d.watch.close()
+	d.watch.Close()
 	return d.db.Close()
 }
 

@@ -149,20 +149,6 @@ func TestReadOnly(t *testing.T) {
 	}
 }
 
-func TestTickFor(t *testing.T) {
-	tests := []struct{ timeout, want time.Duration }{
-		{0, MaxTick},
-		{time.Minute, MaxTick},
-		{100 * time.Millisecond, 5 * time.Millisecond},
-		{5 * time.Millisecond, MinTick},
-	}
-	for _, tc := range tests {
-		if got := tickFor(tc.timeout); got != tc.want {
-			t.Errorf("tickFor(%v) = %v, want %v", tc.timeout, got, tc.want)
-		}
-	}
-}
-
 // Closing a DB twice does not panic (the watchdog stops once).
 func TestCloseTwice(t *testing.T) {
 	d := newDB(t, 1, driver.Options{PoolSize: 1})
