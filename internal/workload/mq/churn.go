@@ -18,10 +18,10 @@ func (b *base) addChurn() {
 	if !b.churn() {
 		return
 	}
-	b.onStart = append(b.onStart, b.churnLoop)
+	b.OnStart = append(b.OnStart, b.churnLoop)
 }
 
-func (b *base) churnLoop(ctx context.Context, _ time.Duration) {
+func (b *base) churnLoop(ctx context.Context) {
 	o := &b.opts
 	wait := func(d time.Duration) bool {
 		t := time.NewTimer(d)
@@ -51,11 +51,11 @@ func (b *base) churnLoop(ctx context.Context, _ time.Duration) {
 			if errors.As(err, &te) {
 				reason = te.Reason
 			}
-			b.pending.Error("churn: " + name + ": " + reason)
+			b.Pending.Error("churn: " + name + ": " + reason)
 			return
 		}
 		ops++
-		b.pending.Add(b.ids.churnOps, 1)
+		b.Pending.Add(b.ids.ChurnOps, 1)
 	}
 	if o.ChurnBrokers && b.cluster != nil {
 		op("broker join", func(context.Context) error {
@@ -87,6 +87,6 @@ func (b *base) churnLoop(ctx context.Context, _ time.Duration) {
 	if joined >= 0 {
 		op("broker leave", func(context.Context) error { return b.cluster.RemoveNode(joined) })
 	}
-	b.churnOps.Store(int64(ops))
-	b.churnErrs.Store(int64(errs))
+	b.ChurnOps.Store(int64(ops))
+	b.ChurnErrs.Store(int64(errs))
 }

@@ -35,17 +35,12 @@ func (b *base) startConsumers(ctx context.Context, each func(recs []*kgo.Record,
 			return nil, err
 		}
 		bg.clients = append(bg.clients, cl)
-		b.bg.Add(1)
-		go func() {
-			defer b.bg.Done()
-			b.consumeLoop(cl, each)
-		}()
+		b.Go(func(ctx context.Context) { b.consumeLoop(ctx, cl, each) })
 	}
 	return bg, nil
 }
 
-func (b *base) consumeLoop(cl *kgo.Client, each func([]*kgo.Record, int64)) {
-	ctx := b.bgCtx
+func (b *base) consumeLoop(ctx context.Context, cl *kgo.Client, each func([]*kgo.Record, int64)) {
 	var recs []*kgo.Record
 	for ctx.Err() == nil {
 		fs := cl.PollFetches(ctx)
@@ -56,11 +51,11 @@ func (b *base) consumeLoop(cl *kgo.Client, each func([]*kgo.Record, int64)) {
 		recs = recs[:0]
 		fs.EachPartition(func(p kgo.FetchTopicPartition) {
 			if p.Err != nil && !errors.Is(p.Err, context.Canceled) && !errors.Is(p.Err, kgo.ErrClientClosed) {
-				b.pending.Error("consume: " + kafkadrv.ErrorMessage(p.Err))
+				b.Pending.Error("consume: " + kafkadrv.ErrorMessage(p.Err))
 			}
 			recs = append(recs, p.Records...)
 		})
-		b.consumed.Add(int64(len(recs)))
+		b.Consumed.Add(int64(len(recs)))
 		if each != nil && len(recs) > 0 {
 			each(recs, now)
 		}
@@ -144,7 +139,7 @@ func newEndToEnd(r *run) *e2eScenario {
 		s.index[t] = i
 	}
 	s.addChurn()
-	s.atClose = append(s.atClose, s.account)
+	s.AtClose = append(s.AtClose, s.account)
 	return s
 }
 
@@ -186,7 +181,7 @@ func (s *e2eScenario) dispatch(recs []*kgo.Record, nowNs int64) {
 		}
 	}
 	if unmatched > 0 {
-		s.pending.Add(s.ids.unmatched, unmatched)
+		s.Pending.Add(s.ids.unmatched, unmatched)
 		s.unmatched.Add(unmatched)
 	}
 }
@@ -202,7 +197,7 @@ func recordStamp(rec *kgo.Record) (stamp, bool) {
 
 // Teardown stops the consumers and producers and writes the notes.
 func (s *e2eScenario) Teardown(context.Context) error {
-	s.stopBackground()
+	s.StopBackground()
 	s.cons.close()
 	if s.prod != nil {
 		s.prod.close()
@@ -224,14 +219,14 @@ func (s *e2eScenario) account() {
 	s.ledger.Verify(ctx, &offsetHolder{adm: s.admin, topics: s.topics}, 5*time.Second)
 	a := s.ledger.Account()
 	if a.Lost > 0 {
-		s.pending.Add(s.ids.lost, a.Lost)
-		s.lost.Store(a.Lost)
+		s.Pending.Add(s.ids.lost, a.Lost)
+		s.Lost.Store(a.Lost)
 	}
 	line := a.Describe(s.opts.E2ETimeout, -1, "")
 	if n := s.unmatched.Load(); n > 0 {
 		line += sprintf("; %d unmatched (consumed messages nobody waited for: duplicates)", n)
 	}
-	s.note("%s", line)
+	s.Note("%s", line)
 }
 
 func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
@@ -249,7 +244,7 @@ type e2eVU struct {
 
 // backlog samples acknowledged but not yet consumed messages.
 func (s *e2eScenario) backlog(it *engine.Iter, now, _ time.Duration) {
-	it.Rec.Trend(s.ids.backlog, now, max(0, s.acked.Load()-s.consumed.Load()))
+	it.Rec.Trend(s.ids.backlog, now, max(0, s.Acked.Load()-s.Consumed.Load()))
 }
 
 func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
@@ -293,6 +288,6 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 }
 
 func (v *e2eVU) Close() error {
-	v.s.closeVU(v.snd.it)
+	v.s.CloseVU(v.snd.it)
 	return nil
 }

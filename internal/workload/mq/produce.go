@@ -84,7 +84,7 @@ func (s *produceScenario) Setup(context.Context) error {
 
 // Teardown closes the clients and writes the scenario's notes.
 func (s *produceScenario) Teardown(context.Context) error {
-	s.stopBackground()
+	s.StopBackground()
 	if s.prod != nil {
 		s.prod.close()
 	}
@@ -110,7 +110,7 @@ func (v *produceVU) Iterate(ctx context.Context, it *engine.Iter) error {
 }
 
 func (v *produceVU) Close() error {
-	v.s.closeVU(v.snd.it)
+	v.s.CloseVU(v.snd.it)
 	return nil
 }
 
@@ -131,7 +131,7 @@ func (v *windowVU) Close() error {
 	if v.snd.finish(min(v.s.opts.DeliveryTimeout+guardSlack, windowFinish)) {
 		v.snd.it.Rec.Flush()
 	}
-	v.s.closeVU(v.snd.it)
+	v.s.CloseVU(v.snd.it)
 	return nil
 }
 

@@ -46,12 +46,12 @@ type Core struct {
 	// consumers received and what the broker confirmed lost; Retries the
 	// publishes sent again; ChurnOps and ChurnErrs the fault window's
 	// operations and their failures.
-	Sent, Acked, AckedBytes, Failed   atomic.Int64
-	Consumed, Lost, Retries           atomic.Int64
-	ChurnOps, ChurnErrs               atomic.Int64
-	PerPart                           []Counter
-	PhaseAcked                        [3]Counter
-	Pending                           metrics.Pending
+	Sent, Acked, AckedBytes, Failed atomic.Int64
+	Consumed, Lost, Retries         atomic.Int64
+	ChurnOps, ChurnErrs             atomic.Int64
+	PerPart                         []Counter
+	PhaseAcked                      [3]Counter
+	Pending                         metrics.Pending
 	// Rate is the per-second sampler (set when a producing scenario
 	// starts).
 	Rate *Sampler

@@ -82,3 +82,26 @@ func (m *MaxRate) Summary() string {
 	}
 	return line
 }
+
+// Progress is the progress a MaxRate search reads of c: messages sent,
+// failed, and completed — consumed (consumed true: the scenario's
+// consumers read what it publishes) or acknowledged, plus failed ones.
+func (c *Core) Progress(consumed bool) Progress { return coreProgress{c, consumed} }
+
+type coreProgress struct {
+	c        *Core
+	consumed bool
+}
+
+func (p coreProgress) Sent() int64   { return p.c.Sent.Load() }
+func (p coreProgress) Failed() int64 { return p.c.Failed.Load() }
+func (p coreProgress) Completed() int64 {
+	if p.consumed {
+		return p.c.Consumed.Load() + p.c.Failed.Load()
+	}
+	return p.c.Acked.Load() + p.c.Failed.Load()
+}
+
+// Best is the highest sustained rate found, msgs/s (read after the
+// scenario stopped).
+func (m *MaxRate) Best() int64 { return m.search.Best }

@@ -60,7 +60,7 @@ func newEndToEnd(r *run) *e2eScenario {
 	}
 	s.addChurn()
 	s.addKill()
-	s.atClose = append(s.atClose, s.account)
+	s.AtClose = append(s.AtClose, s.account)
 	return s
 }
 
@@ -108,7 +108,7 @@ func (s *e2eScenario) Setup(ctx context.Context) error {
 func (s *e2eScenario) dispatch(msg jetstream.Msg) {
 	now := time.Now().UnixNano()
 	_ = msg.Ack()
-	s.consumed.Add(1)
+	s.Consumed.Add(1)
 	st, ok := parseStamp(msg.Data())
 	if !ok {
 		return
@@ -167,7 +167,7 @@ func (s *e2eScenario) account() {
 	s.ledger.Verify(ctx, broker{s.run}, 5*time.Second)
 	a := s.ledger.Account()
 	if a.Lost > 0 {
-		s.pending.Add(s.ids.lost, a.Lost)
+		s.Pending.Add(s.ids.lost, a.Lost)
 	}
 	held := int64(0)
 	for i, st := range s.streams {
@@ -190,12 +190,12 @@ func (s *e2eScenario) account() {
 	if n := s.dups.Load(); n > 0 {
 		line += fmt.Sprintf("; %d deliveries nobody waited for (redeliveries after a consumer failover, duplicates)", n)
 	}
-	s.note("%s", line)
+	s.Note("%s", line)
 }
 
 // Teardown deletes the run's durable consumers and writes the notes.
 func (s *e2eScenario) Teardown(ctx context.Context) error {
-	s.stopBackground()
+	s.StopBackground()
 	for _, cc := range s.ctxs {
 		cc.Stop()
 	}
@@ -221,7 +221,7 @@ const overdueError = "e2e timeout: acknowledged, not consumed within --nats-e2e-
 
 func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
-	s.begin(it)
+	s.Begin(it)
 	v.p.it = it
 	v.w.want.Store(v.p.seq + 1)
 	defer v.w.want.Store(0)
@@ -258,4 +258,4 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	}
 }
 
-func (v *e2eVU) Close() error { v.s.closeVU(v.p.it); v.p.close(); return nil }
+func (v *e2eVU) Close() error { v.s.CloseVU(v.p.it); v.p.close(); return nil }

@@ -78,7 +78,7 @@ func TestFaultKillOneNodeOfR3(t *testing.T) {
 	s := o.Scenarios[ScenarioPublish].(*publishScenario)
 	var ackedAtKill int64
 	kill := time.AfterFunc(2*time.Second, func() {
-		ackedAtKill = s.acked.Load()
+		ackedAtKill = s.Acked.Load()
 		if err := s.cluster.Kill(0); err != nil {
 			t.Error(err)
 		}
