@@ -50,9 +50,6 @@ func newBase(r *run, name string) *base {
 	b := &base{run: r}
 	b.Name, b.IDs, b.Parts, b.Logf = name, &r.ids.IDs, r.topics, r.logf
 	b.Produces = name != ScenarioConsume
-	if b.Produces && r.rb != nil {
-		b.LeaderNodes, b.LoadParts = r.rb.leading(), r.rb.partitionCount()
-	}
 	if b.churn() {
 		b.Fault = msgload.Window{On: true, From: r.opts.ChurnStart, For: r.opts.ChurnFor}
 	}
@@ -66,11 +63,15 @@ func newBase(r *run, name string) *base {
 // start.
 var _ engine.Starter = (*base)(nil)
 
-// Started fixes the start of the per-second backlog sample, then starts
-// the core's background work (msgload.Core.Started).
+// Started fixes the start of the per-second backlog sample and the
+// layout the core records, then starts the core's background work
+// (msgload.Core.Started).
 func (b *base) Started(ctx context.Context, at time.Duration, clock metrics.Clock) {
 	if !b.IsStarted() {
 		b.samp.init(at)
+		if b.rb != nil { // read back after the scenarios were made
+			b.LeaderNodes, b.LoadParts = b.rb.leading(), b.rb.partitionCount()
+		}
 	}
 	b.Core.Started(ctx, at, clock)
 }
