@@ -54,9 +54,15 @@ func TestPartitionsFollowTheBrokers(t *testing.T) {
 			if got := int(sc.Trends[MetricLeaderNodes].Hist.Max()); got != len(lead) {
 				t.Errorf("leader_nodes %d, the cluster has %d leaders", got, len(lead))
 			}
-			limit := strings.Contains(notes, "only ")
+			limit := strings.Contains(notes, "nodes lead a load partition")
 			if limit != (len(lead) < 3) {
 				t.Errorf("%d of 3 nodes lead, and the note's limit is said: %t", len(lead), limit)
+			}
+			// The depth note: VUs × window messages in flight, against the
+			// fastest acknowledgement.
+			sn := strings.Join(res.opened.Scenarios[ScenarioProduce].(*produceScenario).Notes(), "\n")
+			if want := sprintf("latency and in-flight depth: %d messages in flight", tc.vus); !strings.Contains(sn, want) {
+				t.Errorf("scenario notes lack %q:\n%s", want, sn)
 			}
 			if tc.name == "follow" && !strings.Contains(notes, "(one partition per broker in each topic: --partitions overrides)") {
 				t.Errorf("the note does not say the partitions followed the brokers:\n%s", notes)

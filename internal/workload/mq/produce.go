@@ -89,6 +89,13 @@ func (s *produceScenario) Teardown(context.Context) error {
 		s.prod.close()
 	}
 	s.report()
+	knob, depth := "--produce-window", s.opts.Window
+	if s.opts.PerIteration > 1 {
+		knob, depth = "--messages-per-iteration", s.opts.PerIteration
+	}
+	if n := s.QueueingNote(s.maxVUs*depth, "acknowledgement", knob); n != "" {
+		s.Note("%s", n)
+	}
 	return nil
 }
 

@@ -62,6 +62,10 @@ type Core struct {
 	OnStart []func(ctx context.Context)
 	AtClose []func()
 
+	// fastest is the lowest send → acknowledgement latency, ns (0: none
+	// yet), for QueueingNote.
+	fastest atomic.Int64
+
 	startOnce sync.Once
 	started   atomic.Bool
 	start     time.Duration
@@ -261,6 +265,7 @@ func (c *Core) published(it *engine.Iter, end time.Duration, part int, intended,
 		return
 	}
 	c.Acknowledged(it.Rec, end, part, size)
+	c.noteFastest(end - sent)
 	from := sent
 	if scheduled && intended < sent {
 		from = intended

@@ -3,7 +3,6 @@ package natsload
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -51,8 +50,6 @@ type base struct {
 	// killEv is what --kill-node did (set when its goroutine ended).
 	killMu sync.Mutex
 	killEv msgload.KillEvent
-	// fastest is the lowest publish → PubAck latency, ns (0: none yet).
-	fastest atomic.Int64
 }
 
 func newBase(r *run, name string) *base {
