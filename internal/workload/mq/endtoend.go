@@ -3,8 +3,6 @@ package mq
 import (
 	"context"
 	"errors"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -71,48 +69,6 @@ func (bg *background) close() {
 	}
 }
 
-// delivered is a consumed message handed to the VU that produced it.
-type delivered struct {
-	seq uint64
-	ns  int64 // wall time of the poll that returned it
-}
-
-// waiter lets a VU wait for its own message to be consumed.
-type waiter struct {
-	want atomic.Uint64 // sequence number awaited; 0: none
-	ch   chan delivered
-}
-
-// waiters maps VU ids to their waiters; VUs register once, consumers look
-// up on every record.
-type waiters struct {
-	mu   sync.Mutex
-	list atomic.Pointer[[]*waiter]
-}
-
-func (w *waiters) add(id int) *waiter {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	var cur []*waiter
-	if p := w.list.Load(); p != nil {
-		cur = *p
-	}
-	next := make([]*waiter, max(len(cur), id+1))
-	copy(next, cur)
-	wt := &waiter{ch: make(chan delivered, 4)}
-	next[id] = wt
-	w.list.Store(&next)
-	return wt
-}
-
-func (w *waiters) get(id uint32) *waiter {
-	p := w.list.Load()
-	if p == nil || int(id) >= len(*p) {
-		return nil
-	}
-	return (*p)[id]
-}
-
 // e2eScenario is kafka.EndToEnd: an iteration produces one message, waits
 // for its acknowledgement (publish latency) and then for a consumer of the
 // same run to receive it (end-to-end latency). A message not received
@@ -122,7 +78,7 @@ type e2eScenario struct {
 	*base
 	prod    *producers
 	cons    *background
-	waiters waiters
+	waiters msgload.Waiters
 	ledger  *msgload.Ledger
 	index   map[string]int
 }
@@ -167,16 +123,8 @@ func (s *e2eScenario) dispatch(recs []*kgo.Record, nowNs int64) {
 			unmatched++
 			continue
 		}
-		w := s.waiters.get(st.VU)
-		if w == nil || w.want.Load() != st.Seq {
-			if !s.ledger.ConsumedLate(msgload.Ref{Part: s.index[rec.Topic], Partition: rec.Partition, Seq: rec.Offset}) {
-				unmatched++
-			}
-			continue
-		}
-		select {
-		case w.ch <- delivered{seq: st.Seq, ns: nowNs}:
-		default:
+		if !s.waiters.Deliver(st.VU, st.Seq, nowNs) &&
+			!s.ledger.ConsumedLate(msgload.Ref{Part: s.index[rec.Topic], Partition: rec.Partition, Seq: rec.Offset}) {
 			unmatched++
 		}
 	}
@@ -230,7 +178,7 @@ func (s *e2eScenario) account() {
 }
 
 func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
-	v := &e2eVU{s: s, snd: newSender(s.base, id, 1), w: s.waiters.add(id), timer: time.NewTimer(time.Hour)}
+	v := &e2eVU{s: s, snd: newSender(s.base, id, 1), w: s.waiters.Add(id), timer: time.NewTimer(time.Hour)}
 	v.timer.Stop()
 	return v, nil
 }
@@ -238,7 +186,7 @@ func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 type e2eVU struct {
 	s     *e2eScenario
 	snd   *sender
-	w     *waiter
+	w     *msgload.Waiter
 	timer *time.Timer
 }
 
@@ -251,8 +199,8 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
 	s.begin(it, s.backlog)
 	seq := v.snd.seq + 1
-	v.w.want.Store(seq)
-	defer v.w.want.Store(0)
+	v.w.Expect(seq)
+	defer v.w.Expect(0)
 	if err := v.snd.send(ctx, it, s.prod.pick, it.Intended); err != nil {
 		return err
 	}
@@ -265,13 +213,13 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	defer v.timer.Stop()
 	for {
 		select {
-		case d := <-v.w.ch:
-			if d.seq != seq {
+		case d := <-v.w.C():
+			if d.Seq != seq {
 				continue // late delivery of an earlier message
 			}
 			now := it.Now()
 			r, m := it.Rec, s.ids
-			r.Trend(m.e2e, now, max(0, (d.ns-v.snd.sentNs)/1000))
+			r.Trend(m.e2e, now, max(0, (d.Ns-v.snd.sentNs)/1000))
 			r.Add(m.consumed, now, 1)
 			r.Add(m.consumedBytes, now, int64(v.snd.lastValueLen()))
 			s.ledger.Consumed()
@@ -279,6 +227,7 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		case <-v.timer.C:
 			now := it.Now()
 			s.ledger.Overdue(ref)
+			it.Rec.Add(s.ids.overdue, now, 1)
 			it.Rec.Error(now, "e2e timeout: acknowledged, not consumed within --e2e-timeout (the partition is asked at the end whether it holds it)")
 			return nil
 		case <-ctx.Done():

@@ -18,6 +18,7 @@ const (
 	MetricConsumerLag    = msgload.MetricConsumerLag
 	MetricThroughput     = msgload.MetricThroughput
 	MetricLost           = msgload.MetricLost
+	MetricOverdue        = msgload.MetricOverdue
 	MetricChurnOps       = msgload.MetricChurnOps
 	MetricLeaderNodes    = msgload.MetricLeaderNodes
 	MetricPartitions     = msgload.MetricPartitions
@@ -54,7 +55,7 @@ var phases = []string{PhaseBefore, PhaseDuring, PhaseAfter}
 // family's own.
 type ids struct {
 	msgload.IDs
-	e2e, consumed, consumedBytes, lag, backlog, lost, unmatched metrics.ID
+	e2e, consumed, consumedBytes, lag, backlog, lost, unmatched, overdue metrics.ID
 }
 
 // needs says which metrics the selected scenarios record; only those are
@@ -109,6 +110,7 @@ func registerMetrics(reg *metrics.Registry, topics []string, n needs) *ids {
 	if n.lost {
 		m.lost = msgload.AddCounter(reg, MetricLost, metrics.UnitNone)
 		m.unmatched = msgload.AddCounter(reg, MetricUnmatched, metrics.UnitNone)
+		m.overdue = msgload.AddCounter(reg, MetricOverdue, metrics.UnitNone)
 	}
 	if n.maxRate {
 		m.MaxRate = msgload.AddTrend(reg, MetricMaxRate, metrics.UnitNone)

@@ -39,6 +39,10 @@ const (
 	// and confirmed absent by the broker at the end of the scenario (the
 	// Ledger): a message the broker still holds is not lost.
 	MetricLost = "lost"
+	// MetricOverdue counts EndToEnd messages acknowledged but not
+	// consumed within the end-to-end timeout; of them, only those the
+	// broker confirms it does not hold count in MetricLost.
+	MetricOverdue = "e2e_overdue"
 	// MetricChurnOps counts the fault window's operations: topics or
 	// streams created and deleted, brokers or nodes leaving and joining,
 	// node kills and restarts.

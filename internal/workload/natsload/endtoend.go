@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -32,19 +31,13 @@ type e2eScenario struct {
 	ctxs     []jetstream.ConsumeContext
 	durables []string
 	index    map[string]int
-	mu       sync.Mutex
-	waiters  []*waiter
+	waiters  msgload.Waiters
 	ledger   *msgload.Ledger
 	// seq0 is each stream's last sequence when the scenario set up.
 	seq0 []uint64
 	// dups counts deliveries nobody waited for that were not overdue
 	// (redeliveries after a consumer failover, late duplicates).
 	dups atomic.Int64
-}
-
-type waiter struct {
-	want atomic.Uint64
-	ch   chan int64 // wall ns of the delivery
 }
 
 var (
@@ -113,17 +106,7 @@ func (s *e2eScenario) dispatch(msg jetstream.Msg) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	var w *waiter
-	if int(st.VU) < len(s.waiters) {
-		w = s.waiters[st.VU]
-	}
-	s.mu.Unlock()
-	if w != nil && w.want.Load() == st.Seq {
-		select {
-		case w.ch <- now:
-		default:
-		}
+	if s.waiters.Deliver(st.VU, st.Seq, now) {
 		return
 	}
 	if md, err := msg.Metadata(); err == nil {
@@ -139,13 +122,7 @@ func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &waiter{ch: make(chan int64, 1)}
-	s.mu.Lock()
-	for len(s.waiters) <= id {
-		s.waiters = append(s.waiters, nil)
-	}
-	s.waiters[id] = w
-	s.mu.Unlock()
+	w := s.waiters.Add(id)
 	t := time.NewTimer(time.Hour)
 	t.Stop()
 	return &e2eVU{s: s, p: p, w: w, timer: t}, nil
@@ -212,7 +189,7 @@ func (s *e2eScenario) Teardown(ctx context.Context) error {
 type e2eVU struct {
 	s     *e2eScenario
 	p     *publisher
-	w     *waiter
+	w     *msgload.Waiter
 	timer *time.Timer
 }
 
@@ -223,12 +200,8 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
 	s.Begin(it)
 	v.p.it = it
-	v.w.want.Store(v.p.seq + 1)
-	defer v.w.want.Store(0)
-	select { // drop a late delivery of an earlier message
-	case <-v.w.ch:
-	default:
-	}
+	v.w.Expect(v.p.seq + 1)
+	defer v.w.Expect(0)
 	ok, err := v.p.publishSync(ctx, it)
 	if err != nil || !ok {
 		return err
@@ -238,12 +211,12 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	v.timer.Reset(s.opts.E2ETimeout)
 	defer v.timer.Stop()
 	select {
-	case ns := <-v.w.ch:
+	case d := <-v.w.C():
 		now := it.Now()
 		// From the intended start: equal to the actual start under the
 		// closed model; under --rate a late send counts in full.
 		from := it.Clock.Wall(it.Intended).UnixNano()
-		it.Rec.Trend(s.ids.e2e, now, max(0, (ns-from)/1000))
+		it.Rec.Trend(s.ids.e2e, now, max(0, (d.Ns-from)/1000))
 		it.Rec.Add(s.ids.consumed, now, 1)
 		s.ledger.Consumed()
 		return nil

@@ -18,6 +18,7 @@ const (
 	MetricConsumerLag    = msgload.MetricConsumerLag
 	MetricThroughput     = msgload.MetricThroughput
 	MetricLost           = msgload.MetricLost
+	MetricOverdue        = msgload.MetricOverdue
 	MetricChurnOps       = msgload.MetricChurnOps
 	MetricLeaderNodes    = msgload.MetricLeaderNodes
 	MetricPartitions     = msgload.MetricPartitions
@@ -28,10 +29,6 @@ const (
 	// MetricPublishRetries counts publishes sent again after "no
 	// responders" (--nats-publish-retries), each retry once.
 	MetricPublishRetries = "publish_retries"
-	// MetricOverdue counts nats.EndToEnd messages acknowledged but not
-	// consumed within --nats-e2e-timeout; of them, only those the stream
-	// confirms it does not hold count in MetricLost.
-	MetricOverdue = "e2e_overdue"
 	// MetricServerCPU is sampled every second on the embedded cluster:
 	// CPU of all nats-server processes, per cent of this machine's cores.
 	MetricServerCPU = "server_cpu"
