@@ -405,7 +405,7 @@ func TestManyTopics(t *testing.T) {
 		t.Errorf("topic_msgs_per_s samples: %v", tt)
 	}
 	notes := strings.Join(res.opened.Scenarios[ScenarioProduce].(*produceScenario).Notes(), "\n")
-	if !strings.Contains(notes, "per topic (200 topics)") {
+	if !strings.Contains(notes, "per topic (200 topics)") || !strings.Contains(notes, "equal by construction") {
 		t.Errorf("notes = %q", notes)
 	}
 }
