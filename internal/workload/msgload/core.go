@@ -293,3 +293,23 @@ func (c *Core) Notes() []string {
 	defer c.notesMu.Unlock()
 	return append([]string(nil), c.notes...)
 }
+
+// FaultEvent counts one operation of the fault window (churn_ops, and the
+// count in the fault note), and when err is set, its failure: an error
+// "kind: what: msg(err)" in the summary's errors and the note's error
+// count ("kind: msg(err)" when what is empty). Operations count whether
+// or not they failed, in both families.
+func (c *Core) FaultEvent(kind, what string, err error, msg func(error) string) {
+	c.ChurnOps.Add(1)
+	if c.IDs.ChurnOps != 0 {
+		c.Pending.Add(c.IDs.ChurnOps, 1)
+	}
+	if err != nil {
+		c.ChurnErrs.Add(1)
+		prefix := kind + ": "
+		if what != "" {
+			prefix += what + ": "
+		}
+		c.Pending.Error(prefix + msg(err))
+	}
+}

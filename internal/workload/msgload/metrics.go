@@ -43,9 +43,10 @@ const (
 	// consumed within the end-to-end timeout; of them, only those the
 	// broker confirms it does not hold count in MetricLost.
 	MetricOverdue = "e2e_overdue"
-	// MetricChurnOps counts the fault window's operations: topics or
+	// MetricChurnOps counts the fault window's operations, failed ones
+	// included (their errors are in the summary's errors): topics or
 	// streams created and deleted, brokers or nodes leaving and joining,
-	// node kills and restarts.
+	// node kills.
 	MetricChurnOps = "churn_ops"
 	// MetricLeaderNodes (one sample per scenario) is how many nodes lead
 	// at least one of the load's partitions or streams, MetricPartitions

@@ -2,6 +2,7 @@ package natsload
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -44,12 +45,7 @@ func (b *base) addChurn() {
 }
 
 func (b *base) churnEvent(what string, err error) {
-	b.ChurnOps.Add(1)
-	b.Pending.Add(b.ids.ChurnOps, 1)
-	if err != nil {
-		b.ChurnErrs.Add(1)
-		b.Pending.Error("churn: " + what + ": " + natsdrv.ErrorMessage(err))
-	}
+	b.FaultEvent("churn", what, err, natsdrv.ErrorMessage)
 }
 
 // streamChurn creates a stream and deletes the previous one every
@@ -98,12 +94,11 @@ func (b *base) addKill() {
 			k = b.killer
 		}
 		ev := msgload.RunKill(ctx, b.kill, k, 0, b.Clock().Now, b.Start())
-		b.ChurnOps.Add(1)
-		b.Pending.Add(b.ids.ChurnOps, 1)
+		var err error
 		if ev.Err != "" {
-			b.ChurnErrs.Add(1)
-			b.Pending.Error("kill-node: " + ev.Err)
+			err = errors.New(ev.Err)
 		}
+		b.FaultEvent("kill-node", "", err, error.Error)
 		b.killMu.Lock()
 		b.killEv = ev
 		b.killMu.Unlock()
