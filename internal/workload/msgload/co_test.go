@@ -69,7 +69,7 @@ func (v *coVU) Close() error { v.s.CloseVU(v.it); return nil }
 
 // runCO runs a coScenario at 100 msgs/s for 5 s under the engine's
 // constant-arrival-rate executor on synctest's clock.
-func runCO(t *testing.T, maxVUs int64) *metrics.ScenarioSnapshot {
+func runCO(t *testing.T, maxVUs int64) (*metrics.ScenarioSnapshot, *coScenario) {
 	reg := metrics.NewRegistry()
 	s := &coScenario{broker: &stallBroker{t0: time.Now()}}
 	s.Name, s.Parts, s.Produces, s.IDs = "co", []string{"p"}, true, &IDs{}
@@ -83,7 +83,7 @@ func runCO(t *testing.T, maxVUs int64) *metrics.ScenarioSnapshot {
 		t.Fatal(err)
 	}
 	agg.Close()
-	return agg.Snapshot().Scenarios[0]
+	return agg.Snapshot().Scenarios[0], s
 }
 
 // TestLatencyFromTheIntendedSend: under an arrival-rate executor the
@@ -100,7 +100,7 @@ func runCO(t *testing.T, maxVUs int64) *metrics.ScenarioSnapshot {
 // 1 ms).
 func TestLatencyFromTheIntendedSend(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		sc := runCO(t, 200)
+		sc, s := runCO(t, 200)
 		pl, e2e := sc.Trends[MetricPublishLatency].Stats(), sc.Trends[MetricE2ELatency].Stats()
 		svc, delay := sc.Trends[metrics.ServiceTime].Stats(), sc.Trends[MetricPublishDelay].Stats()
 		t.Logf("publish_latency p99 %vµs max %vµs, e2e_latency p99 %vµs, service_time p99 %vµs, publish_delay max %vµs", pl.P99, pl.Max, e2e.P99, svc.P99, delay.Max)
@@ -119,9 +119,14 @@ func TestLatencyFromTheIntendedSend(t *testing.T) {
 		if n := sc.Counters[MetricMessages]; n != 500 {
 			t.Errorf("%d messages acknowledged, want the schedule's 500", n)
 		}
+		// Under a schedule VUs wait for their slots: Little's law over
+		// the VUs would claim a queue that is not there.
+		if n := s.QueueingNote(200, "ack", "--window"); n != "" {
+			t.Errorf("queueing note under an arrival-rate schedule: %s", n)
+		}
 	})
 	synctest.Test(t, func(t *testing.T) {
-		sc := runCO(t, 2)
+		sc, _ := runCO(t, 2)
 		msgs, dropped := sc.Counters[MetricMessages], sc.Counters[metrics.DroppedIterations]
 		if dropped < 50 || msgs+dropped != 500 {
 			t.Errorf("%d messages and %d dropped iterations, want ≥ 50 dropped and 500 in all", msgs, dropped)

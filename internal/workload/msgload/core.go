@@ -63,8 +63,10 @@ type Core struct {
 	AtClose []func()
 
 	// fastest is the lowest send → acknowledgement latency, ns (0: none
-	// yet), for QueueingNote.
-	fastest atomic.Int64
+	// yet), and scheduled whether a message came from an arrival-rate
+	// schedule, for QueueingNote.
+	fastest   atomic.Int64
+	scheduled atomic.Bool
 
 	startOnce sync.Once
 	started   atomic.Bool
@@ -266,6 +268,9 @@ func (c *Core) published(it *engine.Iter, end time.Duration, part int, intended,
 	}
 	c.Acknowledged(it.Rec, end, part, size)
 	c.noteFastest(end - sent)
+	if scheduled && !c.scheduled.Load() {
+		c.scheduled.Store(true)
+	}
 	from := sent
 	if scheduled && intended < sent {
 		from = intended

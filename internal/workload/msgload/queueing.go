@@ -16,12 +16,13 @@ func (c *Core) noteFastest(d time.Duration) {
 	}
 }
 
-// QueueingNote says, for a scenario with inflight messages in flight, how
-// much of its publish latency was the client's own queue (QueueingLine
-// over the run's throughput and fastest acknowledgement); "" before any
-// acknowledgement.
+// QueueingNote says, for a scenario whose VUs keep inflight messages in
+// flight, how much of its publish latency was the client's own queue
+// (QueueingLine over the run's throughput and fastest acknowledgement);
+// "" before any acknowledgement, and under an arrival-rate schedule, where
+// VUs wait for their next slot and the depth is not inflight.
 func (c *Core) QueueingNote(inflight int, ack, knob string) string {
-	if !c.started.Load() || c.Acked.Load() == 0 {
+	if !c.started.Load() || c.Acked.Load() == 0 || c.scheduled.Load() {
 		return ""
 	}
 	return QueueingLine(inflight, float64(c.Acked.Load())/c.Elapsed().Seconds(), time.Duration(c.fastest.Load()), ack, knob)
