@@ -84,7 +84,8 @@ type Core struct {
 }
 
 // Window is a fault window: from From after the scenario's start, for
-// For (For ≤ 0 with From > 0: to the end).
+// For (For ≤ 0: to the end, as a node killed and never restarted). On
+// tells that the scenario has one; the zero Window is none.
 type Window struct {
 	From, For time.Duration
 	On        bool
