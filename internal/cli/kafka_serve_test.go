@@ -252,8 +252,8 @@ func TestSweepNodesEmbeddedKafkaRefused(t *testing.T) {
 }
 
 // A node sweep over kafka serve clusters (--targets with multi-broker
-// URLs) runs, and its analysis says the curve is not meaningful instead
-// of a scaling verdict.
+// URLs) runs with one partition per broker in each step, and its analysis
+// says the curve is not meaningful instead of a scaling verdict.
 func TestSweepNodesKafkaServeNotMeaningful(t *testing.T) {
 	one, _ := serveKafka(t, "--brokers", "1")
 	three, _ := serveKafka(t, "--brokers", "3")
@@ -274,6 +274,12 @@ func TestSweepNodesKafkaServeNotMeaningful(t *testing.T) {
 	c := a.Curves[0]
 	if len(c.Points) != 2 || c.Points[1].Nodes != 3 || !c.Points[1].StandIn {
 		t.Fatalf("points %+v", c.Points)
+	}
+	// The partitions follow the broker count of each target.
+	for _, p := range c.Points {
+		if p.Partitions != p.Nodes || p.LeaderNodes < 1 {
+			t.Errorf("%d broker(s): %d partition(s), %d leading broker(s); want one partition per broker", p.Nodes, p.Partitions, p.LeaderNodes)
+		}
 	}
 	if c.Verdict.Side != sweep.SideUnknown || c.Scaling == nil || c.Scaling.NotMeaningful == "" {
 		t.Errorf("verdict %+v scaling %+v", c.Verdict, c.Scaling)

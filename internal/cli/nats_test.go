@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stampede-bench/stampede/internal/analysis/sweep"
 )
 
 func TestSweepNodesResizesTheEmbeddedNatsCluster(t *testing.T) {
@@ -38,5 +43,43 @@ func TestSweepNodesResizesTheEmbeddedNatsCluster(t *testing.T) {
 				t.Fatalf("step 2 args %v: --nats-nodes=3 present %v, want %v", stepArgs(steps[1]), has, tt.wantArg != "")
 			}
 		})
+	}
+}
+
+// TestSweepNatsPublishSpreadsLeaders is the issue's "sweep nats.Publish
+// --nodes 1,3,5 spreads leaders across nodes", on 1 and 3 nodes (five
+// nodes time out creating streams on a loaded 2-core test machine): every
+// step writes one stream per node, each led by a different node, so the
+// layout does not limit the curve (the analysis names no layout limit).
+//
+// Mutation caught: one stream for every size (--streams 1) gives points of
+// 1 partition and 1 leader, and the verdict "the setup limits the curve".
+func TestSweepNatsPublishSpreadsLeaders(t *testing.T) {
+	bin := buildStampede(t) // the embedded nodes are this binary
+	out := filepath.Join(t.TempDir(), "sweep")
+	cmd := exec.Command(bin, "sweep", "nats.Publish", "--nodes", "1,3", "-u", "4", "-d", "1s",
+		"--out", out, "--no-report", "--no-csv", "-q", "--data-dir", t.TempDir())
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a sweep.Analysis
+	if err := json.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	c := a.Curves[0]
+	if len(c.Points) != 2 {
+		t.Fatalf("points %+v", c.Points)
+	}
+	for _, p := range c.Points {
+		if p.Partitions != p.Nodes || p.LeaderNodes != p.Nodes {
+			t.Errorf("%d node(s): %d stream(s), %d leading node(s); want one stream per node, each led by another node", p.Nodes, p.Partitions, p.LeaderNodes)
+		}
+	}
+	if strings.Contains(c.Verdict.Reason, "the setup limits the curve") {
+		t.Errorf("verdict names a layout limit: %s", c.Verdict.Reason)
 	}
 }

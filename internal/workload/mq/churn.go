@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // addChurn makes the scenario change the cluster during the load, from
@@ -18,44 +20,23 @@ func (b *base) addChurn() {
 	if !b.churn() {
 		return
 	}
-	b.onStart = append(b.onStart, b.churnLoop)
+	b.OnStart = append(b.OnStart, b.churnLoop)
 }
 
-func (b *base) churnLoop(ctx context.Context, _ time.Duration) {
+func (b *base) churnLoop(ctx context.Context) {
 	o := &b.opts
-	wait := func(d time.Duration) bool {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-ctx.Done():
-			return false
-		case <-t.C:
-			return true
-		}
-	}
+	wait := func(d time.Duration) bool { return msgload.SleepCtx(ctx, d) }
 	if !wait(o.ChurnStart) {
 		return
 	}
 	end := time.Now().Add(o.ChurnFor)
 	var prev string
-	var ops, errs int
 	joined := int32(-1)
 	op := func(name string, f func(context.Context) error) {
 		// Churn outlives a stopped run by at most one admin call.
 		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if err := f(octx); err != nil {
-			errs++
-			reason := err.Error()
-			var te *topicError
-			if errors.As(err, &te) {
-				reason = te.Reason
-			}
-			b.pending.Error("churn: " + name + ": " + reason)
-			return
-		}
-		ops++
-		b.pending.Add(b.ids.churnOps, 1)
+		b.FaultEvent("churn", name, f(octx), reason)
 	}
 	if o.ChurnBrokers && b.cluster != nil {
 		op("broker join", func(context.Context) error {
@@ -87,6 +68,13 @@ func (b *base) churnLoop(ctx context.Context, _ time.Duration) {
 	if joined >= 0 {
 		op("broker leave", func(context.Context) error { return b.cluster.RemoveNode(joined) })
 	}
-	b.churnOps.Store(int64(ops))
-	b.churnErrs.Store(int64(errs))
+}
+
+// reason is the stable part of a churn error: a topic error's reason.
+func reason(err error) string {
+	var te *topicError
+	if errors.As(err, &te) {
+		return te.Reason
+	}
+	return err.Error()
 }

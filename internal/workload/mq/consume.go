@@ -130,9 +130,9 @@ func (s *consumeScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 
 // Teardown writes the scenario's notes.
 func (s *consumeScenario) Teardown(context.Context) error {
-	s.stopBackground()
-	if s.started.Load() {
-		s.note("consumed %d messages with %d consumer(s) over %d topic(s)", s.consumed.Load(), len(s.assigns), len(s.topics))
+	s.StopBackground()
+	if s.IsStarted() {
+		s.Note("consumed %d messages with %d consumer(s) over %d topic(s)", s.Consumed.Load(), len(s.assigns), len(s.topics))
 	}
 	return nil
 }
@@ -171,7 +171,7 @@ func (v *consumeVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	for _, d := range c.e2e {
 		r.Trend(m.e2e, end, d)
 	}
-	s.consumed.Add(c.n)
+	s.Consumed.Add(c.n)
 	return nil
 }
 

@@ -3,8 +3,6 @@ package mq
 import (
 	"context"
 	"errors"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -35,17 +33,12 @@ func (b *base) startConsumers(ctx context.Context, each func(recs []*kgo.Record,
 			return nil, err
 		}
 		bg.clients = append(bg.clients, cl)
-		b.bg.Add(1)
-		go func() {
-			defer b.bg.Done()
-			b.consumeLoop(cl, each)
-		}()
+		b.Go(func(ctx context.Context) { b.consumeLoop(ctx, cl, each) })
 	}
 	return bg, nil
 }
 
-func (b *base) consumeLoop(cl *kgo.Client, each func([]*kgo.Record, int64)) {
-	ctx := b.bgCtx
+func (b *base) consumeLoop(ctx context.Context, cl *kgo.Client, each func([]*kgo.Record, int64)) {
 	var recs []*kgo.Record
 	for ctx.Err() == nil {
 		fs := cl.PollFetches(ctx)
@@ -56,11 +49,11 @@ func (b *base) consumeLoop(cl *kgo.Client, each func([]*kgo.Record, int64)) {
 		recs = recs[:0]
 		fs.EachPartition(func(p kgo.FetchTopicPartition) {
 			if p.Err != nil && !errors.Is(p.Err, context.Canceled) && !errors.Is(p.Err, kgo.ErrClientClosed) {
-				b.pending.Error("consume: " + kafkadrv.ErrorMessage(p.Err))
+				b.Pending.Error("consume: " + kafkadrv.ErrorMessage(p.Err))
 			}
 			recs = append(recs, p.Records...)
 		})
-		b.consumed.Add(int64(len(recs)))
+		b.Consumed.Add(int64(len(recs)))
 		if each != nil && len(recs) > 0 {
 			each(recs, now)
 		}
@@ -76,48 +69,6 @@ func (bg *background) close() {
 	}
 }
 
-// delivered is a consumed message handed to the VU that produced it.
-type delivered struct {
-	seq uint64
-	ns  int64 // wall time of the poll that returned it
-}
-
-// waiter lets a VU wait for its own message to be consumed.
-type waiter struct {
-	want atomic.Uint64 // sequence number awaited; 0: none
-	ch   chan delivered
-}
-
-// waiters maps VU ids to their waiters; VUs register once, consumers look
-// up on every record.
-type waiters struct {
-	mu   sync.Mutex
-	list atomic.Pointer[[]*waiter]
-}
-
-func (w *waiters) add(id int) *waiter {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	var cur []*waiter
-	if p := w.list.Load(); p != nil {
-		cur = *p
-	}
-	next := make([]*waiter, max(len(cur), id+1))
-	copy(next, cur)
-	wt := &waiter{ch: make(chan delivered, 4)}
-	next[id] = wt
-	w.list.Store(&next)
-	return wt
-}
-
-func (w *waiters) get(id uint32) *waiter {
-	p := w.list.Load()
-	if p == nil || int(id) >= len(*p) {
-		return nil
-	}
-	return (*p)[id]
-}
-
 // e2eScenario is kafka.EndToEnd: an iteration produces one message, waits
 // for its acknowledgement (publish latency) and then for a consumer of the
 // same run to receive it (end-to-end latency). A message not received
@@ -127,7 +78,7 @@ type e2eScenario struct {
 	*base
 	prod    *producers
 	cons    *background
-	waiters waiters
+	waiters msgload.Waiters
 	ledger  *msgload.Ledger
 	index   map[string]int
 }
@@ -144,7 +95,7 @@ func newEndToEnd(r *run) *e2eScenario {
 		s.index[t] = i
 	}
 	s.addChurn()
-	s.atClose = append(s.atClose, s.account)
+	s.AtClose = append(s.AtClose, s.account)
 	return s
 }
 
@@ -172,21 +123,13 @@ func (s *e2eScenario) dispatch(recs []*kgo.Record, nowNs int64) {
 			unmatched++
 			continue
 		}
-		w := s.waiters.get(st.VU)
-		if w == nil || w.want.Load() != st.Seq {
-			if !s.ledger.ConsumedLate(msgload.Ref{Part: s.index[rec.Topic], Partition: rec.Partition, Seq: rec.Offset}) {
-				unmatched++
-			}
-			continue
-		}
-		select {
-		case w.ch <- delivered{seq: st.Seq, ns: nowNs}:
-		default:
+		if !s.waiters.Deliver(st.VU, st.Seq, nowNs) &&
+			!s.ledger.ConsumedLate(msgload.Ref{Part: s.index[rec.Topic], Partition: rec.Partition, Seq: rec.Offset}) {
 			unmatched++
 		}
 	}
 	if unmatched > 0 {
-		s.pending.Add(s.ids.unmatched, unmatched)
+		s.Pending.Add(s.ids.unmatched, unmatched)
 		s.unmatched.Add(unmatched)
 	}
 }
@@ -202,7 +145,7 @@ func recordStamp(rec *kgo.Record) (stamp, bool) {
 
 // Teardown stops the consumers and producers and writes the notes.
 func (s *e2eScenario) Teardown(context.Context) error {
-	s.stopBackground()
+	s.StopBackground()
 	s.cons.close()
 	if s.prod != nil {
 		s.prod.close()
@@ -224,18 +167,18 @@ func (s *e2eScenario) account() {
 	s.ledger.Verify(ctx, &offsetHolder{adm: s.admin, topics: s.topics}, 5*time.Second)
 	a := s.ledger.Account()
 	if a.Lost > 0 {
-		s.pending.Add(s.ids.lost, a.Lost)
-		s.lost.Store(a.Lost)
+		s.Pending.Add(s.ids.lost, a.Lost)
+		s.Lost.Store(a.Lost)
 	}
 	line := a.Describe(s.opts.E2ETimeout, -1, "")
 	if n := s.unmatched.Load(); n > 0 {
 		line += sprintf("; %d unmatched (consumed messages nobody waited for: duplicates)", n)
 	}
-	s.note("%s", line)
+	s.Note("%s", line)
 }
 
 func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
-	v := &e2eVU{s: s, snd: newSender(s.base, id, 1), w: s.waiters.add(id), timer: time.NewTimer(time.Hour)}
+	v := &e2eVU{s: s, snd: newSender(s.base, id, 1), w: s.waiters.Add(id), timer: time.NewTimer(time.Hour)}
 	v.timer.Stop()
 	return v, nil
 }
@@ -243,21 +186,21 @@ func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 type e2eVU struct {
 	s     *e2eScenario
 	snd   *sender
-	w     *waiter
+	w     *msgload.Waiter
 	timer *time.Timer
 }
 
 // backlog samples acknowledged but not yet consumed messages.
 func (s *e2eScenario) backlog(it *engine.Iter, now, _ time.Duration) {
-	it.Rec.Trend(s.ids.backlog, now, max(0, s.acked.Load()-s.consumed.Load()))
+	it.Rec.Trend(s.ids.backlog, now, max(0, s.Acked.Load()-s.Consumed.Load()))
 }
 
 func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
 	s.begin(it, s.backlog)
 	seq := v.snd.seq + 1
-	v.w.want.Store(seq)
-	defer v.w.want.Store(0)
+	v.w.Expect(seq)
+	defer v.w.Expect(0)
 	if err := v.snd.send(ctx, it, s.prod.pick, it.Intended); err != nil {
 		return err
 	}
@@ -270,13 +213,13 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	defer v.timer.Stop()
 	for {
 		select {
-		case d := <-v.w.ch:
-			if d.seq != seq {
+		case d := <-v.w.C():
+			if d.Seq != seq {
 				continue // late delivery of an earlier message
 			}
 			now := it.Now()
 			r, m := it.Rec, s.ids
-			r.Trend(m.e2e, now, max(0, (d.ns-v.snd.sentNs)/1000))
+			r.Trend(m.e2e, now, max(0, (d.Ns-v.snd.sentNs)/1000))
 			r.Add(m.consumed, now, 1)
 			r.Add(m.consumedBytes, now, int64(v.snd.lastValueLen()))
 			s.ledger.Consumed()
@@ -284,6 +227,7 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		case <-v.timer.C:
 			now := it.Now()
 			s.ledger.Overdue(ref)
+			it.Rec.Add(s.ids.overdue, now, 1)
 			it.Rec.Error(now, "e2e timeout: acknowledged, not consumed within --e2e-timeout (the partition is asked at the end whether it holds it)")
 			return nil
 		case <-ctx.Done():
@@ -293,6 +237,6 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 }
 
 func (v *e2eVU) Close() error {
-	v.s.closeVU(v.snd.it)
+	v.s.CloseVU(v.snd.it)
 	return nil
 }

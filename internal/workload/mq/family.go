@@ -136,11 +136,21 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		}
 	}
 
+	autoParts := false
+	if cluster == nil && !o.given(f.explicit, flagPartitions) {
+		// Partitions follow the broker count on a real cluster, as nats
+		// streams follow the node count: every write goes to a partition
+		// leader, so fewer partitions than brokers would leave brokers
+		// idle and a node sweep flat by construction.
+		if n := brokerCount(ctx, adm); int32(n) > o.Partitions {
+			o.Partitions, autoParts = int32(n), true
+		}
+	}
 	cfgs, _ := o.topicConfigs()
 	r := &run{
 		opts:    o,
 		topics:  o.topicNames(),
-		layout:  layout{Partitions: o.Partitions, RF: o.ReplicationFactor, Configs: cfgs},
+		layout:  layout{Partitions: o.Partitions, RF: o.ReplicationFactor, Configs: cfgs, AnyPartitions: autoParts},
 		admin:   adm,
 		cluster: cluster,
 		maxVUs:  env.MaxVUs,
@@ -195,11 +205,15 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if needPayload {
 		r.pay = newPayloads(o.Payload, o.MessageSize, env.Seed)
 	}
-	rctx, rcancel := context.WithTimeout(ctx, 15*time.Second)
-	rb := readBack(rctx, adm, r.topics)
-	rcancel()
+	rb, err := readBackFresh(ctx, cfg, r.topics)
+	if err != nil {
+		return nil, fmt.Errorf("kafka %s: %w", target, err)
+	}
 	r.rb = rb
 	opened.Notes = append(notes, o.describe(), rb.note(cfgs))
+	if cluster == nil {
+		opened.Notes = append(opened.Notes, rb.layout(env.MaxVUs, autoParts).Note())
+	}
 	opened.Close = func() error {
 		var errs []error
 		for i := len(closers) - 1; i >= 0; i-- {
@@ -216,4 +230,30 @@ func span(names []string) string {
 		return names[0]
 	}
 	return names[0] + " … " + names[len(names)-1]
+}
+
+// brokerCount is how many brokers the cluster's metadata lists (0 when it
+// cannot be read).
+func brokerCount(ctx context.Context, adm *kadm.Client) int {
+	mctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	bs, err := adm.ListBrokers(mctx)
+	if err != nil {
+		return 0
+	}
+	return len(bs)
+}
+
+// readBackFresh reads the load topics back with a client of its own: the
+// admin client caches the metadata of its earlier requests (franz-go's
+// metadata min age), which named topics this run just created unknown.
+func readBackFresh(ctx context.Context, cfg kafkadrv.Config, topics []string) (*topicsReadBack, error) {
+	cl, err := kgo.NewClient(cfg.ClientOpts()...)
+	if err != nil {
+		return nil, err
+	}
+	defer cl.Close()
+	rctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	return readBack(rctx, kadm.NewClient(cl), topics), nil
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
@@ -33,44 +32,25 @@ import (
 // backlog, honestly).
 type maxRateScenario struct {
 	*base
-	prod   *producers
-	cons   *background
-	pace   *msgload.Pacer
-	search *msgload.Search
+	prod *producers
+	cons *background
+	// rate is the core's MaxRate; the search reads messages consumed
+	// (with --consumers ≥ 1) or acknowledged, plus failed ones.
+	rate *msgload.MaxRate
 }
 
 var (
 	_ engine.Scenario   = (*maxRateScenario)(nil)
 	_ engine.Setupper   = (*maxRateScenario)(nil)
 	_ engine.Teardowner = (*maxRateScenario)(nil)
-	_ msgload.Progress  = (*maxRateProgress)(nil)
 )
 
 func newMaxRate(r *run) *maxRateScenario {
 	s := &maxRateScenario{base: newBase(r, ScenarioMaxRate)}
-	s.onStart = append(s.onStart, func(ctx context.Context, _ time.Duration) {
-		s.pace.Run(ctx)
-	}, func(ctx context.Context, _ time.Duration) {
-		s.search.Run(ctx)
-	})
+	o := &s.opts
+	s.rate = msgload.NewMaxRate(&s.Core, msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}, s.Progress(o.Consumers > 0))
 	s.addChurn()
 	return s
-}
-
-// Started makes the pacer and the search on the run clock, then starts the
-// background work (base.Started).
-func (s *maxRateScenario) Started(ctx context.Context, at time.Duration, clock metrics.Clock) {
-	if s.pace == nil {
-		o := &s.opts
-		s.pace = msgload.NewPacer(clock.Now)
-		s.search = &msgload.Search{
-			Opts: msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision},
-			Pace: s.pace, Now: clock.Now, Load: (*maxRateProgress)(s),
-			Logf:  func(format string, args ...any) { s.logf("%s: "+format, append([]any{s.name}, args...)...) },
-			Found: func(best int64) { s.pending.Trend(s.ids.maxRat, best) },
-		}
-	}
-	s.base.Started(ctx, at, clock)
 }
 
 func (s *maxRateScenario) Setup(ctx context.Context) error {
@@ -87,14 +67,14 @@ func (s *maxRateScenario) Setup(ctx context.Context) error {
 }
 
 func (s *maxRateScenario) Teardown(context.Context) error {
-	s.stopBackground()
+	s.StopBackground()
 	s.cons.close()
 	if s.prod != nil {
 		s.prod.close()
 	}
 	s.report()
-	if s.started.Load() {
-		s.note("%s", s.search.Summary())
+	if line := s.rate.Summary(); line != "" {
+		s.Note("%s", line)
 	}
 	return nil
 }
@@ -109,34 +89,20 @@ type maxRateVU struct {
 	timer *time.Timer
 }
 
-// maxRateProgress is what the search reads: messages completed are
-// consumed (with --consumers ≥ 1) or acknowledged, plus failed ones.
-type maxRateProgress maxRateScenario
-
-func (p *maxRateProgress) Sent() int64   { return p.sent.Load() }
-func (p *maxRateProgress) Failed() int64 { return p.failed.Load() }
-func (p *maxRateProgress) Completed() int64 {
-	if p.cons != nil {
-		return p.consumed.Load() + p.failed.Load()
-	}
-	return p.acked.Load() + p.failed.Load()
-}
-
 func (s *maxRateScenario) backlog(it *engine.Iter, now, _ time.Duration) {
-	it.Rec.Trend(s.ids.backlog, now, max(0, s.pace.Due(now)-(*maxRateProgress)(s).Completed()))
+	it.Rec.Trend(s.ids.backlog, now, s.rate.Backlog(now))
 }
 
 func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
 	s.begin(it, s.backlog)
-	intended, ok, err := s.pace.Next(ctx, v.timer, 100*time.Millisecond)
-	if !ok {
+	if ok, err := s.rate.Next(ctx, it, v.timer); !ok {
 		return err // nil: paused between steps
 	}
-	return v.snd.send(ctx, it, s.prod.pick, intended)
+	return v.snd.send(ctx, it, s.prod.pick, it.Intended)
 }
 
 func (v *maxRateVU) Close() error {
-	v.s.closeVU(v.snd.it)
+	v.s.CloseVU(v.snd.it)
 	return nil
 }

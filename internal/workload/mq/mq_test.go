@@ -1,6 +1,7 @@
 package mq
 
 import (
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 	"testing"
 	"time"
 
@@ -32,7 +33,7 @@ func TestProduceConsumeCountsMatch(t *testing.T) {
 	}
 	var perTopic int64
 	for _, tn := range []string{"stampede-0", "stampede-1", "stampede-2"} {
-		v := p.Counters[tagged(MetricMessages, "topic", tn)]
+		v := p.Counters[msgload.Tagged(MetricMessages, "topic", tn)]
 		if v != n/3 {
 			t.Errorf("messages{topic:%s} = %d, want %d", tn, v, n/3)
 		}
@@ -62,7 +63,7 @@ func TestMessagesPerIteration(t *testing.T) {
 		t.Errorf("messages %d, requests %d, iterations %d; want 700, 700, 100 (errors %v)",
 			p.Counters[MetricMessages], p.Counters[metrics.Requests], p.Counters[metrics.Iterations], p.Errors)
 	}
-	if a, b := p.Counters[tagged(MetricMessages, "topic", "stampede-0")], p.Counters[tagged(MetricMessages, "topic", "stampede-1")]; a != 350 || b != 350 {
+	if a, b := p.Counters[msgload.Tagged(MetricMessages, "topic", "stampede-0")], p.Counters[msgload.Tagged(MetricMessages, "topic", "stampede-1")]; a != 350 || b != 350 {
 		t.Errorf("per topic %d and %d, want 350 each", a, b)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // Options are the kafka family's settings. Each field's comment gives its
@@ -167,7 +168,7 @@ func DefaultOptions() Options {
 		BatchBytes:        1000012,
 		Compression:       "none",
 		Idempotence:       "auto",
-		MessageSize:       2048,
+		MessageSize:       msgload.MessageSize,
 		Payload:           "random",
 		DeliveryTimeout:   30 * time.Second,
 		Retries:           -1,

@@ -84,11 +84,18 @@ func (s *produceScenario) Setup(context.Context) error {
 
 // Teardown closes the clients and writes the scenario's notes.
 func (s *produceScenario) Teardown(context.Context) error {
-	s.stopBackground()
+	s.StopBackground()
 	if s.prod != nil {
 		s.prod.close()
 	}
 	s.report()
+	knob, depth := "--produce-window", s.opts.Window
+	if s.opts.PerIteration > 1 {
+		knob, depth = "--messages-per-iteration", s.opts.PerIteration
+	}
+	if n := s.QueueingNote(s.maxVUs*depth, "acknowledgement", knob); n != "" {
+		s.Note("%s", n)
+	}
 	return nil
 }
 
@@ -110,7 +117,7 @@ func (v *produceVU) Iterate(ctx context.Context, it *engine.Iter) error {
 }
 
 func (v *produceVU) Close() error {
-	v.s.closeVU(v.snd.it)
+	v.s.CloseVU(v.snd.it)
 	return nil
 }
 
@@ -131,7 +138,7 @@ func (v *windowVU) Close() error {
 	if v.snd.finish(min(v.s.opts.DeliveryTimeout+guardSlack, windowFinish)) {
 		v.snd.it.Rec.Flush()
 	}
-	v.s.closeVU(v.snd.it)
+	v.s.CloseVU(v.snd.it)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kadm"
 
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // readBackKeys are topic configs always read back, asked for or not: the
@@ -184,4 +185,23 @@ func (rb *topicsReadBack) partitionCount() int {
 		n += parts * topics
 	}
 	return n
+}
+
+// layout is where the load's writes go, as read back: partitions, brokers
+// and the partitions each leads (msgload.Layout); auto tells that the
+// partitions followed the broker count.
+func (rb *topicsReadBack) layout(vus int, auto bool) msgload.Layout {
+	leaders := make(map[string]int, len(rb.leaders))
+	for id, n := range rb.leaders {
+		name := "?"
+		if id >= 0 {
+			name = "b" + strconv.Itoa(int(id))
+		}
+		leaders[name] += n
+	}
+	l := msgload.Layout{Parts: rb.partitionCount(), Word: "partition", Nodes: len(rb.brokers), Leaders: leaders, VUs: vus, Flag: "--partitions"}
+	if auto {
+		l.Auto = "one partition per broker in each topic: --partitions overrides"
+	}
+	return l
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/golden"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // The notes a run writes into its summary, rendered from fixed counts.
@@ -19,23 +20,19 @@ func TestNotesGolden(t *testing.T) {
 		lines = append(lines, o.describe())
 	}
 	topics := []string{"t-0", "t-1", "t-2", "t-3"}
-	counts := make([]atomicInt, len(topics))
-	for i, n := range []int64{1000, 980, 1020, 1000} {
-		counts[i].Store(n)
-	}
-	lines = append(lines, topicSpread(topics, counts, 2*time.Second))
+	lines = append(lines, msgload.PartSpread("topic", topics, []int64{1000, 980, 1020, 1000}, 2*time.Second, ""))
 
-	b := &base{run: &run{opts: DefaultOptions()}, name: ScenarioProduce}
+	b := &base{run: &run{opts: DefaultOptions()}}
+	b.Name = ScenarioProduce
 	b.opts.ChurnInterval, b.opts.ChurnStart, b.opts.ChurnFor, b.opts.ChurnBrokers = time.Second, 5*time.Second, 10*time.Second, true
-	b.phaseAcked[0].Store(250_000)
-	b.phaseAcked[1].Store(480_000)
-	b.phaseAcked[2].Store(245_000)
-	b.churnOps.Store(22)
-	b.phaseSecs = [3][]float64{{49_000, 51_500, 50_200, 48_900, 50_400}, {47_000, 49_500, 48_000, 48_500, 46_900, 48_200, 47_800, 48_300, 48_100, 47_700}, {47_500, 50_500, 49_000, 48_000, 50_000}}
-	lines = append(lines, b.churnReport(20*time.Second))
+	b.ChurnOps.Store(22)
+	spans := msgload.Window{On: true, From: 5 * time.Second, For: 10 * time.Second}.Spans(20 * time.Second)
+	acked := [3]int64{250_000, 480_000, 245_000}
+	secs := [3][]float64{{49_000, 51_500, 50_200, 48_900, 50_400}, {47_000, 49_500, 48_000, 48_500, 46_900, 48_200, 47_800, 48_300, 48_100, 47_700}, {47_500, 50_500, 49_000, 48_000, 50_000}}
+	lines = append(lines, b.churnText()+"; "+msgload.PhaseRates(spans, acked, secs))
 	// A clear change: outside the per-second spread.
-	b.phaseSecs[1] = []float64{30_000, 31_000}
-	lines = append(lines, b.churnReport(20*time.Second))
+	secs[1] = []float64{30_000, 31_000}
+	lines = append(lines, b.churnText()+"; "+msgload.PhaseRates(spans, acked, secs))
 	// Standing-in settings and the stand-in note.
 	hr, _ := family(t, "--kafka-profile", ProfileHighReliability).effective()
 	lines = append(lines, standIn{brokers: 3, inProcess: true, fsync: true}.note(&hr), standIn{brokers: 1}.note(&hr))

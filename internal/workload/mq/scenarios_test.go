@@ -2,6 +2,7 @@ package mq
 
 import (
 	"context"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 	"net"
 	"strings"
 	"testing"
@@ -111,8 +112,11 @@ func TestTopicLayoutMismatch(t *testing.T) {
 		args    []string
 		want    string
 	}{
+		// Given --partitions must match; without it the partitions follow
+		// the brokers and a topic is reused with its own ("matching topic
+		// is reused").
 		{"partitions", func(t *testing.T, a *kadm.Client) { mustCreate(t, a, 2, 1, nil) },
-			nil, "exists with 2 partition(s) and replication factor 1, this run wants 1 and 1"},
+			[]string{"--partitions", "1"}, "exists with 2 partition(s) and replication factor 1, this run wants 1 and 1"},
 		{"replication factor", func(t *testing.T, a *kadm.Client) { mustCreate(t, a, 3, 1, nil) },
 			[]string{"--kafka-profile", "high-reliability"}, "exists with 3 partition(s) and replication factor 1, this run wants 3 and 3"},
 		{"min.insync.replicas", func(t *testing.T, a *kadm.Client) {
@@ -328,7 +332,7 @@ func TestChurn(t *testing.T) {
 	}
 	var sum int64
 	for _, ph := range phases {
-		v := p.Counters[tagged(MetricMessages, "phase", ph)]
+		v := p.Counters[msgload.Tagged(MetricMessages, "phase", ph)]
 		if v == 0 {
 			t.Errorf("no messages in phase %s", ph)
 		}
@@ -367,7 +371,7 @@ func TestChurnBrokers(t *testing.T) {
 		t.Errorf("churn_ops = %d, want 2 (join and leave); errors %v", p.Counters[MetricChurnOps], p.Errors)
 	}
 	for _, ph := range phases {
-		if p.Counters[tagged(MetricMessages, "phase", ph)] == 0 {
+		if p.Counters[msgload.Tagged(MetricMessages, "phase", ph)] == 0 {
 			t.Errorf("no messages in phase %s (errors %v)", ph, p.Errors)
 		}
 	}
@@ -394,14 +398,14 @@ func TestManyTopics(t *testing.T) {
 	if p.Counters[MetricMessages] < 200 {
 		t.Errorf("messages = %d", p.Counters[MetricMessages])
 	}
-	if _, ok := p.Counters[tagged(MetricMessages, "topic", "stampede-000")]; ok {
+	if _, ok := p.Counters[msgload.Tagged(MetricMessages, "topic", "stampede-000")]; ok {
 		t.Error("200 topics should not get a counter each")
 	}
 	if tt := p.Trends[MetricTopicThroughput]; tt == nil || tt.Hist.TotalCount() < 200 {
 		t.Errorf("topic_msgs_per_s samples: %v", tt)
 	}
 	notes := strings.Join(res.opened.Scenarios[ScenarioProduce].(*produceScenario).Notes(), "\n")
-	if !strings.Contains(notes, "per topic (200 topics)") {
+	if !strings.Contains(notes, "per topic (200 topics)") || !strings.Contains(notes, "equal by construction") {
 		t.Errorf("notes = %q", notes)
 	}
 }
@@ -446,7 +450,7 @@ func TestMaxRateNotConverged(t *testing.T) {
 	if !strings.Contains(notes, "not converged") {
 		t.Errorf("notes = %q", notes)
 	}
-	if got, want := int64(mr.Stats().Max), res.opened.Scenarios[ScenarioMaxRate].(*maxRateScenario).search.Best; got != want {
+	if got, want := int64(mr.Stats().Max), res.opened.Scenarios[ScenarioMaxRate].(*maxRateScenario).rate.Best(); got != want {
 		t.Errorf("max_rate %d, note's %d", got, want)
 	}
 }

@@ -101,6 +101,7 @@ func (s *sender) send(ctx context.Context, it *engine.Iter, pick func() (*kgo.Cl
 	if p := s.ctx.Load(); p == nil || *p != ctx {
 		s.ctx.Store(&ctx)
 	}
+	it.Intended = intended
 	first := it.Now()
 	s.since.Store(int64(first) | 1) // never 0 while waiting
 	for i := range s.k {
@@ -114,16 +115,18 @@ func (s *sender) send(ctx context.Context, it *engine.Iter, pick func() (*kgo.Cl
 		if i > 0 {
 			sent = it.Now()
 		}
-		wall := it.Clock.Wall(sent).UnixNano()
+		// The stamp is the message's origin: under --rate its intended
+		// send time, so that e2e_latency counts a stall that made the VU
+		// late.
+		wall := it.Clock.Wall(msgload.Origin(it, sent)).UnixNano()
 		if i == 0 {
 			s.sentNs, s.ok = wall, false
 		}
 		putStamp(f.hdrs[i][:], stamp{SentNs: wall, VU: s.vu, Seq: s.seq})
 		f.sent[i], f.ti[i], f.done[i] = sent, ti, false
-		b.sent.Add(1)
+		b.Sent.Add(1)
 		cl.Produce(ctx, r, f.promises[i])
 	}
-	it.Intended = intended
 	for pending := s.k; pending > 0; {
 		a := <-f.acks
 		if a.i >= 0 {
@@ -151,23 +154,10 @@ func (s *sender) send(ctx context.Context, it *engine.Iter, pick func() (*kgo.Cl
 
 // record records the outcome of record i.
 func (s *sender) record(it *engine.Iter, f *inflight, i int, err error) {
-	b, r := s.b, &f.recs[i]
-	sent := f.sent[i]
-	end := it.Request(r.Topic, sent, driver.Result{Rows: 1, Err: kafkadrv.Wrap(err)})
-	if err != nil {
-		b.failed.Add(1)
-		return
-	}
-	if i == 0 {
+	r := &f.recs[i]
+	s.b.Published(it, r.Topic, f.ti[i], f.sent[i], len(r.Value), driver.Result{Rows: 1, Err: kafkadrv.Wrap(err)})
+	if err == nil && i == 0 {
 		s.ok = true
-	}
-	rec := it.Rec
-	b.acknowledged(rec, end, f.ti[i], len(r.Value))
-	rec.Trend(b.ids.publishLatency, end, int64((end-sent)/time.Microsecond))
-	if it.Intended != it.Start {
-		// Arrival-rate executor (or the max-rate pacer): how late the
-		// send was against its schedule.
-		rec.Trend(b.ids.publishDelay, end, int64((sent-it.Intended)/time.Microsecond))
 	}
 }
 

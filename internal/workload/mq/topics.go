@@ -18,6 +18,9 @@ type layout struct {
 	Partitions int32
 	RF         int16
 	Configs    map[string]string
+	// AnyPartitions reuses a topic whatever its partition count: the run
+	// chose Partitions from the broker count, the user did not.
+	AnyPartitions bool
 }
 
 // errLayout marks a reused topic whose layout differs from the run's.
@@ -95,7 +98,7 @@ func checkLayout(d kadm.TopicDetail, l layout) error {
 	for _, p := range d.Partitions {
 		rf = max(rf, int16(len(p.Replicas)))
 	}
-	if parts == l.Partitions && rf == l.RF {
+	if (parts == l.Partitions || l.AnyPartitions) && rf == l.RF {
 		return nil
 	}
 	return fmt.Errorf("%w: topic %s exists with %d partition(s) and replication factor %d, this run wants %d and %d; delete it, pick another --topic-prefix, or set --partitions %d --replication-factor %d",

@@ -9,6 +9,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // windowSender is the producing half of a kafka.Produce VU with
@@ -106,10 +107,11 @@ func (s *windowSender) send(ctx context.Context, it *engine.Iter, pick func() (*
 	sl.rec.Value = b.pay.value(&s.rnd)
 	sl.rec.Timestamp = time.Time{}
 	sent := it.Now()
-	putStamp(sl.hdr[:], stamp{SentNs: it.Clock.Wall(sent).UnixNano(), VU: s.vu, Seq: s.seq})
+	// Stamped with the message's origin (its intended time under --rate).
+	putStamp(sl.hdr[:], stamp{SentNs: it.Clock.Wall(msgload.Origin(it, sent)).UnixNano(), VU: s.vu, Seq: s.seq})
 	sl.sent, sl.intended, sl.ti, sl.inUse = sent, intended, ti, true
 	sl.scheduled = intended != it.Start
-	b.sent.Add(1)
+	b.Sent.Add(1)
 	// Not ctx: the message outlives its iteration, whose context the
 	// engine may cancel once it returned or the executor ended. Teardown
 	// closing the clients fails what is still buffered.
@@ -161,17 +163,7 @@ func (s *windowSender) record(it *engine.Iter, i int, err error) {
 	}
 	sl.inUse = false
 	s.free = append(s.free, i)
-	end := it.RequestAt(sl.rec.Topic, sl.intended, sl.sent, driver.Result{Rows: 1, Err: kafkadrv.Wrap(err)})
-	if err != nil {
-		b.failed.Add(1)
-		return
-	}
-	rec := it.Rec
-	b.acknowledged(rec, end, sl.ti, len(sl.rec.Value))
-	rec.Trend(b.ids.publishLatency, end, int64((end-sl.sent)/time.Microsecond))
-	if sl.scheduled {
-		rec.Trend(b.ids.publishDelay, end, int64((sl.sent-sl.intended)/time.Microsecond))
-	}
+	b.PublishedAt(it, sl.rec.Topic, sl.ti, sl.intended, sl.sent, sl.scheduled, len(sl.rec.Value), driver.Result{Rows: 1, Err: kafkadrv.Wrap(err)})
 }
 
 // finish waits up to limit for the messages still in flight when the VU

@@ -2,6 +2,7 @@ package natsload
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"time"
 
@@ -19,9 +20,8 @@ func (b *base) addChurn() {
 	if !b.opts.churning() {
 		return
 	}
-	b.churnOn = true
-	b.winFrom, b.winFor = b.opts.ChurnStart, b.opts.ChurnFor
-	b.onStart = append(b.onStart, func(ctx context.Context) {
+	b.Fault = msgload.Window{On: true, From: b.opts.ChurnStart, For: b.opts.ChurnFor}
+	b.OnStart = append(b.OnStart, func(ctx context.Context) {
 		if !msgload.SleepCtx(ctx, b.opts.ChurnStart) {
 			return
 		}
@@ -45,12 +45,7 @@ func (b *base) addChurn() {
 }
 
 func (b *base) churnEvent(what string, err error) {
-	b.churnOps.Add(1)
-	b.pending.Add(b.ids.churnOps, 1)
-	if err != nil {
-		b.churnErrs.Add(1)
-		b.pending.Error("churn: " + what + ": " + natsdrv.ErrorMessage(err))
-	}
+	b.FaultEvent("churn", what, err, natsdrv.ErrorMessage)
 }
 
 // streamChurn creates a stream and deletes the previous one every
@@ -91,23 +86,19 @@ func (b *base) addKill() {
 	if !b.kill.Enabled() || b.cluster == nil && b.killer == nil {
 		return
 	}
-	b.churnOn = true
-	b.winFrom, b.winFor = b.kill.At, b.kill.Restart
-	if b.winFor <= 0 {
-		b.winFor = 1 << 62 // never restarted: "during" to the end
-	}
-	b.onStart = append(b.onStart, func(ctx context.Context) {
+	// Never restarted (Restart 0): "during" lasts to the end.
+	b.Fault = msgload.Window{On: true, From: b.kill.At, For: b.kill.Restart}
+	b.OnStart = append(b.OnStart, func(ctx context.Context) {
 		var k msgload.NodeKiller = broker{b.run}
 		if b.killer != nil {
 			k = b.killer
 		}
-		ev := msgload.RunKill(ctx, b.kill, k, 0, b.clock.Now, b.start)
-		b.churnOps.Add(1)
-		b.pending.Add(b.ids.churnOps, 1)
+		ev := msgload.RunKill(ctx, b.kill, k, 0, b.Clock().Now, b.Start())
+		var err error
 		if ev.Err != "" {
-			b.churnErrs.Add(1)
-			b.pending.Error("kill-node: " + ev.Err)
+			err = errors.New(ev.Err)
 		}
+		b.FaultEvent("kill-node", "", err, error.Error)
 		b.killMu.Lock()
 		b.killEv = ev
 		b.killMu.Unlock()

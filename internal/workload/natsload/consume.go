@@ -88,11 +88,11 @@ func (s *consumeScenario) NewVU(ctx context.Context, id int) (engine.VU, error) 
 
 // Teardown writes the notes.
 func (s *consumeScenario) Teardown(context.Context) error {
-	s.stopBackground()
-	if s.started.Load() {
-		el := time.Since(s.startWall)
-		s.note("consumed and acknowledged %d messages (%s msgs/s) with %d durable pull consumer(s) over %d stream(s)",
-			s.consumed.Load(), fmtRate(float64(s.consumed.Load())/el.Seconds()), len(s.durables), len(s.streams))
+	s.StopBackground()
+	if s.IsStarted() {
+		el := s.Elapsed()
+		s.Note("consumed and acknowledged %d messages (%s msgs/s) with %d durable pull consumer(s) over %d stream(s)",
+			s.Consumed.Load(), fmtRate(float64(s.Consumed.Load())/el.Seconds()), len(s.durables), len(s.streams))
 	}
 	return nil
 }
@@ -106,7 +106,7 @@ type consumeVU struct {
 
 func (v *consumeVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
-	s.begin(it)
+	s.Begin(it)
 	v.it = it
 	start := it.Now()
 	batch, err := v.c.Fetch(s.opts.FetchBatch, jetstream.FetchMaxWait(fetchWait))
@@ -142,8 +142,8 @@ func (v *consumeVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	end := it.Request("fetch", start, driver.Result{Rows: n})
 	r.Add(m.consumed, end, n)
 	r.Trend(m.lag, end, lag)
-	s.consumed.Add(n)
+	s.Consumed.Add(n)
 	return nil
 }
 
-func (v *consumeVU) Close() error { v.s.closeVU(v.it); v.vc.close(); return nil }
+func (v *consumeVU) Close() error { v.s.CloseVU(v.it); v.vc.close(); return nil }

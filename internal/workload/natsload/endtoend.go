@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -32,19 +31,13 @@ type e2eScenario struct {
 	ctxs     []jetstream.ConsumeContext
 	durables []string
 	index    map[string]int
-	mu       sync.Mutex
-	waiters  []*waiter
+	waiters  msgload.Waiters
 	ledger   *msgload.Ledger
 	// seq0 is each stream's last sequence when the scenario set up.
 	seq0 []uint64
 	// dups counts deliveries nobody waited for that were not overdue
 	// (redeliveries after a consumer failover, late duplicates).
 	dups atomic.Int64
-}
-
-type waiter struct {
-	want atomic.Uint64
-	ch   chan int64 // wall ns of the delivery
 }
 
 var (
@@ -60,7 +53,7 @@ func newEndToEnd(r *run) *e2eScenario {
 	}
 	s.addChurn()
 	s.addKill()
-	s.atClose = append(s.atClose, s.account)
+	s.AtClose = append(s.AtClose, s.account)
 	return s
 }
 
@@ -108,22 +101,12 @@ func (s *e2eScenario) Setup(ctx context.Context) error {
 func (s *e2eScenario) dispatch(msg jetstream.Msg) {
 	now := time.Now().UnixNano()
 	_ = msg.Ack()
-	s.consumed.Add(1)
+	s.Consumed.Add(1)
 	st, ok := parseStamp(msg.Data())
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	var w *waiter
-	if int(st.VU) < len(s.waiters) {
-		w = s.waiters[st.VU]
-	}
-	s.mu.Unlock()
-	if w != nil && w.want.Load() == st.Seq {
-		select {
-		case w.ch <- now:
-		default:
-		}
+	if s.waiters.Deliver(st.VU, st.Seq, now) {
 		return
 	}
 	if md, err := msg.Metadata(); err == nil {
@@ -139,13 +122,7 @@ func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &waiter{ch: make(chan int64, 1)}
-	s.mu.Lock()
-	for len(s.waiters) <= id {
-		s.waiters = append(s.waiters, nil)
-	}
-	s.waiters[id] = w
-	s.mu.Unlock()
+	w := s.waiters.Add(id)
 	t := time.NewTimer(time.Hour)
 	t.Stop()
 	return &e2eVU{s: s, p: p, w: w, timer: t}, nil
@@ -167,7 +144,7 @@ func (s *e2eScenario) account() {
 	s.ledger.Verify(ctx, broker{s.run}, 5*time.Second)
 	a := s.ledger.Account()
 	if a.Lost > 0 {
-		s.pending.Add(s.ids.lost, a.Lost)
+		s.Pending.Add(s.ids.lost, a.Lost)
 	}
 	held := int64(0)
 	for i, st := range s.streams {
@@ -190,12 +167,12 @@ func (s *e2eScenario) account() {
 	if n := s.dups.Load(); n > 0 {
 		line += fmt.Sprintf("; %d deliveries nobody waited for (redeliveries after a consumer failover, duplicates)", n)
 	}
-	s.note("%s", line)
+	s.Note("%s", line)
 }
 
 // Teardown deletes the run's durable consumers and writes the notes.
 func (s *e2eScenario) Teardown(ctx context.Context) error {
-	s.stopBackground()
+	s.StopBackground()
 	for _, cc := range s.ctxs {
 		cc.Stop()
 	}
@@ -212,7 +189,7 @@ func (s *e2eScenario) Teardown(ctx context.Context) error {
 type e2eVU struct {
 	s     *e2eScenario
 	p     *publisher
-	w     *waiter
+	w     *msgload.Waiter
 	timer *time.Timer
 }
 
@@ -221,14 +198,10 @@ const overdueError = "e2e timeout: acknowledged, not consumed within --nats-e2e-
 
 func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
-	s.begin(it)
+	s.Begin(it)
 	v.p.it = it
-	v.w.want.Store(v.p.seq + 1)
-	defer v.w.want.Store(0)
-	select { // drop a late delivery of an earlier message
-	case <-v.w.ch:
-	default:
-	}
+	v.w.Expect(v.p.seq + 1)
+	defer v.w.Expect(0)
 	ok, err := v.p.publishSync(ctx, it)
 	if err != nil || !ok {
 		return err
@@ -238,12 +211,12 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	v.timer.Reset(s.opts.E2ETimeout)
 	defer v.timer.Stop()
 	select {
-	case ns := <-v.w.ch:
+	case d := <-v.w.C():
 		now := it.Now()
 		// From the intended start: equal to the actual start under the
 		// closed model; under --rate a late send counts in full.
 		from := it.Clock.Wall(it.Intended).UnixNano()
-		it.Rec.Trend(s.ids.e2e, now, max(0, (ns-from)/1000))
+		it.Rec.Trend(s.ids.e2e, now, max(0, (d.Ns-from)/1000))
 		it.Rec.Add(s.ids.consumed, now, 1)
 		s.ledger.Consumed()
 		return nil
@@ -258,4 +231,4 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	}
 }
 
-func (v *e2eVU) Close() error { v.s.closeVU(v.p.it); v.p.close(); return nil }
+func (v *e2eVU) Close() error { v.s.CloseVU(v.p.it); v.p.close(); return nil }

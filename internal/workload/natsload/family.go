@@ -22,6 +22,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/natscluster"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // EmbeddedNote is said in every summary of a run on the embedded cluster.
@@ -221,7 +222,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		}
 	}
 	leaders := leaderCounts(infos, nodeNames)
-	r.leaderNodes = leading(leaders)
+	r.leaderNodes = msgload.Leading(leaders)
 	var jsz *natsdrv.JSZ
 	if cfg.Monitor != "" {
 		if j, jerr := natsdrv.ReadJSZ(ctx, cfg.Monitor); jerr == nil {

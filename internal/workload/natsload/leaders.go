@@ -3,7 +3,6 @@ package natsload
 import (
 	"context"
 	"encoding/json"
-	"sort"
 	"strings"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
 	"github.com/stampede-bench/stampede/internal/natscluster"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // leaderCounts counts the streams each server leads, from stream infos;
@@ -32,36 +32,6 @@ func leaderCounts(infos []*jetstream.StreamInfo, nodes []string) map[string]int 
 		m[l]++
 	}
 	return m
-}
-
-// describeLeaders is "leaders per node: n1 2, n2 1, n3 0".
-func describeLeaders(m map[string]int) string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Slice(names, func(i, j int) bool {
-		if len(names[i]) != len(names[j]) {
-			return len(names[i]) < len(names[j]) // n2 before n10
-		}
-		return names[i] < names[j]
-	})
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = n + " " + sprintf("%d", m[n])
-	}
-	return "leaders per node: " + strings.Join(parts, ", ")
-}
-
-// leading counts the nodes that lead at least one stream.
-func leading(m map[string]int) int {
-	k := 0
-	for n, c := range m {
-		if c > 0 && n != "?" {
-			k++
-		}
-	}
-	return k
 }
 
 // stepdownRequest is JetStream's leader stepdown request with a preferred
@@ -129,26 +99,12 @@ func clusterSize(c *natscluster.Cluster, jsz *natsdrv.JSZ) int {
 }
 
 // layoutNote says where the load's stream leaders are and whether the
-// layout, rather than the cluster, limits what a node sweep can show:
-// fewer streams (or leaders) than nodes, or fewer VUs than nodes.
+// layout, rather than the cluster, limits what a node sweep can show
+// (msgload.Layout).
 func layoutNote(o *Options, leaders map[string]int, nodes, vus int, given bool) string {
-	s := sprintf("%d stream(s) on %s; %s", o.Streams, nodesText(nodes), describeLeaders(leaders))
+	l := msgload.Layout{Parts: o.Streams, Word: "stream", Nodes: nodes, Leaders: leaders, VUs: vus, Flag: "--streams"}
 	if !given {
-		s += " (one stream per node, stream i led by node i mod N: --streams overrides)"
+		l.Auto = "one stream per node, stream i led by node i mod N: --streams overrides"
 	}
-	k := leading(leaders)
-	switch {
-	case nodes > 1 && k < nodes:
-		s += sprintf("; only %d of %d nodes lead a load stream: every write goes to %d leader(s), so the setup, not the cluster, limits throughput as nodes are added (give --streams ≥ %d)", k, nodes, k, nodes)
-	case nodes > 1 && vus > 0 && vus < nodes:
-		s += sprintf("; %d VU(s) for %d nodes: the clients, not the cluster, limit throughput as nodes are added (give -u ≥ %d)", vus, nodes, nodes)
-	}
-	return s
-}
-
-func nodesText(n int) string {
-	if n <= 0 {
-		return "a cluster of unknown size (give the target monitor= to read it)"
-	}
-	return sprintf("%d node(s)", n)
+	return l.Note()
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
@@ -21,46 +20,20 @@ import (
 // not the cluster, were the limit (publish_delay grows).
 type maxRateScenario struct {
 	*base
-	pace   *msgload.Pacer
-	search *msgload.Search
-	// late counts slots a VU took later than one step after their
-	// intended time: the VUs, not the cluster, fell behind.
-	late atomicInt
+	// rate is the core's MaxRate; the search reads PubAcks plus failures.
+	rate *msgload.MaxRate
 }
 
 var (
 	_ engine.Scenario   = (*maxRateScenario)(nil)
 	_ engine.Teardowner = (*maxRateScenario)(nil)
-	_ msgload.Progress  = (*maxRateProgress)(nil)
 )
 
 func newMaxRate(r *run) *maxRateScenario {
 	s := &maxRateScenario{base: newBase(r, ScenarioMaxRate)}
-	s.onStart = append(s.onStart, func(ctx context.Context) { s.pace.Run(ctx) }, func(ctx context.Context) { s.search.Run(ctx) })
+	o := &s.opts
+	s.rate = msgload.NewMaxRate(&s.Core, msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}, s.Progress(false))
 	return s
-}
-
-// maxRateProgress is what the search reads: PubAcks plus failures.
-type maxRateProgress maxRateScenario
-
-func (p *maxRateProgress) Sent() int64      { return p.sent.Load() }
-func (p *maxRateProgress) Failed() int64    { return p.failed.Load() }
-func (p *maxRateProgress) Completed() int64 { return p.acked.Load() + p.failed.Load() }
-
-// Started makes the pacer and the search on the run clock, then starts the
-// background work.
-func (s *maxRateScenario) Started(ctx context.Context, at time.Duration, clock metrics.Clock) {
-	if s.pace == nil {
-		o := &s.opts
-		s.pace = msgload.NewPacer(clock.Now)
-		s.search = &msgload.Search{
-			Opts: msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision},
-			Pace: s.pace, Now: clock.Now, Load: (*maxRateProgress)(s),
-			Logf:  func(format string, args ...any) { s.logf("%s: "+format, append([]any{s.name}, args...)...) },
-			Found: func(best int64) { s.pending.Trend(s.ids.maxRate, best) },
-		}
-	}
-	s.base.Started(ctx, at, clock)
 }
 
 func (s *maxRateScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
@@ -75,14 +48,10 @@ func (s *maxRateScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 
 // Teardown writes the result.
 func (s *maxRateScenario) Teardown(context.Context) error {
-	s.stopBackground()
+	s.StopBackground()
 	s.report()
-	if s.started.Load() {
-		line := s.search.Summary()
-		if n := s.late.Load(); n > 0 {
-			line += sprintf("; %d message(s) were sent more than one step after their intended time: the VUs (one synchronous publish each) fell behind the schedule, raise -u to test higher rates", n)
-		}
-		s.note("%s", line)
+	if line := s.rate.Summary(); line != "" {
+		s.Note("%s", line)
 	}
 	return nil
 }
@@ -95,18 +64,13 @@ type maxRateVU struct {
 
 func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
-	s.begin(it)
+	s.Begin(it)
 	v.p.it = it
-	intended, ok, err := s.pace.Next(ctx, v.timer, 100*time.Millisecond)
-	if !ok {
+	if ok, err := s.rate.Next(ctx, it, v.timer); !ok {
 		return err // nil: paused between steps
 	}
-	if it.Now()-intended > s.opts.MaxRateStep {
-		s.late.Add(1)
-	}
-	it.Intended = intended
-	_, err = v.p.publishSync(ctx, it)
+	_, err := v.p.publishSync(ctx, it)
 	return err
 }
 
-func (v *maxRateVU) Close() error { v.s.closeVU(v.p.it); v.p.close(); return nil }
+func (v *maxRateVU) Close() error { v.s.CloseVU(v.p.it); v.p.close(); return nil }

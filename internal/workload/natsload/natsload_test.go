@@ -7,6 +7,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 func notes(o *workload.Opened) string { return strings.Join(o.Notes, "\n") }
@@ -59,7 +60,7 @@ func TestPublishConsumeEndToEnd(t *testing.T) {
 	}
 	// 2 VUs on 2 streams: each VU writes its own stream, so the split is
 	// measured (shared iterations: not necessarily even).
-	ps := o.Scenarios[ScenarioPublish].(*publishScenario).perStream
+	ps := o.Scenarios[ScenarioPublish].(*publishScenario).PerPart
 	if a, b := ps[0].Load(), ps[1].Load(); a == 0 || b == 0 || a+b != 500 {
 		t.Errorf("streams got %d and %d messages, want both > 0 and 500 in all", a, b)
 	}
@@ -88,11 +89,11 @@ func TestChurnAndMaxRate(t *testing.T) {
 	pub := runOpened(t, o, env, step{ScenarioPublish, vus(2, 10*time.Second)}).Scenario(ScenarioPublish)
 	s := o.Scenarios[ScenarioPublish].(*publishScenario)
 	joined := strings.Join(s.Notes(), "\n")
-	if s.churnOps.Load() < 4 || !strings.Contains(joined, "a node leaving at the start and rejoining at the end") {
-		t.Fatalf("churn ops %d, notes:\n%s", s.churnOps.Load(), joined)
+	if s.ChurnOps.Load() < 4 || !strings.Contains(joined, "a node leaving at the start and rejoining at the end") {
+		t.Fatalf("churn ops %d, notes:\n%s", s.ChurnOps.Load(), joined)
 	}
-	for _, p := range phases {
-		if pub.Counters[tagged(MetricMessages, "phase", p)] == 0 {
+	for _, p := range []string{"before", "during", "after"} {
+		if pub.Counters[msgload.Tagged(MetricMessages, "phase", p)] == 0 {
 			t.Errorf("no messages in phase %s: %v", p, pub.Counters)
 		}
 	}

@@ -140,7 +140,7 @@ func DefaultOptions() Options {
 		PublishMode:      "async",
 		AsyncWindow:      500,
 		Fsync:            "default",
-		MessageSize:      2048,
+		MessageSize:      msgload.MessageSize,
 		PublishTimeout:   5 * time.Second,
 		Consumers:        1,
 		FetchBatch:       500,

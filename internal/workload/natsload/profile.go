@@ -1,35 +1,45 @@
 package natsload
 
-import "github.com/stampede-bench/stampede/internal/workload"
-
-// Profile names, from the seed's two configurations.
-const (
-	ProfileHighThroughput  = "high-throughput"
-	ProfileHighReliability = "high-reliability"
+import (
+	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
-// Profiles returns the nats profiles: the settings of each, by option
-// (flag) name. See docs/nats.md for how they map to the seed's Kafka
-// settings.
+// Profile names, from the seed's two configurations (msgload.SeedProfiles).
+const (
+	ProfileHighThroughput  = msgload.ProfileHighThroughput
+	ProfileHighReliability = msgload.ProfileHighReliability
+)
+
+// Profiles returns the nats profiles: the messaging core's seed profiles
+// translated into nats settings, by option (flag) name. See docs/nats.md
+// for how they map to the seed's Kafka settings.
 func Profiles() workload.Profiles[Options] {
-	replicas := func(o *Options) *int { return &o.Replicas }
-	mode := func(o *Options) *string { return &o.PublishMode }
-	fsync := func(o *Options) *string { return &o.Fsync }
-	return workload.Profiles[Options]{Flag: "nats-profile", Defaults: DefaultOptions, List: []workload.Profile[Options]{
-		// One replica, asynchronous publish, background fsync.
-		{Name: ProfileHighThroughput, Settings: []workload.Setting[Options]{
-			workload.Set(flagFsync, fsync, "default"),
-			workload.Set(flagMode, mode, "async"),
-			workload.Set(flagReplicas, replicas, 1),
-		}},
-		// Three replicas (the PubAck comes after a quorum stored the
-		// message), synchronous publish, fsync before every ack.
-		{Name: ProfileHighReliability, Settings: []workload.Setting[Options]{
-			workload.Set(flagFsync, fsync, "always"),
-			workload.Set(flagMode, mode, "sync"),
-			workload.Set(flagReplicas, replicas, 3),
-		}},
-	}}
+	ps := workload.Profiles[Options]{Flag: "nats-profile", Defaults: DefaultOptions}
+	for _, sp := range msgload.SeedProfiles() {
+		ps.List = append(ps.List, workload.Profile[Options]{Name: sp.Name, Settings: natsSettings(sp)})
+	}
+	return ps
+}
+
+// natsSettings translates a seed profile: replicas are the stream's, a
+// quorum ack is a synchronous publish (the PubAck comes after a quorum
+// stored the message), a flush before every ack is sync_interval: always.
+// The partitions of the Kafka profile have no NATS setting: streams follow
+// the node count. Settings are in flag order.
+func natsSettings(sp msgload.SeedProfile) []workload.Setting[Options] {
+	fsync, mode := "default", "async"
+	if sp.FlushEvery {
+		fsync = "always"
+	}
+	if sp.Quorum {
+		mode = "sync"
+	}
+	return []workload.Setting[Options]{
+		workload.Set(flagFsync, func(o *Options) *string { return &o.Fsync }, fsync),
+		workload.Set(flagMode, func(o *Options) *string { return &o.PublishMode }, mode),
+		workload.Set(flagReplicas, func(o *Options) *int { return &o.Replicas }, sp.Replicas),
+	}
 }
 
 // ApplyProfile sets every setting of profile name on o and names it in
