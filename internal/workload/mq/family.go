@@ -192,13 +192,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return nil, usage.Errorf("kafka family has no scenario %q", n)
 		}
 	}
-	if needPayload {
-		r.pay = newPayloads(o.Payload, o.MessageSize, env.Seed)
-	}
 	rctx, rcancel := context.WithTimeout(ctx, 15*time.Second)
 	rb := readBack(rctx, adm, r.topics)
 	rcancel()
 	r.rb = rb
+	if needPayload {
+		r.pay = newPayloads(o.Payload, o.MessageSize, poolBytes(compressed(o.Compression, rb)), env.Seed)
+	}
 	opened.Notes = append(notes, o.describe(), rb.note(cfgs))
 	opened.Close = func() error {
 		var errs []error
