@@ -224,6 +224,13 @@ func (p *publisher) arm(it *engine.Iter, deadline time.Duration) {
 // re-armed only when it fired early or is set for a later deadline (a
 // retried message's).
 func (p *publisher) await(ctx context.Context, it *engine.Iter, f jetstream.PubAckFuture, deadline time.Duration) (err, stop error) {
+	// A PubAck already there (the common case: they come back while the
+	// window is still being published) costs no error channel.
+	select {
+	case <-f.Ok():
+		return nil, nil
+	default:
+	}
 	if p.armed > deadline {
 		p.arm(it, deadline)
 	}
