@@ -20,10 +20,11 @@
 # client runs under a bash that waited for it, and that bash's cutime +
 # cstime (/proc/self/stat) are the client's (every thread, and any child
 # it waited for), in clock ticks (10 ms). Broker CPU is the serving
-# process tree's utime+stime over the same interval. msgs/s is messages / the
-# client process's wall time (start-up included) for kafka; for nats it
-# is nats bench's "aggregated stats" and stampede's PubAcks over the
-# scenario (summary export).
+# process tree's utime+stime over the same interval. msgs/s is messages /
+# the client process's wall time (start-up included) for every tool, so
+# that one yardstick measures all; for nats the tools' own figures (nats
+# bench's "aggregated stats", stampede's messages rate from its summary
+# export) are printed as well.
 #
 # kcat reads its messages from a file in /dev/shm (memory). What reading it
 # costs (cat of the same file, measured the same way) is printed, and kcat's
@@ -103,7 +104,7 @@ measure() {
 	if ! OUT="$work/out.txt" ERR="$work/err.txt" STAT="$work/stat" \
 		bash -c '"$@" >"$OUT" 2>"$ERR"; rc=$?; read -r l </proc/$$/stat; echo "$l" >"$STAT"; exit $rc' _ "${client[@]}" "$@"; then
 		echo "$name failed:" >&2
-		tail -5 "$work/out.txt" "$work/err.txt" >&2
+		tail -n 5 "$work/out.txt" "$work/err.txt" >&2
 		exit 1
 	fi
 	t1=$(date +%s.%N)
@@ -162,7 +163,7 @@ if [ "$ONLY" != nats ]; then
 	kill "$kpid" 2>/dev/null || true
 fi
 
-# nats_run TOOL MODE N: one nats run; msgs/s replaced by the tool's own.
+# nats_run TOOL MODE N: one nats run; the tool's own msgs/s is appended.
 nats_run() {
 	local tool=$1 mode=$2 n=$3 rate
 	if [ "$tool" = natsbench ]; then
@@ -180,10 +181,7 @@ nats_run() {
 		rate=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]["messages"]; print(round(m["rate"]))' "$work/s.json")
 	fi
 	[ -n "$rate" ] || { echo "$tool $mode: no msgs/s in its output" >&2; exit 1; }
-	local last
-	last=$(tail -1 "$res")
-	sed -i '$d' "$res"
-	echo "$last" | awk -v rate="$rate" '{$2 = rate; print}' >>"$res"
+	sed -i "\$s/\$/ $rate/" "$res"
 }
 
 if [ "$ONLY" != kafka ]; then
@@ -212,13 +210,15 @@ echo
 echo "medians [ranges] over $ROUNDS rounds; load average after $(cut -d' ' -f1-3 /proc/loadavg)"
 # summary TOOL [MINUS]: "msgs/s lo hi cpu lo hi broker" (CPU less MINUS µs).
 summary() {
-	grep "^$1 " "$res" | awk -v minus="${2:-0}" '
+	{ grep "^$1 " "$res" || true; } | awk -v minus="${2:-0}" '
 		{ r[NR] = $2; c[NR] = $3 - minus; b[NR] = $4 }
 		function sort(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } }
 		function med(a, n) { return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 		END { if (NR == 0) exit; sort(r, NR); sort(c, NR); sort(b, NR)
 			printf "%.0f %.0f %.0f %.2f %.2f %.2f %.2f\n", med(r, NR), r[1], r[NR], med(c, NR), c[1], c[NR], med(b, NR) }'
 }
+# own TOOL: median and range of the tool's own msgs/s (column 5).
+own() { { grep "^$1 " "$res" || true; } | awk '{print $5}' | sort -n | awk '{a[NR] = $1} END {if (NR) printf "%.0f [%s–%s]", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2, a[1], a[NR]}'; }
 row() { # LABEL TOOL [MINUS]
 	local s
 	s=($(summary "$2" "${3:-0}"))
@@ -247,4 +247,9 @@ ratio "--produce-window / kcat" kafka-window kcat
 [ -n "${read_us:-}" ] && ratio "--produce-window / kcat less its input" kafka-window kcat "$read_us"
 ratio "nats.Publish async / nats bench async" nats-async natsbench-async
 ratio "nats.Publish sync / nats bench sync" nats-sync natsbench-sync
+if grep -q '^nats' "$res"; then
+	echo
+	echo "nats msgs/s as each tool reports it: nats bench async $(own natsbench-async), nats.Publish async $(own nats-async);"
+	echo "  nats bench sync $(own natsbench-sync), nats.Publish sync $(own nats-sync)"
+fi
 exit 0
