@@ -64,6 +64,8 @@ type publisher struct {
 	// VU instead of nats.go's timer per message.
 	ackWait *time.Timer
 	armed   time.Duration // the run offset ackWait fires at
+	// pctx bounds each sync publish.
+	pctx *pubCtx
 }
 
 // errAckTimeout is an async message whose PubAck did not come within
@@ -99,7 +101,7 @@ func newPublisher(b *base, id int) (*publisher, error) {
 	p := &publisher{b: b, vc: vc, vu: uint32(id), next: id % len(b.streams),
 		buf:  newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15),
 		opts: []jetstream.PublishOpt{jetstream.WithRetryAttempts(0)}, hdr: nats.Header{},
-		jsOpts: jsOpts, ackWait: time.NewTimer(time.Hour)}
+		jsOpts: jsOpts, ackWait: time.NewTimer(time.Hour), pctx: newPubCtx()}
 	p.ackWait.Stop()
 	p.msg = nats.Msg{Data: p.buf, Header: p.hdr}
 	p.subjects = b.subjects
@@ -134,12 +136,12 @@ func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, 
 	for try := 0; ; try++ {
 		// The run's context may carry a far deadline (the graceful
 		// stop), which would replace the client's default timeout:
-		// bound each wait.
-		pctx, cancel := context.WithTimeout(ctx, p.b.opts.PublishTimeout)
+		// bound each wait (pctx, reused from publish to publish).
+		p.pctx.arm(ctx, p.b.opts.PublishTimeout)
 		var ack *jetstream.PubAck
 		p.msg.Subject = subj
-		ack, perr = p.vc.js.PublishMsg(pctx, &p.msg, p.opts...)
-		cancel()
+		ack, perr = p.vc.js.PublishMsg(p.pctx, &p.msg, p.opts...)
+		p.pctx.disarm()
 		if ack != nil {
 			p.lastSeq = ack.Sequence
 		}
@@ -280,6 +282,7 @@ func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err erro
 
 func (p *publisher) close() {
 	if p != nil {
+		p.pctx.close()
 		p.vc.close()
 	}
 }
