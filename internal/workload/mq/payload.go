@@ -44,7 +44,7 @@ func parseStamp(b []byte) (stamp, bool) {
 // Otherwise nothing looks across messages, and the pool is plainPoolBytes,
 // small enough to stay in a core's cache: copying a value into the
 // client's batch then reads cached bytes, where windows of 16 MiB cost a
-// memory read per message (BenchmarkPayloadCopy: 4× to 20× slower per
+// memory read per message (BenchmarkPayloadCopy: 4× to 8× slower per
 // 2 KB copy on a shared 2-core VM, depending on its load).
 const (
 	codecPoolBytes = 16 << 20
