@@ -202,14 +202,14 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return nil, usage.Errorf("kafka family has no scenario %q", n)
 		}
 	}
-	if needPayload {
-		r.pay = newPayloads(o.Payload, o.MessageSize, env.Seed)
-	}
 	rb, err := readBackFresh(ctx, cfg, r.topics)
 	if err != nil {
 		return nil, fmt.Errorf("kafka %s: %w", target, err)
 	}
 	r.rb = rb
+	if needPayload {
+		r.pay = newPayloads(o.Payload, o.MessageSize, poolBytes(compressed(o.Compression, rb)), env.Seed)
+	}
 	opened.Notes = append(notes, o.describe(), rb.note(cfgs))
 	if cluster == nil {
 		opened.Notes = append(opened.Notes, rb.layout(env.MaxVUs, autoParts).Note())

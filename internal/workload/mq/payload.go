@@ -3,6 +3,7 @@ package mq
 import (
 	"encoding/binary"
 	"math/rand/v2"
+	"strings"
 )
 
 // HeaderKey names the record header stampede adds to every message: the
@@ -36,10 +37,27 @@ func parseStamp(b []byte) (stamp, bool) {
 	}, true
 }
 
-// poolBytes is the size of the shared payload pool: large enough that two
-// messages of one batch rarely share bytes, so "random" stays
-// incompressible.
-const poolBytes = 16 << 20
+// Sizes of the shared payload pool. When something compresses the batches
+// (the producer's codec, or compression.type on the topic) the pool is
+// codecPoolBytes, large enough that two messages of one batch rarely share
+// bytes, so that "random" stays incompressible within any codec's window.
+// Otherwise nothing looks across messages, and the pool is plainPoolBytes,
+// small enough to stay in a core's cache: copying a value into the
+// client's batch then reads cached bytes, where windows of 16 MiB cost a
+// memory read per message (BenchmarkPayloadCopy: 4× to 8× slower per
+// 2 KB copy on a shared 2-core VM, depending on its load).
+const (
+	codecPoolBytes = 16 << 20
+	plainPoolBytes = 256 << 10
+)
+
+// poolBytes is the pool size for a run that compresses (true) or not.
+func poolBytes(compressed bool) int {
+	if compressed {
+		return codecPoolBytes
+	}
+	return plainPoolBytes
+}
 
 // payloads hands out message values: read-only windows into one pool, so
 // producing costs no copy and no generation per message.
@@ -49,9 +67,30 @@ type payloads struct {
 	span uint64 // number of start offsets (multiples of 8)
 }
 
-// newPayloads builds the pool for kind "random" or "compressible" from seed.
-func newPayloads(kind string, size int, seed int64) *payloads {
-	n := poolBytes + size
+// compressed tells whether a run's batches are compressed: by the
+// producer (codec, --compression-type) or by the broker (compression.type
+// of the first load topic as read back, anything but producer or
+// uncompressed). A topic whose configs could not be read counts as
+// compressed; a config the broker does not report (kfake) as not.
+func compressed(codec string, rb *topicsReadBack) bool {
+	if !strings.EqualFold(codec, "none") && codec != "" {
+		return true
+	}
+	if rb == nil || rb.cfgErr != "" {
+		return true
+	}
+	c, ok := rb.configs["compression.type"]
+	if !ok || c.Value == nil {
+		return false
+	}
+	v := strings.ToLower(*c.Value)
+	return v != "producer" && v != "uncompressed" && v != "none"
+}
+
+// newPayloads builds a pool of poolSize bytes (plus one value) for kind
+// "random" or "compressible" from seed.
+func newPayloads(kind string, size, poolSize int, seed int64) *payloads {
+	n := poolSize + size
 	pool := make([]byte, n)
 	r := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 	if kind == "compressible" {

@@ -3,7 +3,10 @@ package mq
 import (
 	"bytes"
 	"compress/flate"
+	"strconv"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kadm"
 )
 
 func TestStampRoundTrip(t *testing.T) {
@@ -47,24 +50,67 @@ func TestPayloads(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.kind, func(t *testing.T) {
-			p := newPayloads(tc.kind, 2048, 1)
+			p := newPayloads(tc.kind, 2048, codecPoolBytes, 1)
 			if r := ratio(t, p, 500); r < tc.min || r > tc.max {
 				t.Errorf("compression ratio %.3f, want in [%.2f, %.2f]", r, tc.min, tc.max)
 			}
 		})
 	}
-	if newPayloads("random", 0, 1).value(new(uint64)) != nil {
+	if newPayloads("random", 0, plainPoolBytes, 1).value(new(uint64)) != nil {
 		t.Error("zero-size messages should have no value")
 	}
 	// Values are read-only windows: capacity ends at the value.
-	v := newPayloads("random", 100, 1).value(new(uint64))
+	v := newPayloads("random", 100, plainPoolBytes, 1).value(new(uint64))
 	if cap(v) != 100 {
 		t.Errorf("cap %d lets appends overwrite the pool", cap(v))
 	}
 }
 
+// TestPoolBytes: the pool is small only when nothing compresses batches.
+func TestPoolBytes(t *testing.T) {
+	val := func(s string) kadm.Config { return kadm.Config{Key: "compression.type", Value: &s} }
+	tests := []struct {
+		name  string
+		codec string
+		rb    *topicsReadBack
+		want  int
+	}{
+		{"no codec, kfake reports no compression.type", "none", &topicsReadBack{configs: map[string]kadm.Config{}}, plainPoolBytes},
+		{"no codec, broker keeps the producer's", "none", &topicsReadBack{configs: map[string]kadm.Config{"compression.type": val("producer")}}, plainPoolBytes},
+		{"no codec, topic uncompressed", "", &topicsReadBack{configs: map[string]kadm.Config{"compression.type": val("uncompressed")}}, plainPoolBytes},
+		{"producer codec", "lz4", &topicsReadBack{configs: map[string]kadm.Config{}}, codecPoolBytes},
+		{"broker recompresses", "none", &topicsReadBack{configs: map[string]kadm.Config{"compression.type": val("zstd")}}, codecPoolBytes},
+		{"configs unreadable", "none", &topicsReadBack{cfgErr: "CLUSTER_AUTHORIZATION_FAILED"}, codecPoolBytes},
+	}
+	for _, tc := range tests {
+		if got := poolBytes(compressed(tc.codec, tc.rb)); got != tc.want {
+			t.Errorf("%s: pool %d bytes, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkPayloadCopy is what the client does with a value: copy it into
+// a batch (a 1 MB buffer, as a full produce request), from each pool size.
+func BenchmarkPayloadCopy(b *testing.B) {
+	for _, pool := range []int{plainPoolBytes, codecPoolBytes} {
+		b.Run(strconv.Itoa(pool>>10)+"KiB", func(b *testing.B) {
+			p := newPayloads("random", 2048, pool, 1)
+			batch := make([]byte, 0, 1<<20)
+			x := uint64(1)
+			b.ReportAllocs()
+			b.SetBytes(2048)
+			for b.Loop() {
+				if len(batch)+2048 > cap(batch) {
+					batch = batch[:0]
+				}
+				batch = append(batch, p.value(&x)...)
+			}
+		})
+	}
+}
+
 func BenchmarkPayloadValue(b *testing.B) {
-	p := newPayloads("random", 2048, 1)
+	p := newPayloads("random", 2048, plainPoolBytes, 1)
 	x := uint64(1)
 	b.ReportAllocs()
 	var n int

@@ -3,6 +3,7 @@ package natsload
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -51,7 +52,25 @@ type publisher struct {
 	// hdr is an empty header shared by every message: with options,
 	// nats.go would allocate one per message (an empty header is not sent).
 	hdr nats.Header
+	// msg is the one message every publish hands to nats.go, which copies
+	// its subject and data into the connection's buffer during the call
+	// and keeps the pointer only for PubAckFuture.Msg (not used here).
+	msg nats.Msg
+	// jsOpts made vc.js; a fresh JetStream context after an async
+	// timeout drops the PubAcks that never came (nats.go keeps them
+	// pending otherwise).
+	jsOpts []jetstream.JetStreamOpt
+	// ackWait bounds the async wait for a window's PubAcks: one timer per
+	// VU instead of nats.go's timer per message.
+	ackWait *time.Timer
+	armed   time.Duration // the run offset ackWait fires at
+	// pctx bounds each sync publish.
+	pctx *pubCtx
 }
+
+// errAckTimeout is an async message whose PubAck did not come within
+// --nats-publish-timeout of its publish; it has the sync timeout's label.
+var errAckTimeout = fmt.Errorf("%w: no PubAck within the publish timeout", nats.ErrTimeout)
 
 // noResponders tells a publish that no stream answered (its leader is
 // gone or not yet elected): the one error a publish is retried on, as
@@ -69,16 +88,22 @@ func (p *publisher) retried(ctx context.Context, it *engine.Iter) bool {
 
 func newPublisher(b *base, id int) (*publisher, error) {
 	o := &b.opts
-	vc, err := b.vuConn("stampede-"+b.Name+"-"+strconv.Itoa(id),
+	// No WithPublishAsyncTimeout: it arms a timer per message;
+	// publishAsync times the window's PubAcks itself (ackWait).
+	jsOpts := []jetstream.JetStreamOpt{
 		jetstream.WithDefaultTimeout(o.PublishTimeout),
-		jetstream.WithPublishAsyncTimeout(o.PublishTimeout),
-		jetstream.WithPublishAsyncMaxPending(o.AsyncWindow+1))
+		jetstream.WithPublishAsyncMaxPending(o.AsyncWindow + 1),
+	}
+	vc, err := b.vuConn("stampede-"+b.Name+"-"+strconv.Itoa(id), jsOpts...)
 	if err != nil {
 		return nil, err
 	}
 	p := &publisher{b: b, vc: vc, vu: uint32(id), next: id % len(b.streams),
 		buf:  newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15),
-		opts: []jetstream.PublishOpt{jetstream.WithRetryAttempts(0)}, hdr: nats.Header{}}
+		opts: []jetstream.PublishOpt{jetstream.WithRetryAttempts(0)}, hdr: nats.Header{},
+		jsOpts: jsOpts, ackWait: time.NewTimer(time.Hour), pctx: newPubCtx()}
+	p.ackWait.Stop()
+	p.msg = nats.Msg{Data: p.buf, Header: p.hdr}
 	p.subjects = b.subjects
 	return p, nil
 }
@@ -113,11 +138,12 @@ func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, 
 	for try := 0; ; try++ {
 		// The run's context may carry a far deadline (the graceful
 		// stop), which would replace the client's default timeout:
-		// bound each wait.
-		pctx, cancel := context.WithTimeout(ctx, p.b.opts.PublishTimeout)
+		// bound each wait (pctx, reused from publish to publish).
+		p.pctx.arm(ctx, p.b.opts.PublishTimeout)
 		var ack *jetstream.PubAck
-		ack, perr = p.vc.js.PublishMsg(pctx, &nats.Msg{Subject: subj, Data: p.buf, Header: p.hdr}, p.opts...)
-		cancel()
+		p.msg.Subject = subj
+		ack, perr = p.vc.js.PublishMsg(p.pctx, &p.msg, p.opts...)
+		p.pctx.disarm()
 		if ack != nil {
 			p.lastSeq = ack.Sequence
 		}
@@ -133,12 +159,16 @@ func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, 
 }
 
 // publishAsync publishes k messages without waiting, then waits for every
-// PubAck (or its failure) and records each.
+// PubAck (or its failure) and records each. A message whose PubAck has not
+// come --nats-publish-timeout after its publish fails with errAckTimeout;
+// one timer per VU times the window (futures are awaited in publish
+// order, so the earliest deadline is always the one awaited).
 func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) error {
 	p.futs, p.sent, p.si = p.futs[:0], p.sent[:0], p.si[:0]
 	for range k {
 		si, sent := p.pick(it)
-		f, err := p.vc.js.PublishMsgAsync(&nats.Msg{Subject: p.subjects[si], Data: p.buf, Header: p.hdr}, p.opts...)
+		p.msg.Subject = p.subjects[si]
+		f, err := p.vc.js.PublishMsgAsync(&p.msg, p.opts...)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -148,19 +178,26 @@ func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) er
 		}
 		p.futs, p.sent, p.si = append(p.futs, f), append(p.sent, sent), append(p.si, si)
 	}
+	if len(p.futs) == 0 {
+		return nil
+	}
+	timeout := p.b.opts.PublishTimeout
+	p.arm(it, p.sent[0]+timeout)
+	defer p.ackWait.Stop()
+	timedOut := false
 	for i, f := range p.futs {
+		from := p.sent[i] // the publish the deadline counts from
 		for try := 0; ; try++ {
-			var err error
-			select {
-			case <-f.Ok():
-			case err = <-f.Err():
-			case <-ctx.Done():
-				return ctx.Err()
+			err, stop := p.await(ctx, it, f, from+timeout)
+			if stop != nil {
+				return stop
 			}
-			if err != nil && noResponders(err) && try < p.b.opts.PublishRetries && p.retried(ctx, it) {
-				m := f.Msg()
-				if f2, rerr := p.vc.js.PublishMsgAsync(&nats.Msg{Subject: m.Subject, Data: m.Data, Header: p.hdr}, p.opts...); rerr == nil {
-					f = f2
+			if err == errAckTimeout {
+				timedOut = true
+			} else if err != nil && noResponders(err) && try < p.b.opts.PublishRetries && p.retried(ctx, it) {
+				p.msg.Subject = p.subjects[p.si[i]]
+				if f2, rerr := p.vc.js.PublishMsgAsync(&p.msg, p.opts...); rerr == nil {
+					f, from = f2, it.Now()
 					continue
 				}
 			}
@@ -168,7 +205,64 @@ func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) er
 			break
 		}
 	}
+	if timedOut {
+		// nats.go still counts the unanswered messages as pending (they
+		// would fill the window): start a fresh JetStream context on the
+		// same connection.
+		if js, err := jetstream.New(p.vc.nc, p.jsOpts...); err == nil {
+			p.vc.js = js
+		}
+	}
 	return nil
+}
+
+// arm sets ackWait to fire at deadline (a run offset).
+func (p *publisher) arm(it *engine.Iter, deadline time.Duration) {
+	p.ackWait.Reset(max(deadline-it.Now(), 0))
+	p.armed = deadline
+}
+
+// await waits for f's PubAck until deadline (a run offset) and returns
+// its error (errAckTimeout past the deadline), or stop when ctx ended.
+// ackWait stays armed for the earliest deadline of the window: it is
+// re-armed only when it fired early or is set for a later deadline (a
+// retried message's).
+func (p *publisher) await(ctx context.Context, it *engine.Iter, f jetstream.PubAckFuture, deadline time.Duration) (err, stop error) {
+	// A PubAck already there (the common case: they come back while the
+	// window is still being published) costs no error channel.
+	select {
+	case <-f.Ok():
+		return nil, nil
+	default:
+	}
+	if p.armed > deadline {
+		p.arm(it, deadline)
+	}
+	for {
+		select {
+		case <-f.Ok():
+			return nil, nil
+		case err := <-f.Err():
+			return err, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-p.ackWait.C:
+			p.armed = 1<<63 - 1 // not armed
+			// An answer already there wins over the timer: the VU may
+			// look late (a busy machine) at a PubAck that came in time.
+			select {
+			case <-f.Ok():
+				return nil, nil
+			case err := <-f.Err():
+				return err, nil
+			default:
+			}
+			if deadline-it.Now() <= 0 {
+				return errAckTimeout, nil
+			}
+			p.arm(it, deadline)
+		}
+	}
 }
 
 func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err error) {
@@ -178,6 +272,7 @@ func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err erro
 
 func (p *publisher) close() {
 	if p != nil {
+		p.pctx.close()
 		p.vc.close()
 	}
 }
