@@ -2,13 +2,12 @@ package cli
 
 import (
 	"errors"
-	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
+	"github.com/stampede-bench/stampede/internal/termio"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -57,7 +56,7 @@ func familyCommand(env *Env, c workload.Command) *cobra.Command {
 		cmd.RunE = func(cmd *cobra.Command, args []string) error {
 			err := run(cmd.Context(), &workload.CommandEnv{
 				Args: args, CommandLine: env.args,
-				Stdin: os.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, StderrTerminal: isTerminal(env.Stderr),
+				Stdin: os.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, StderrTerminal: termio.IsTerminal(env.Stderr),
 				Getenv: env.Getenv, Changed: cmd.Flags().Changed,
 			})
 			var ie *workload.Interrupted
@@ -71,10 +70,4 @@ func familyCommand(env *Env, c workload.Command) *cobra.Command {
 		cmd.AddCommand(familyCommand(env, sub))
 	}
 	return cmd
-}
-
-// isTerminal reports whether w is a terminal (an *os.File on a tty).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(interface{ Fd() uintptr })
-	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/termio"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/verdict"
 	"github.com/stampede-bench/stampede/internal/version"
@@ -90,7 +91,7 @@ func runMerge(env *Env, f *mergeFlags, args []string) error {
 	case f.json:
 		show = finish.PrintJSON
 	}
-	tty := isTTY(env.Stdout)
+	tty := termio.IsTerminal(env.Stdout)
 	fin, err := finish.Merged(res, f.thresholds, finish.Options{StdoutTTY: tty, Report: !f.noReport, Generator: "stampede " + version.String()})
 	if fin == nil {
 		return err // bad --threshold

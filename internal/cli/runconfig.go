@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"strconv"
-	"strings"
-	"time"
-
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -14,47 +10,13 @@ import (
 // applyEnv sets every flag the user did not give from STAMPEDE_<NAME>
 // (upper case, dashes as underscores), e.g. STAMPEDE_VUS=100.
 func applyEnv(fs *pflag.FlagSet, getenv func(string) string) error {
-	var err error
-	fs.VisitAll(func(fl *pflag.Flag) {
-		if fl.Changed || err != nil {
-			return
-		}
-		key := "STAMPEDE_" + strings.ToUpper(strings.ReplaceAll(fl.Name, "-", "_"))
-		if v := getenv(key); v != "" {
-			if serr := fs.Set(fl.Name, v); serr != nil {
-				err = usagef("%s=%q: %v", key, v, serr)
-			}
-		}
-	})
-	return err
+	return runconfig.ApplyEnv(fs, getenv, "STAMPEDE_", nil)
 }
 
-// applyEnvExcept is applyEnv for the flags of fs not named in skip.
-func applyEnvExcept(fs *pflag.FlagSet, getenv func(string) string, skip map[string]bool) error {
-	sub := pflag.NewFlagSet(fs.Name(), pflag.ContinueOnError)
-	fs.VisitAll(func(fl *pflag.Flag) {
-		if !skip[fl.Name] {
-			sub.AddFlag(fl)
-		}
-	})
-	return applyEnv(sub, getenv)
-}
-
-// parseStage parses DURATION:TARGET, e.g. 30s:100.
+// parseStage is engine.ParseStage, a usage error when bad.
 func parseStage(s string) (engine.Stage, error) {
-	d, t, ok := strings.Cut(s, ":")
-	if !ok {
-		return engine.Stage{}, usagef("bad stage %q: want DURATION:TARGET, e.g. 30s:100", s)
-	}
-	dur, err := time.ParseDuration(strings.TrimSpace(d))
-	if err != nil || dur < 0 {
-		return engine.Stage{}, usagef("bad stage %q: duration %q is not a duration like 30s", s, d)
-	}
-	n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 64)
-	if err != nil || n < 0 {
-		return engine.Stage{}, usagef("bad stage %q: target %q is not a count ≥ 0", s, t)
-	}
-	return engine.Stage{Duration: dur, Target: n}, nil
+	st, err := engine.ParseStage(s)
+	return st, asUsage(err)
 }
 
 // executorFromFlags builds the executor configuration the flags describe.

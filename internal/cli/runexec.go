@@ -9,8 +9,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/output/finish"
+	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/run/liveline"
 	"github.com/stampede-bench/stampede/internal/runconfig"
+	"github.com/stampede-bench/stampede/internal/termio"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -104,22 +107,22 @@ const ExitInterrupted = 130
 func runDeps(env *Env, f *runFlags) run.Deps {
 	d := run.Deps{
 		Drivers: newDrivers(), Outputs: env.outputs(), Getenv: env.Getenv, Log: env.Stderr, Warn: env.Stderr,
-		StdoutTTY: isTTY(env.Stdout),
+		StdoutTTY: termio.IsTerminal(env.Stdout),
 	}
 	if d.StdoutTTY {
-		d.ConsoleWidth = termWidth(env.Stdout, env.Getenv)
+		d.ConsoleWidth = termio.Width(env.Stdout, env.Getenv)
 	}
 	if f.quiet {
 		d.Log = nil
 	}
 	if !f.quiet && !f.json {
 		d.Info = env.Stderr
-		if isTTY(env.Stderr) {
+		if termio.IsTerminal(env.Stderr) {
 			d.ProgressBars = env.Stderr // progress bars only on a terminal
 		}
 	}
 	quiet := f.quiet || f.json
-	d.Display = func(w run.Watch) run.Display { return newProgress(env.Stderr, w, quiet) }
+	d.Display = func(w run.Watch) run.Display { return liveline.New(env.Stderr, w, quiet) }
 	return d
 }
 
@@ -157,19 +160,17 @@ func showSummary(env *Env, f *runFlags, res *run.Result) error {
 	case f.json:
 		show = finish.PrintJSON
 	}
-	return res.Show(env.Stdout, show, finish.UseColor(isTTY(env.Stdout), f.noColor, env.Getenv))
+	return res.Show(env.Stdout, show, finish.UseColor(termio.IsTerminal(env.Stdout), f.noColor, env.Getenv))
 }
 
-// selfProfile starts --self-profile FILE, stampede's own CPU profile,
-// until stop (path "": nothing to start).
+// selfProfile starts --self-profile FILE, stampede's own CPU profile
+// (none without FILE); a file that cannot be made is a usage error.
 func selfProfile(path string) (stop func(), err error) {
-	if path == "" {
-		return func() {}, nil
+	stop, err = profile.StartSelf(path)
+	if err != nil {
+		return nil, usagef("--self-profile: %v", err)
 	}
-	if err := run.CheckWritableFile(path); err != nil {
-		return nil, usagef("--self-profile %s: %v", path, err)
-	}
-	return startSelfProfile(path)
+	return stop, nil
 }
 
 // fromRun maps an error of package run to the command's errors: usage

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -10,6 +8,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/output/summary"
 	"github.com/stampede-bench/stampede/internal/output/webdash"
+	"github.com/stampede-bench/stampede/internal/runconfig"
 )
 
 // k6Flags are k6's run options that stampede shares (see addK6Flags).
@@ -51,65 +50,11 @@ func addK6Flags(fs *pflag.FlagSet, k *k6Flags) {
 	fs.StringVar(&k.dashboardExport, "web-dashboard-export", "", "write the dashboard's page (the run's report.html) to FILE at the end; env K6_WEB_DASHBOARD_EXPORT")
 }
 
-// k6EnvFlags are the flags k6 also reads from its own environment
-// variables (K6_<FLAG>), as stampede does.
-func k6EnvFlags() []string {
-	return []string{"web-dashboard", "web-dashboard-host", "web-dashboard-port", "web-dashboard-period", "web-dashboard-export"}
-}
-
-// applyK6Env sets each flag of k6EnvFlags() that neither the command line
-// nor STAMPEDE_<FLAG> gave from K6_<FLAG> (K6_WEB_DASHBOARD=true).
+// applyK6Env sets the web dashboard's flags that neither the command
+// line nor STAMPEDE_<FLAG> gave from K6_<FLAG> (K6_WEB_DASHBOARD=true),
+// as k6 reads them.
 func applyK6Env(fs *pflag.FlagSet, getenv func(string) string) error {
-	for _, name := range k6EnvFlags() {
-		fl := fs.Lookup(name)
-		if fl == nil || fl.Changed {
-			continue
-		}
-		key := "K6_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
-		if v := getenv(key); v != "" {
-			if err := fs.Set(name, v); err != nil {
-				return usagef("%s=%q: %v", key, v, err)
-			}
-		}
-	}
-	return nil
-}
-
-// webdash.Name is k6's output name of the web dashboard.
-
-// withOutSpec applies k6's --out web-dashboard=PARAMS (a query string:
-// host, port, period, export; open is accepted and ignored) to w, except
-// the settings whose flag was given (changed).
-func withOutSpec(w webdash.Settings, arg string, changed func(string) bool) (webdash.Settings, error) {
-	q, err := url.ParseQuery(arg)
-	if err != nil {
-		return w, usagef("--out web-dashboard=%s: %v", arg, err)
-	}
-	w.Serve = true
-	for key, vals := range q {
-		v := vals[len(vals)-1]
-		if changed("web-dashboard-" + key) {
-			continue // the flag wins
-		}
-		switch key {
-		case "host":
-			w.Host = v
-		case "port":
-			if w.Port, err = strconv.Atoi(v); err != nil {
-				return w, usagef("--out web-dashboard: port=%q is not a number", v)
-			}
-		case "period":
-			if w.Period, err = time.ParseDuration(v); err != nil {
-				return w, usagef("--out web-dashboard: period=%q: %v", v, err)
-			}
-		case "export":
-			w.Export = v
-		case "open":
-		default:
-			return w, usagef("--out web-dashboard: unknown parameter %q (host, port, period, export)", key)
-		}
-	}
-	return w, nil
+	return runconfig.ApplyEnv(fs, getenv, "K6_", func(name string) bool { return strings.HasPrefix(name, "web-dashboard") })
 }
 
 // webDashboard is the dashboard of the plan: the flags, then k6's
@@ -119,23 +64,12 @@ func (k *k6Flags) webDashboard(outArgs []string, changed func(string) bool) (web
 	w := webdash.Settings{Serve: k.dashboard, Host: k.dashboardHost, Port: k.dashboardPort, Period: k.dashboardPeriod, Export: k.dashboardExport}
 	for _, arg := range outArgs {
 		var err error
-		if w, err = withOutSpec(w, arg, changed); err != nil {
-			return w, err
+		if w, err = w.WithParams(arg, changed); err != nil {
+			return w, asUsage(err)
 		}
 	}
-	if w.Port == -1 { // k6: no server (CI), the export still written
-		w.Serve, w.Port = false, 0
-	}
-	if w.Port < 0 || w.Port > 65535 {
-		return w, usagef("--web-dashboard-port %d: not a port (0–65535, or -1: no server)", w.Port)
-	}
-	if w.Period < 100*time.Millisecond {
-		return w, usagef("--web-dashboard-period %v: at least 100ms", w.Period)
-	}
-	if w.Host == "" {
-		return w, usagef("--web-dashboard-host: empty")
-	}
-	return w, nil
+	w, err := w.Checked()
+	return w, asUsage(err)
 }
 
 // check validates the k6 flags before anything runs.

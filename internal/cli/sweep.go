@@ -46,7 +46,7 @@ func newSweepCmd(env *Env) *cobra.Command {
 		Long:    plugins.SweepLong,
 		Example: plugins.SweepExample,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := applyEnvExcept(template, env.Getenv, sweepOwnFlags); err != nil {
+			if err := runconfig.ApplyEnv(template, env.Getenv, "STAMPEDE_", func(name string) bool { return !sweepOwnFlags[name] }); err != nil {
 				return err
 			}
 			return runSweep(cmd.Context(), env, f, sweepRun{flags: rf, fs: template, catalog: catalog}, cmd.Flags(), args)

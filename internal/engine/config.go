@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -25,6 +27,23 @@ var ExecutorNames = []string{ConstantVUs, RampingVUs, PerVUIterations, SharedIte
 type Stage struct {
 	Duration time.Duration `yaml:"duration" json:"duration"`
 	Target   int64         `yaml:"target" json:"target"`
+}
+
+// ParseStage parses a stage of --stage: DURATION:TARGET, e.g. 30s:100.
+func ParseStage(s string) (Stage, error) {
+	d, t, ok := strings.Cut(s, ":")
+	if !ok {
+		return Stage{}, fmt.Errorf("bad stage %q: want DURATION:TARGET, e.g. 30s:100", s)
+	}
+	dur, err := time.ParseDuration(strings.TrimSpace(d))
+	if err != nil || dur < 0 {
+		return Stage{}, fmt.Errorf("bad stage %q: duration %q is not a duration like 30s", s, d)
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(t), 10, 64)
+	if err != nil || n < 0 {
+		return Stage{}, fmt.Errorf("bad stage %q: target %q is not a count ≥ 0", s, t)
+	}
+	return Stage{Duration: dur, Target: n}, nil
 }
 
 // Config is one scenario's executor configuration, with k6's option names

@@ -43,6 +43,7 @@ var layers = []layer{
 	{0, "internal/golden", "test helper"},
 	{0, "internal/stats", ""},
 	{0, "internal/progress", "progress reports, not drawing"},
+	{0, "internal/termio", "is the console a terminal, how wide"},
 	{0, "internal/monitor", ""},
 	{0, "internal/monitor/...", ""},
 	{0, "internal/driver", "the driver interface"},
@@ -98,7 +99,7 @@ var layers = []layer{
 	// A peer of the run: the registry of concrete outputs, which the
 	// composition root (cli, the public API) builds and passes to it.
 	{8, "internal/output/outputs", "names stampede's outputs"},
-	{9, "internal/run/...", "runs of many plans: sweeps"},
+	{9, "internal/run/...", "runs of many plans (sweeps); a run's live status line"},
 	{10, "internal/cli", "flags, display, exit codes"},
 	{11, "", "the public Go API: the core, no built-in family, no command line"},
 	{12, "families/...", "one public package per built-in family"},

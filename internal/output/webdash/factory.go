@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -39,6 +40,59 @@ type Settings struct {
 
 // Enabled reports whether s needs the output at all.
 func (s Settings) Enabled() bool { return s.Serve || s.Export != "" }
+
+// WithParams applies k6's --out web-dashboard=PARAMS (a query string:
+// host, port, period, export; open is accepted and ignored) to s, which
+// it enables, except the settings whose flag (web-dashboard-KEY) was
+// given: the flag wins.
+func (s Settings) WithParams(arg string, flagGiven func(string) bool) (Settings, error) {
+	q, err := url.ParseQuery(arg)
+	if err != nil {
+		return s, fmt.Errorf("--out web-dashboard=%s: %v", arg, err)
+	}
+	s.Serve = true
+	for key, vals := range q {
+		v := vals[len(vals)-1]
+		if flagGiven("web-dashboard-" + key) {
+			continue
+		}
+		switch key {
+		case optHost:
+			s.Host = v
+		case optPort:
+			if s.Port, err = strconv.Atoi(v); err != nil {
+				return s, fmt.Errorf("--out web-dashboard: port=%q is not a number", v)
+			}
+		case optPeriod:
+			if s.Period, err = time.ParseDuration(v); err != nil {
+				return s, fmt.Errorf("--out web-dashboard: period=%q: %v", v, err)
+			}
+		case optExport:
+			s.Export = v
+		case "open":
+		default:
+			return s, fmt.Errorf("--out web-dashboard: unknown parameter %q (host, port, period, export)", key)
+		}
+	}
+	return s, nil
+}
+
+// Checked validates s before anything runs; port -1 is k6's "no server"
+// (CI): the export is still written.
+func (s Settings) Checked() (Settings, error) {
+	if s.Port == -1 {
+		s.Serve, s.Port = false, 0
+	}
+	switch {
+	case s.Port < 0 || s.Port > 65535:
+		return s, fmt.Errorf("--web-dashboard-port %d: not a port (0–65535, or -1: no server)", s.Port)
+	case s.Period < 100*time.Millisecond:
+		return s, fmt.Errorf("--web-dashboard-period %v: at least 100ms", s.Period)
+	case s.Host == "":
+		return s, fmt.Errorf("--web-dashboard-host: empty")
+	}
+	return s, nil
+}
 
 // Spec is the output spec of s, for the plan's outputs.
 func (s Settings) Spec() output.Spec {

@@ -1,21 +1,25 @@
-package cli
+// Package liveline is the live status of a run on the console: the
+// executor of each scenario as it starts, then one line a second with its
+// elapsed time, VUs, iterations, rate, p95 and errors (redrawn in place on
+// a terminal, one line per second in a log).
+package liveline
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"time"
 	"unicode/utf8"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/internal/termio"
 )
-
-var _ run.Display = (*progress)(nil)
 
 // progress prints a live status line every second while scenarios run.
 type progress struct {
-	w       interface{ Write([]byte) (int, error) }
+	w       io.Writer
 	agg     *metrics.Aggregator
 	specs   []engine.Spec
 	clock   metrics.Clock
@@ -31,8 +35,10 @@ type progressScenario struct {
 	start time.Duration
 }
 
-func newProgress(w interface{ Write([]byte) (int, error) }, watch run.Watch, quiet bool) *progress {
-	p := &progress{w: w, agg: watch.Agg, specs: watch.Specs, clock: watch.Clock, quiet: quiet, tty: isTTY(w),
+// New starts the status line of the run watch shows on w; quiet prints
+// nothing but keeps the Display's contract.
+func New(w io.Writer, watch run.Watch, quiet bool) run.Display {
+	p := &progress{w: w, agg: watch.Agg, specs: watch.Specs, clock: watch.Clock, quiet: quiet, tty: termio.IsTerminal(w),
 		cur: make(chan progressScenario, len(watch.Specs)+1), done: make(chan struct{}), stopped: make(chan struct{})}
 	go p.loop()
 	return p
@@ -48,7 +54,7 @@ func (p *progress) BeforeScenario(_ context.Context, i int, spec engine.Spec) er
 
 func (p *progress) AfterScenario(context.Context, int, engine.Spec) error { return nil }
 
-// Stop implements run.Display.
+// Stop ends the status line (cleared on a terminal).
 func (p *progress) Stop() {
 	close(p.done)
 	<-p.stopped
