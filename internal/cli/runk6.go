@@ -74,10 +74,10 @@ func (k *k6Flags) webDashboard(outArgs []string, changed func(string) bool) (web
 
 // check validates the k6 flags before anything runs.
 func (k *k6Flags) check() error {
-	if _, err := parseKV("-e/--env", k.env); err != nil {
+	if _, err := runconfig.ParseKV("-e/--env", k.env); err != nil {
 		return err
 	}
-	if _, err := parseKV("--tag", k.tags); err != nil {
+	if _, err := runconfig.ParseKV("--tag", k.tags); err != nil {
 		return err
 	}
 	if _, err := k.trendStatList(); err != nil {
@@ -110,7 +110,7 @@ func (k *k6Flags) layout() string {
 
 // vars returns the -e values.
 func (k *k6Flags) vars() map[string]string {
-	m, _ := parseKV("-e/--env", k.env)
+	m, _ := runconfig.ParseKV("-e/--env", k.env)
 	return m
 }
 
@@ -124,21 +124,4 @@ func (k *k6Flags) trendStatList() ([]string, error) {
 		return nil, usagef("--summary-trend-stats: %v", err)
 	}
 	return st, nil
-}
-
-// parseKV parses KEY=VALUE values of flag.
-func parseKV(flag string, values []string) (map[string]string, error) {
-	if len(values) == 0 {
-		return nil, nil
-	}
-	m := map[string]string{}
-	for _, v := range values {
-		key, val, ok := strings.Cut(v, "=")
-		key = strings.TrimSpace(key)
-		if !ok || key == "" || strings.ContainsAny(key, " {},=\"") {
-			return nil, usagef("%s %q: want KEY=VALUE", flag, v)
-		}
-		m[key] = val
-	}
-	return m, nil
 }

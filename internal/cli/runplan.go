@@ -163,7 +163,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 		return p, err
 	}
 	p.Vars = f.k6.vars()
-	p.Tags, _ = parseKV("--tag", f.k6.tags)
+	p.Tags, _ = runconfig.ParseKV("--tag", f.k6.tags)
 	if err := run.CheckTagNames(p.Tags); err != nil {
 		return p, err
 	}

@@ -173,46 +173,23 @@ func scriptPlan(env *Env, f *runFlags, changed func(string) bool, script string,
 	if err != nil {
 		return run.Plan{}, err
 	}
-	for i := range plan.Scenarios {
-		c := scripted[i].Config
+	so := run.ScriptOptions{Thresholds: append(append([]threshold.Threshold(nil), fam.Thresholds()...), extra...), Tags: fam.Options().Tags}
+	for _, sc := range scripted {
+		c := sc.Config
 		if changed("graceful-stop") {
 			c.GracefulStop = f.gracefulStp
 		}
 		if changed("warmup") {
 			c.Warmup = f.warmup
 		}
-		plan.Scenarios[i].Config = c
+		so.Configs = append(so.Configs, c)
 	}
-	if plan, err = plan.WithSegment(plan.Segment); err != nil { // the script's executors, scaled like built-in ones
-		return run.Plan{}, err
-	}
-	plan.Concurrent = len(plan.Scenarios) > 1
-	var specs []string
-	for _, t := range append(append([]threshold.Threshold(nil), fam.Thresholds()...), extra...) {
-		specs = append(specs, t.String())
-	}
-	if plan.Thresholds, err = run.ParseThresholds(specs); err != nil {
-		return run.Plan{}, err
-	}
-	opts := fam.Options()
-	if !changed("summary-trend-stats") && len(opts.SummaryTrendStats) > 0 {
-		st, err := summary.ParseTrendStats(strings.Join(opts.SummaryTrendStats, ","))
-		if err != nil {
+	if st := fam.Options().SummaryTrendStats; !changed("summary-trend-stats") && len(st) > 0 {
+		if so.TrendStats, err = summary.ParseTrendStats(strings.Join(st, ",")); err != nil {
 			return run.Plan{}, usagef("%s: summaryTrendStats: %v", script, err)
 		}
-		plan.TrendStats = st
 	}
-	if len(opts.Tags) > 0 {
-		tags := map[string]string{}
-		for k, v := range opts.Tags {
-			tags[k] = v
-		}
-		for k, v := range plan.Tags {
-			tags[k] = v
-		}
-		plan.Tags = tags
-	}
-	return plan, nil
+	return plan.WithScript(so)
 }
 
 // execute runs plan p (the script's, checked) with deps, watching the

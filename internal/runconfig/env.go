@@ -29,3 +29,22 @@ func ApplyEnv(fs *pflag.FlagSet, getenv func(string) string, prefix string, pick
 	})
 	return err
 }
+
+// ParseKV parses the KEY=VALUE values of flag (-e, --tag): a key is not
+// empty and holds no space, brace, comma, quote or "="; nil without
+// values. A bad one is a usage error.
+func ParseKV(flag string, values []string) (map[string]string, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	m := map[string]string{}
+	for _, v := range values {
+		key, val, ok := strings.Cut(v, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" || strings.ContainsAny(key, " {},=\"") {
+			return nil, usage.Errorf("%s %q: want KEY=VALUE", flag, v)
+		}
+		m[key] = val
+	}
+	return m, nil
+}
