@@ -141,3 +141,22 @@ func (e *Embedded) Close() (err error) {
 	})
 	return err
 }
+
+// SpreadLeaders moves the leaders of the topics' partitions (each topic
+// has partitions of them) so that the k-th partition, topics and
+// partitions in order, is led by broker k mod N: kfake picks each leader
+// at random when it creates a partition, which can leave brokers leading
+// nothing. Call it before clients use the topics (leaders moved later are
+// found by the clients' metadata refresh, as after an election).
+func (e *Embedded) SpreadLeaders(topics []string, partitions int32) error {
+	k := 0
+	for _, t := range topics {
+		for p := range partitions {
+			if err := e.Cluster.MoveTopicPartition(t, p, int32(k%e.brokers)); err != nil {
+				return fmt.Errorf("embedded cluster: lead %s/%d on broker %d: %w", t, p, k%e.brokers, err)
+			}
+			k++
+		}
+	}
+	return nil
+}

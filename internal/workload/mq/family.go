@@ -82,9 +82,10 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	var cfg kafkadrv.Config
 	var notes []string
 	var cluster *kfake.Cluster
+	var emb *Embedded
 	target := ""
 	if env.Target == "" {
-		emb, err := StartEmbedded(EmbeddedOptions{Brokers: o.Brokers, Retention: o.EmbeddedRetention, Blackhole: o.EmbeddedBlackhole, Fsync: wantsFsync(&o)})
+		emb, err = StartEmbedded(EmbeddedOptions{Brokers: o.Brokers, Retention: o.EmbeddedRetention, Blackhole: o.EmbeddedBlackhole, Fsync: wantsFsync(&o)})
 		if err != nil {
 			return nil, err
 		}
@@ -137,11 +138,11 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}
 
 	autoParts := false
-	if cluster == nil && !o.given(f.explicit, flagPartitions) {
-		// Partitions follow the broker count on a real cluster, as nats
-		// streams follow the node count: every write goes to a partition
-		// leader, so fewer partitions than brokers would leave brokers
-		// idle and a node sweep flat by construction.
+	if !o.given(f.explicit, flagPartitions) {
+		// Partitions follow the broker count, as nats streams follow the
+		// node count: every write goes to a partition leader, so fewer
+		// partitions than brokers would leave brokers idle and a node
+		// sweep flat by construction.
 		if n := brokerCount(ctx, adm); int32(n) > o.Partitions {
 			o.Partitions, autoParts = int32(n), true
 		}
@@ -166,6 +167,12 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return nil, usage.Errorf("kafka %s: %v", target, err)
 		}
 		return nil, fmt.Errorf("kafka %s: %w", target, err)
+	}
+	if emb != nil {
+		if err := emb.SpreadLeaders(r.topics, o.Partitions); err != nil {
+			return nil, err
+		}
+		notes = append(notes, spreadNote(o.Brokers))
 	}
 	if len(created) > 0 {
 		logf("kafka: created %d topic(s) (%s), %d partition(s), replication factor %d", len(created), span(created), o.Partitions, o.ReplicationFactor)
@@ -210,10 +217,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if needPayload {
 		r.pay = newPayloads(o.Payload, o.MessageSize, poolBytes(compressed(o.Compression, rb)), env.Seed)
 	}
-	opened.Notes = append(notes, o.describe(), rb.note(cfgs))
-	if cluster == nil {
-		opened.Notes = append(opened.Notes, rb.layout(env.MaxVUs, autoParts).Note())
-	}
+	opened.Notes = append(notes, o.describe(), rb.note(cfgs), rb.layout(env.MaxVUs, autoParts, emb != nil).Note())
 	opened.Close = func() error {
 		var errs []error
 		for i := len(closers) - 1; i >= 0; i-- {

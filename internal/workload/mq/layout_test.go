@@ -73,3 +73,42 @@ func TestPartitionsFollowTheBrokers(t *testing.T) {
 		})
 	}
 }
+
+// TestEmbeddedSpreadsLeaders: on the embedded cluster the load topics get
+// one partition per broker unless --partitions is given, and stampede
+// places their leaders one per broker (kfake picks them at random); the
+// notes show the leaders per broker as read back and say that the
+// stand-in, not the cluster, limits a curve over --brokers.
+//
+// Mutation caught: without Embedded.SpreadLeaders kfake's random leaders
+// leave a broker without a leader in most runs of "three brokers" (the
+// per-broker counts differ from 1, 1, 1).
+func TestEmbeddedSpreadsLeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		want    string
+		leaders int64
+	}{
+		{"one broker", []string{"--brokers", "1"}, "1 partition(s) on 1 node(s); leaders per node: b0 1 (partition k of the load led by broker k mod N)", 1},
+		{"three brokers", []string{"--brokers", "3"}, "3 partition(s) on 3 node(s); leaders per node: b0 1, b1 1, b2 1 (one partition per broker", 3},
+		{"five brokers", []string{"--brokers", "5"}, "5 partition(s) on 5 node(s); leaders per node: b0 1, b1 1, b2 1, b3 1, b4 1 (", 5},
+		{"two topics of two partitions", []string{"--brokers", "3", "--topics", "2", "--partitions", "2"}, "4 partition(s) on 3 node(s); leaders per node: b0 2, b1 1, b2 1 (partition k of the load led by broker k mod N)", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := runSteps(t, family(t, tc.args...), "", step{ScenarioProduce, engine.Config{Executor: engine.SharedIterations, VUs: 5, Iterations: 20}})
+			notes := strings.Join(res.opened.Notes, "\n")
+			for _, want := range []string{tc.want, "kfake leaders: kfake picks each partition's leader at random", "limited by the stand-in", "brokers working in parallel"} {
+				if !strings.Contains(notes, want) {
+					t.Errorf("notes lack %q:\n%s", want, notes)
+				}
+			}
+			if strings.Contains(notes, "nodes lead a load partition") {
+				t.Errorf("the notes name a layout limit for a spread layout:\n%s", notes)
+			}
+			if got := int64(res.sc(ScenarioProduce).Trends[MetricLeaderNodes].Hist.Max()); got != tc.leaders {
+				t.Errorf("leader_nodes %d, want %d", got, tc.leaders)
+			}
+		})
+	}
+}

@@ -189,8 +189,9 @@ func (rb *topicsReadBack) partitionCount() int {
 
 // layout is where the load's writes go, as read back: partitions, brokers
 // and the partitions each leads (msgload.Layout); auto tells that the
-// partitions followed the broker count.
-func (rb *topicsReadBack) layout(vus int, auto bool) msgload.Layout {
+// partitions followed the broker count, placed that stampede placed the
+// leaders (the embedded cluster, Embedded.SpreadLeaders).
+func (rb *topicsReadBack) layout(vus int, auto, placed bool) msgload.Layout {
 	leaders := make(map[string]int, len(rb.leaders))
 	for id, n := range rb.leaders {
 		name := "?"
@@ -200,8 +201,13 @@ func (rb *topicsReadBack) layout(vus int, auto bool) msgload.Layout {
 		leaders[name] += n
 	}
 	l := msgload.Layout{Parts: rb.partitionCount(), Word: "partition", Nodes: len(rb.brokers), Leaders: leaders, VUs: vus, Flag: "--partitions"}
-	if auto {
+	switch {
+	case auto && placed:
+		l.Auto = "one partition per broker in each topic, partition k of the load led by broker k mod N: --partitions overrides"
+	case auto:
 		l.Auto = "one partition per broker in each topic: --partitions overrides"
+	case placed:
+		l.Auto = "partition k of the load led by broker k mod N"
 	}
 	return l
 }

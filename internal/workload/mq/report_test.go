@@ -35,7 +35,7 @@ func TestNotesGolden(t *testing.T) {
 	lines = append(lines, b.churnText()+"; "+msgload.PhaseRates(spans, acked, secs))
 	// Standing-in settings and the stand-in note.
 	hr, _ := family(t, "--kafka-profile", ProfileHighReliability).effective()
-	lines = append(lines, standIn{brokers: 3, inProcess: true, fsync: true}.note(&hr), standIn{brokers: 1}.note(&hr))
+	lines = append(lines, standIn{brokers: 3, inProcess: true, fsync: true}.note(&hr), standIn{brokers: 1}.note(&hr), spreadNote(3))
 	for _, r := range []float64{0.25, 99.94, 123456.7} {
 		lines = append(lines, fmtRate(r))
 	}

@@ -54,7 +54,7 @@ func (s standIn) note(o *Options) string {
 		where = "inside this process"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "stand-in target: kfake, an in-memory Kafka-protocol test cluster (%d broker(s) %s); it does not model replication (one copy per partition whatever the replication factor), in-sync replicas (every replica is always in sync), leader election (leaders move only when stampede moves them) or the network (loopback, no latency or loss): figures reflect the client and a test broker, not a real broker",
+	fmt.Fprintf(&b, "stand-in target: kfake, an in-memory Kafka-protocol test cluster (%d broker(s) %s); it does not model replication (one copy per partition whatever the replication factor), in-sync replicas (every replica is always in sync), leader election (leaders move only when stampede moves them), brokers working in parallel (one goroutine serves the requests of every broker, so brokers add no capacity) or the network (loopback, no latency or loss): figures reflect the client and a test broker, not a real broker",
 		s.brokers, where)
 	if u := unmodelled(o, s.fsync); o != nil && len(u) > 0 {
 		b.WriteString("; settings without effect here: ")
@@ -100,4 +100,12 @@ func wantsFsync(o *Options) bool {
 	cfgs, _ := o.topicConfigs()
 	n, err := strconv.ParseInt(cfgs["flush.messages"], 10, 64)
 	return err == nil && n == 1
+}
+
+// spreadNote says how the embedded cluster's leaders were placed and what
+// that cannot show: kfake places leaders where stampede asks, but one
+// goroutine serves every broker, so a curve over the broker count is the
+// stand-in's.
+func spreadNote(brokers int) string {
+	return sprintf("kfake leaders: kfake picks each partition's leader at random; stampede moved them so that partition k of the load is led by broker k mod %d (leaders per broker in the layout note). The leaders are spread, but kfake is a stand-in: it does not model brokers working in parallel (one goroutine of this process serves every broker), so a curve over --brokers is limited by the stand-in and says nothing about how Kafka scales", brokers)
 }
