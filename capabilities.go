@@ -23,14 +23,13 @@ type Command = workload.Command
 type CommandEnv = workload.CommandEnv
 
 // ClusterResizer is implemented by families whose embedded cluster is
-// real nodes sized by one of their run flags (NodesFlag): `stampede sweep
-// --nodes` then sets it per step; ResizeNote completes the refusal when
-// it cannot.
+// sized by one of their run flags (NodesFlag): `stampede sweep --nodes`
+// then sets it per step; ResizeNote completes the refusal when it cannot.
 type ClusterResizer = workload.ClusterResizer
 
 // StandInCluster is implemented by families whose embedded cluster is a
-// stand-in whose size models nothing: RefuseNodeSweep(scenario) returns
-// the usage error for a node sweep on it.
+// stand-in inside each run: RefuseNodeSweep(scenario) returns the usage
+// error for a node sweep on it that a --before-step hook would resize.
 type StandInCluster = workload.StandInCluster
 
 // RateTrender is implemented by families with per-second rate trends

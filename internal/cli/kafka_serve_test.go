@@ -238,12 +238,13 @@ func TestKafkaSegmentsMergedRate(t *testing.T) {
 	}
 }
 
-// A node sweep of kafka scenarios on the embedded cluster is refused
-// before anything runs, with a pointer to what would measure scaling.
-func TestSweepNodesEmbeddedKafkaRefused(t *testing.T) {
+// A node sweep of kafka scenarios on the embedded cluster with a
+// --before-step hook, which cannot resize it, is refused before anything
+// runs, with a pointer to what works.
+func TestSweepNodesEmbeddedKafkaHookRefused(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "sweep")
 	code, _, stderr := runMain(t, t.Context(), "sweep", "kafka.Produce", "--nodes", "1,3", "--before-step", "true", "-d", "1s", "--out", out)
-	if code != ExitUsage || !strings.Contains(stderr, "nats family") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+	if code != ExitUsage || !strings.Contains(stderr, "drop --before-step") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
@@ -283,6 +284,45 @@ func TestSweepNodesKafkaServeNotMeaningful(t *testing.T) {
 	}
 	if c.Verdict.Side != sweep.SideUnknown || c.Scaling == nil || c.Scaling.NotMeaningful == "" {
 		t.Errorf("verdict %+v scaling %+v", c.Verdict, c.Scaling)
+	}
+	if !strings.Contains(stdout, "not meaningful") {
+		t.Errorf("table does not say the sweep is not meaningful:\n%s", stdout)
+	}
+}
+
+// TestSweepKafkaProduceSpreadsLeaders: `sweep kafka.Produce --nodes 1,3,5`
+// on the embedded cluster sets --brokers per step; every step writes one
+// partition per broker, each led by another broker, and the verdict says
+// the curve is the stand-in's, not a scaling verdict.
+//
+// Mutation caught: kfake's own random leaders (no Embedded.SpreadLeaders)
+// give fewer leading brokers than brokers in most 5-broker steps.
+func TestSweepKafkaProduceSpreadsLeaders(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sweep")
+	code, stdout, stderr := runMain(t, t.Context(), "sweep", "kafka.Produce", "--nodes", "1,3,5", "-u", "5", "-d", "1s",
+		"--out", out, "--no-report", "--quiet", "--no-csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "sweep.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a sweep.Analysis
+	if err := json.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	c := a.Curves[0]
+	if len(c.Points) != 3 {
+		t.Fatalf("points %+v", c.Points)
+	}
+	for _, p := range c.Points {
+		if p.Partitions != p.Nodes || p.LeaderNodes != p.Nodes || !p.StandIn {
+			t.Errorf("%d broker(s): %d partition(s), %d leading broker(s), stand-in %t; want one partition per broker, each led by another", p.Nodes, p.Partitions, p.LeaderNodes, p.StandIn)
+		}
+	}
+	if c.Verdict.Side != sweep.SideUnknown || !strings.Contains(c.Verdict.Reason, "limited by the stand-in") || strings.Contains(c.Verdict.Reason, "the setup limits the curve") {
+		t.Errorf("verdict %+v", c.Verdict)
 	}
 	if !strings.Contains(stdout, "not meaningful") {
 		t.Errorf("table does not say the sweep is not meaningful:\n%s", stdout)

@@ -22,7 +22,10 @@ func TestSweepNodesResizesTheEmbeddedNatsCluster(t *testing.T) {
 	}{
 		{name: "nats scenarios: each step sizes the embedded cluster", scenarios: []string{"nats.Publish"}, wantArg: "--nats-nodes=3"},
 		{name: "a resize hook wins", scenarios: []string{"nats.Publish"}, before: "true"},
-		{name: "other families still need a hook", scenarios: []string{"kafka.Produce"}, wantErr: "--before-step"},
+		{name: "kafka scenarios: each step sizes the embedded kfake cluster", scenarios: []string{"kafka.Produce"}, wantArg: "--brokers=3"},
+		{name: "a hook cannot resize the embedded kfake cluster", scenarios: []string{"kafka.Produce"}, before: "true", wantErr: "sets --brokers per step"},
+		{name: "other families still need a hook", scenarios: []string{"go.Go1Step"}, wantErr: "--before-step"},
+		{name: "nats and kafka need a hook", scenarios: []string{"nats.Publish", "kafka.Produce"}, wantErr: "--before-step"},
 		{name: "mixed families need a hook", scenarios: []string{"nats.Publish", "go.Go1Step"}, wantErr: "--before-step"},
 	}
 	for _, tt := range tests {
@@ -38,9 +41,10 @@ func TestSweepNodesResizesTheEmbeddedNatsCluster(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			has := slices.Contains(stepArgs(steps[1]), "--nats-nodes=3")
-			if has != (tt.wantArg != "") {
-				t.Fatalf("step 2 args %v: --nats-nodes=3 present %v, want %v", stepArgs(steps[1]), has, tt.wantArg != "")
+			for _, arg := range []string{"--nats-nodes=3", "--brokers=3"} {
+				if has := slices.Contains(stepArgs(steps[1]), arg); has != (arg == tt.wantArg) {
+					t.Fatalf("step 2 args %v: %s present %v, want %v", stepArgs(steps[1]), arg, has, arg == tt.wantArg)
+				}
 			}
 		})
 	}

@@ -93,9 +93,10 @@ func ParseIntList(flag, s string) ([]int, error) {
 }
 
 // ClusterResizer is implemented by families whose embedded cluster (no
-// --target) is made of real nodes whose number one of the family's run
-// flags sets: a node sweep of only such scenarios sets that flag per step
-// instead of needing --before-step or --targets.
+// --target) has as many nodes as one of the family's run flags says: a
+// node sweep of only such scenarios sets that flag per step instead of
+// needing --before-step or --targets. A stand-in's nodes (kfake's
+// brokers) are resized so too; its notes say what they do not model.
 type ClusterResizer interface {
 	// NodesFlag is the run flag, without dashes, that sizes the cluster.
 	NodesFlag() string
@@ -106,11 +107,13 @@ type ClusterResizer interface {
 }
 
 // StandInCluster is implemented by families whose embedded cluster is a
-// test stand-in whose size models nothing: a node sweep of one of their
-// scenarios on it is refused.
+// test stand-in inside each run: a node sweep of one of their scenarios
+// on it that the sweep does not size itself (a --before-step hook, which
+// cannot reach it) is refused.
 type StandInCluster interface {
-	// RefuseNodeSweep returns the usage error for a node sweep of scenario
-	// on the embedded cluster, or nil when the family can measure it.
+	// RefuseNodeSweep returns the usage error for a hook-resized node
+	// sweep of scenario on the embedded cluster, or nil when the family
+	// can measure it.
 	RefuseNodeSweep(scenario string) error
 }
 

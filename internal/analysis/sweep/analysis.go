@@ -34,7 +34,7 @@ type Scaling struct {
 }
 
 // StandInScaling is the verdict of a node sweep against a stand-in.
-const StandInScaling = "not meaningful: the target is a stand-in (kfake, one process serving every broker, nothing replicated), so its broker count says nothing about how a cluster scales; sweep a real cluster (--targets), or use the nats family, whose embedded cluster is real replicated nats-server nodes"
+const StandInScaling = "not meaningful: the target is a stand-in (kfake: one goroutine of one process serves every broker, nothing is replicated), so the curve is limited by the stand-in and its broker count says nothing about how a cluster scales; sweep a real cluster (--targets), or use the nats family, whose embedded cluster is real replicated nats-server nodes"
 
 // standIn tells whether any point ran against a stand-in target.
 func standIn(points []Point) bool {

@@ -32,8 +32,9 @@ type Dims struct {
 // lays out its steps; it returns them with the parent directory. check
 // validates a target URL. A node sweep resizes the embedded cluster by
 // itself when every scenario's family is a workload.ClusterResizer and
-// neither BeforeStep nor Targets is given; it is refused on a stand-in
-// cluster (workload.StandInCluster). Errors are usage errors.
+// neither BeforeStep nor Targets is given; a BeforeStep hook on the
+// embedded cluster of a workload.StandInCluster family is refused (the
+// hook cannot resize it). Errors are usage errors.
 func Plan(d Dims, catalog *workload.Catalog, scenarios []string, check func(target string) error, now time.Time) ([]Step, string, error) {
 	vus, err := workload.ParseIntList("--vus", d.VUs)
 	if err != nil {
@@ -121,8 +122,8 @@ func Plan(d Dims, catalog *workload.Catalog, scenarios []string, check func(targ
 		}
 		steps = append(steps, st)
 	}
-	if len(steps) > 0 && dim == analysis.DimNodes && !d.TargetGiven && steps[0].Target == "" {
-		// The embedded cluster: a stand-in's size models nothing.
+	if len(steps) > 0 && dim == analysis.DimNodes && !d.TargetGiven && steps[0].Target == "" && resize == "" {
+		// The embedded cluster, which a hook cannot resize.
 		if err := catalog.RefuseNodeSweep(scenarios); err != nil {
 			return nil, "", err
 		}

@@ -16,14 +16,27 @@ import (
 var (
 	_ workload.Commander      = (*Family)(nil)
 	_ workload.StandInCluster = (*Family)(nil)
+	_ workload.ClusterResizer = (*Family)(nil)
 	_ workload.RateTrender    = (*Family)(nil)
 )
 
-// RefuseNodeSweep implements workload.StandInCluster: kfake is one
-// process whatever --brokers says, so a node sweep's curve on it would be
-// an artefact.
+// NodesFlag implements workload.ClusterResizer: --brokers sizes the
+// embedded cluster, so `stampede sweep --nodes` sets it per step; the
+// load's partitions follow it with their leaders one per broker, and the
+// run's notes and the sweep's verdict say that the stand-in limits the
+// curve.
+func (*Family) NodesFlag() string { return "brokers" }
+
+// ResizeNote implements workload.ClusterResizer.
+func (*Family) ResizeNote() string {
+	return "kafka.* scenarios resize their embedded kfake cluster themselves (a stand-in)"
+}
+
+// RefuseNodeSweep implements workload.StandInCluster: a node sweep that
+// resizes a cluster with a --before-step hook leaves the embedded cluster
+// at --brokers, so every step would measure the same cluster.
 func (*Family) RefuseNodeSweep(scenario string) error {
-	return usage.Errorf("--nodes with %s on the embedded Kafka cluster measures nothing about scaling: kfake is one process that serves every broker and replicates nothing. Sweep a real cluster (--targets 'kafka://… kafka://…' or --target with --before-step), or use the nats family, whose embedded cluster is real replicated nats-server nodes", scenario)
+	return usage.Errorf("--before-step cannot resize the embedded Kafka cluster of %s (kfake, inside each step's run): drop --before-step and the sweep sets --brokers per step, or sweep a cluster of your own (--targets 'kafka://… kafka://…', or --target with --before-step)", scenario)
 }
 
 // RateTrends implements workload.RateTrender: the msgs/s trends (see
