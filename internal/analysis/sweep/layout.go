@@ -53,7 +53,7 @@ func layoutVerdict(curve []Point, v Verdict) Verdict {
 	}
 	if len(clients) > 0 {
 		v.Reason += "; fewer VUs than nodes (" + strings.Join(clients, "; ") +
-			"): each VU is one client connection, so some nodes serve no client and the clients may limit the curve (give -u ≥ the largest node count)"
+			"): a VU waits for its own acknowledgements (a NATS VU is also one connection to one node), so fewer VUs than leaders can leave leaders waiting for work and the clients may limit the curve (give -u ≥ the largest node count)"
 	}
 	return v
 }
