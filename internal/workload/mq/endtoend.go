@@ -178,7 +178,7 @@ func (s *e2eScenario) account() {
 }
 
 func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
-	v := &e2eVU{s: s, snd: newSender(s.base, id, 1), w: s.waiters.Add(id), timer: time.NewTimer(time.Hour)}
+	v := &e2eVU{s: s, snd: newSender(s.base, id, 1), pick: s.picker(s.prod, id), w: s.waiters.Add(id), timer: time.NewTimer(time.Hour)}
 	v.timer.Stop()
 	return v, nil
 }
@@ -186,6 +186,7 @@ func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 type e2eVU struct {
 	s     *e2eScenario
 	snd   *sender
+	pick  func() (*kgo.Client, int)
 	w     *msgload.Waiter
 	timer *time.Timer
 }
@@ -201,7 +202,7 @@ func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	seq := v.snd.seq + 1
 	v.w.Expect(seq)
 	defer v.w.Expect(0)
-	if err := v.snd.send(ctx, it, s.prod.pick, it.Intended); err != nil {
+	if err := v.snd.send(ctx, it, v.pick, it.Intended); err != nil {
 		return err
 	}
 	if !v.snd.ok {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // kafka.MaxRate searches the highest rate the cluster sustains with the
@@ -80,12 +81,13 @@ func (s *maxRateScenario) Teardown(context.Context) error {
 }
 
 func (s *maxRateScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
-	return &maxRateVU{s: s, snd: newSender(s.base, id, 1), timer: time.NewTimer(time.Hour)}, nil
+	return &maxRateVU{s: s, snd: newSender(s.base, id, 1), pick: s.picker(s.prod, id), timer: time.NewTimer(time.Hour)}, nil
 }
 
 type maxRateVU struct {
 	s     *maxRateScenario
 	snd   *sender
+	pick  func() (*kgo.Client, int)
 	timer *time.Timer
 }
 
@@ -99,7 +101,7 @@ func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	if ok, err := s.rate.Next(ctx, it, v.timer); !ok {
 		return err // nil: paused between steps
 	}
-	return v.snd.send(ctx, it, s.prod.pick, it.Intended)
+	return v.snd.send(ctx, it, v.pick, it.Intended)
 }
 
 func (v *maxRateVU) Close() error {

@@ -31,11 +31,14 @@ func TestProduceConsumeCountsMatch(t *testing.T) {
 	if got := c.Counters[MetricConsumedBytes]; got != n*512 {
 		t.Errorf("consumed_bytes = %d, want %d", got, n*512)
 	}
+	// 32 VUs for 3 topics: each VU writes one topic, so the per-topic
+	// counts are each topic's own acknowledgements (measured, not n/3 by
+	// construction) and add up to n.
 	var perTopic int64
 	for _, tn := range []string{"stampede-0", "stampede-1", "stampede-2"} {
 		v := p.Counters[msgload.Tagged(MetricMessages, "topic", tn)]
-		if v != n/3 {
-			t.Errorf("messages{topic:%s} = %d, want %d", tn, v, n/3)
+		if v <= 0 {
+			t.Errorf("messages{topic:%s} = %d, want some", tn, v)
 		}
 		perTopic += v
 	}
@@ -54,7 +57,8 @@ func TestProduceConsumeCountsMatch(t *testing.T) {
 }
 
 // With --messages-per-iteration K every iteration sends K messages and
-// records each acknowledgement.
+// records each acknowledgement; a VU writes one topic (4 VUs, 2 topics),
+// so each topic gets whole iterations.
 func TestMessagesPerIteration(t *testing.T) {
 	f := family(t, "--messages-per-iteration", "7", "--topics", "2")
 	res := runSteps(t, f, "", step{ScenarioProduce, engine.Config{Executor: engine.SharedIterations, VUs: 4, Iterations: 100}})
@@ -63,7 +67,7 @@ func TestMessagesPerIteration(t *testing.T) {
 		t.Errorf("messages %d, requests %d, iterations %d; want 700, 700, 100 (errors %v)",
 			p.Counters[MetricMessages], p.Counters[metrics.Requests], p.Counters[metrics.Iterations], p.Errors)
 	}
-	if a, b := p.Counters[msgload.Tagged(MetricMessages, "topic", "stampede-0")], p.Counters[msgload.Tagged(MetricMessages, "topic", "stampede-1")]; a != 350 || b != 350 {
-		t.Errorf("per topic %d and %d, want 350 each", a, b)
+	if a, b := p.Counters[msgload.Tagged(MetricMessages, "topic", "stampede-0")], p.Counters[msgload.Tagged(MetricMessages, "topic", "stampede-1")]; a+b != 700 || a%7 != 0 || b%7 != 0 || a == 0 || b == 0 {
+		t.Errorf("per topic %d and %d, want whole iterations of 7 on each, 700 in all", a, b)
 	}
 }

@@ -11,8 +11,10 @@ import (
 )
 
 // producers are the shared producer clients of a scenario: --producers per
-// topic. Messages go to them round-robin, so consecutive messages visit
-// every topic.
+// topic (client i writes topic i mod T). With at least as many VUs as
+// topics each VU writes one topic (msgload.Pinned), so that the per-topic
+// counts measure the topics; otherwise messages go to the clients
+// round-robin, and consecutive messages visit every topic.
 type producers struct {
 	clients []*kgo.Client
 	topic   []int // topic index of each client
@@ -39,6 +41,23 @@ func newProducers(r *run) (*producers, error) {
 func (p *producers) pick() (*kgo.Client, int) {
 	i := int((p.rr.Add(1) - 1) % uint64(len(p.clients)))
 	return p.clients[i], p.topic[i]
+}
+
+// picker is how VU vu picks its client and topic: pinned, always topic
+// vu mod T with one of that topic's clients; else pick.
+func (p *producers) picker(vu, topics int, pinned bool) func() (*kgo.Client, int) {
+	if !pinned {
+		return p.pick
+	}
+	t := vu % topics
+	i := t + topics*((vu/topics)%(len(p.clients)/topics))
+	cl, ti := p.clients[i], p.topic[i]
+	return func() (*kgo.Client, int) { return cl, ti }
+}
+
+// picker is VU id's pick of client and topic (producers.picker).
+func (b *base) picker(p *producers, id int) func() (*kgo.Client, int) {
+	return p.picker(id, len(b.topics), b.pinned())
 }
 
 func (p *producers) close() {
@@ -101,19 +120,20 @@ func (s *produceScenario) Teardown(context.Context) error {
 
 func (s *produceScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
 	if s.opts.Window > 1 {
-		return &windowVU{s: s, snd: newWindowSender(s.base, id, s.opts.Window)}, nil
+		return &windowVU{s: s, snd: newWindowSender(s.base, id, s.opts.Window), pick: s.picker(s.prod, id)}, nil
 	}
-	return &produceVU{s: s, snd: newSender(s.base, id, s.opts.PerIteration)}, nil
+	return &produceVU{s: s, snd: newSender(s.base, id, s.opts.PerIteration), pick: s.picker(s.prod, id)}, nil
 }
 
 type produceVU struct {
-	s   *produceScenario
-	snd *sender
+	s    *produceScenario
+	snd  *sender
+	pick func() (*kgo.Client, int)
 }
 
 func (v *produceVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	v.s.begin(it, nil)
-	return v.snd.send(ctx, it, v.s.prod.pick, it.Intended)
+	return v.snd.send(ctx, it, v.pick, it.Intended)
 }
 
 func (v *produceVU) Close() error {
@@ -123,13 +143,14 @@ func (v *produceVU) Close() error {
 
 // windowVU is a kafka.Produce VU with --produce-window > 1.
 type windowVU struct {
-	s   *produceScenario
-	snd *windowSender
+	s    *produceScenario
+	snd  *windowSender
+	pick func() (*kgo.Client, int)
 }
 
 func (v *windowVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	v.s.begin(it, nil)
-	return v.snd.send(ctx, it, v.s.prod.pick, it.Intended)
+	return v.snd.send(ctx, it, v.pick, it.Intended)
 }
 
 // Close records the messages still in flight (acknowledged within

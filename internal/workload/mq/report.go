@@ -15,11 +15,7 @@ func (b *base) report() {
 	if !b.produces() {
 		return
 	}
-	// The producers take the topics in turn, so the per-topic counts are
-	// equal by construction: the note says so rather than suggest a
-	// measured spread (a slow topic slows every VU instead).
-	how := "messages go to the topics round-robin, so per-topic counts are equal by construction (a slow topic shows in publish_latency, not here)"
-	b.Report(msgload.Words{Part: "topic", SpreadHow: how, Fault: b.churnText()})
+	b.Report(msgload.Words{Part: "topic", SpreadHow: msgload.SpreadHow("topic", b.maxVUs, len(b.topics)), Fault: b.churnText()})
 }
 
 // churnText describes the churn window and its operations.

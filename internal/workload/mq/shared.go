@@ -117,5 +117,9 @@ func (s *sampler) maybe(it *engine.Iter, b *base, extra func(*engine.Iter, time.
 	}
 }
 
+// pinned tells whether each VU writes one topic (VU i → topic i mod T),
+// so that per-topic counts are measured (msgload.Pinned).
+func (b *base) pinned() bool { return msgload.Pinned(b.maxVUs, len(b.topics)) }
+
 // produces tells whether the scenario produces (all but kafka.Consume).
 func (b *base) produces() bool { return b.Produces }

@@ -50,8 +50,12 @@ type Core struct {
 	Consumed, Lost, Retries         atomic.Int64
 	ChurnOps, ChurnErrs             atomic.Int64
 	PerPart                         []Counter
-	PhaseAcked                      [3]Counter
-	Pending                         metrics.Pending
+	// PerPartLatency sums the publish latency (µs, as publish_latency)
+	// of each part's acknowledged messages: with PerPart, each part's
+	// own mean, measured however the load was spread over the parts.
+	PerPartLatency []Counter
+	PhaseAcked     [3]Counter
+	Pending        metrics.Pending
 	// Rate is the per-second sampler (set when a producing scenario
 	// starts).
 	Rate *Sampler
@@ -105,6 +109,9 @@ func (c *Core) init() {
 		c.bgCtx, c.bgCancel = context.WithCancel(context.Background())
 		if len(c.PerPart) != len(c.Parts) {
 			c.PerPart = make([]Counter, len(c.Parts))
+		}
+		if len(c.PerPartLatency) != len(c.Parts) {
+			c.PerPartLatency = make([]Counter, len(c.Parts))
 		}
 	})
 }
@@ -276,7 +283,9 @@ func (c *Core) published(it *engine.Iter, end time.Duration, part int, intended,
 	if scheduled && intended < sent {
 		from = intended
 	}
-	it.Rec.Trend(c.IDs.PublishLatency, end, int64((end-from)/time.Microsecond))
+	lat := int64((end - from) / time.Microsecond)
+	it.Rec.Trend(c.IDs.PublishLatency, end, lat)
+	c.PerPartLatency[part].Add(lat)
 	if scheduled && c.IDs.PublishDelay != 0 {
 		it.Rec.Trend(c.IDs.PublishDelay, end, int64(max(0, sent-intended)/time.Microsecond))
 	}

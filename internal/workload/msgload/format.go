@@ -80,3 +80,17 @@ func SleepCtx(ctx context.Context, d time.Duration) bool {
 		return true
 	}
 }
+
+// FmtLatency formats a latency to about three significant digits: 850µs,
+// 12.34ms, 1.234s.
+func FmtLatency(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d < 100*time.Millisecond:
+		return d.Round(10 * time.Microsecond).String()
+	case d < 10*time.Second:
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(100 * time.Millisecond).String()
+}

@@ -41,6 +41,13 @@ func (c *Core) Report(w Words) {
 			counts[i] = c.PerPart[i].Load()
 		}
 		c.Note("%s", PartSpread(w.Part, c.Parts, counts, el, w.SpreadHow))
+		lat := make([]int64, len(c.Parts))
+		for i := range lat {
+			lat[i] = c.PerPartLatency[i].Load()
+		}
+		if line := PartLatency(w.Part, c.Parts, counts, lat); line != "" {
+			c.Note("%s", line)
+		}
 	}
 	if c.Fault.On && w.Fault != "" {
 		var acked [3]int64
@@ -87,6 +94,35 @@ func PartSpread(part string, names []string, counts []int64, el time.Duration, h
 		part, len(all), part, rate(lo.n), lo.name, rate(med.n), rate(hi.n), hi.name, rate(total), total)
 	if how != "" {
 		s += "; " + how
+	}
+	return s
+}
+
+// PartLatency is "mean publish latency per stream (each from its own
+// acknowledgements): min X (name), median Y, max Z (name)" from each
+// part's acknowledged messages (counts) and the sum of their publish
+// latencies in µs (sums); "" when no part has an acknowledged message.
+// Parts without one are left out and counted.
+func PartLatency(part string, names []string, counts, sums []int64) string {
+	type pl struct {
+		name string
+		mean time.Duration
+	}
+	var all []pl
+	for i := range names {
+		if counts[i] > 0 {
+			all = append(all, pl{names[i], time.Duration(sums[i] / counts[i] * int64(time.Microsecond))})
+		}
+	}
+	if len(all) == 0 {
+		return ""
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].mean < all[j].mean })
+	lo, med, hi := all[0], all[len(all)/2], all[len(all)-1]
+	s := sprintf("mean publish latency per %s (each from its own acknowledgements): min %s (%s), median %s, max %s (%s)",
+		part, FmtLatency(lo.mean), lo.name, FmtLatency(med.mean), FmtLatency(hi.mean), hi.name)
+	if n := len(names) - len(all); n > 0 {
+		s += sprintf("; %d %s(s) without an acknowledged message", n, part)
 	}
 	return s
 }

@@ -19,11 +19,7 @@ func (b *base) report() {
 	if !b.IsStarted() {
 		return
 	}
-	how := "each VU writes one stream (VU i → stream i mod S), so the spread is measured"
-	if !b.pinned() {
-		how = "fewer VUs than streams: the VUs rotate over the streams, so per-stream counts are equal by construction"
-	}
-	b.Report(msgload.Words{Ack: "by PubAck", Part: "stream", SpreadHow: how, Fault: b.faultText()})
+	b.Report(msgload.Words{Ack: "by PubAck", Part: "stream", SpreadHow: msgload.SpreadHow("stream", b.maxVUs, len(b.streams)), Fault: b.faultText()})
 	if n := b.Retries.Load(); n > 0 {
 		o := &b.opts
 		b.Note("%d publish retries after \"no responders\" (no stream leader answered, as in an election): up to %d per message, %s apart (--nats-publish-retries, --nats-publish-retry-wait); each is counted in publish_retries and its wait is in the message's publish latency",

@@ -72,7 +72,7 @@ func newBase(r *run, name string) *base {
 // so that per-stream rates are measured (a slow leader shows); with fewer
 // VUs than streams they rotate over the streams instead, and per-stream
 // counts are equal by construction.
-func (b *base) pinned() bool { return b.maxVUs >= len(b.streams) }
+func (b *base) pinned() bool { return msgload.Pinned(b.maxVUs, len(b.streams)) }
 
 // sampleServerCPU records every second the embedded nodes' CPU as per
 // cent of this machine's cores.
