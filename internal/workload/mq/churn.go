@@ -10,64 +10,38 @@ import (
 )
 
 // addChurn makes the scenario change the cluster during the load, from
-// ChurnStart to ChurnStart+ChurnFor after the scenario starts: with
-// --churn-interval it creates a topic with the load topics' layout every
-// interval and deletes the one created before; with --churn-brokers (the
-// embedded cluster only) a broker joins when the window opens and leaves
-// when it closes, and partition leaders move both times. Load throughput is
-// reported per phase (before, during, after).
+// ChurnStart to ChurnStart+ChurnFor after the scenario starts
+// (msgload.Churn): with --churn-interval it creates a topic with the load
+// topics' layout every interval and deletes the one created before; with
+// --churn-brokers (the embedded cluster only) a broker joins when the
+// window opens and leaves when it closes, and partition leaders move both
+// times. Load throughput is reported per phase (before, during, after).
 func (b *base) addChurn() {
 	if !b.churn() {
 		return
 	}
-	b.OnStart = append(b.OnStart, b.churnLoop)
-}
-
-func (b *base) churnLoop(ctx context.Context) {
 	o := &b.opts
-	wait := func(d time.Duration) bool { return msgload.SleepCtx(ctx, d) }
-	if !wait(o.ChurnStart) {
-		return
-	}
-	end := time.Now().Add(o.ChurnFor)
-	var prev string
-	joined := int32(-1)
-	op := func(name string, f func(context.Context) error) {
+	c := msgload.Churn{From: o.ChurnStart, For: o.ChurnFor, Interval: o.ChurnInterval,
+		CreateOp: "create", DeleteOp: "delete", OpenOp: "broker join", CloseOp: "broker leave",
 		// Churn outlives a stopped run by at most one admin call.
-		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-		defer cancel()
-		b.FaultEvent("churn", name, f(octx), reason)
+		OpTimeout: 30 * time.Second,
+		Event:     func(op string, err error) { b.FaultEvent("churn", op, err, reason) },
+		Create: func(ctx context.Context, i int) (string, error) {
+			name := fmt.Sprintf("%s-churn-%d-%d", o.TopicPrefix, time.Now().UnixNano()%1e6, i)
+			return name, createTopics(ctx, b.admin, []string{name}, b.layout)
+		},
+		Delete: func(ctx context.Context, name string) error { return deleteTopics(ctx, b.admin, []string{name}) },
 	}
 	if o.ChurnBrokers && b.cluster != nil {
-		op("broker join", func(context.Context) error {
+		c.Open = func(context.Context) (func(context.Context) error, error) {
 			id, _, err := b.cluster.AddNode(-1, 0)
-			if err == nil {
-				joined = id
+			if err != nil {
+				return nil, err
 			}
-			return err
-		})
-	}
-	if o.ChurnInterval <= 0 {
-		wait(time.Until(end))
-	}
-	for i := 0; o.ChurnInterval > 0 && time.Now().Before(end); i++ {
-		name := fmt.Sprintf("%s-churn-%d-%d", o.TopicPrefix, time.Now().UnixNano()%1e6, i)
-		op("create", func(c context.Context) error { return createTopics(c, b.admin, []string{name}, b.layout) })
-		if prev != "" {
-			old := prev
-			op("delete", func(c context.Context) error { return deleteTopics(c, b.admin, []string{old}) })
-		}
-		prev = name
-		if !wait(o.ChurnInterval) {
-			break
+			return func(context.Context) error { return b.cluster.RemoveNode(id) }, nil
 		}
 	}
-	if prev != "" {
-		op("delete", func(c context.Context) error { return deleteTopics(c, b.admin, []string{prev}) })
-	}
-	if joined >= 0 {
-		op("broker leave", func(context.Context) error { return b.cluster.RemoveNode(joined) })
-	}
+	b.OnStart = append(b.OnStart, c.Run)
 }
 
 // reason is the stable part of a churn error: a topic error's reason.

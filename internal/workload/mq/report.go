@@ -2,7 +2,6 @@ package mq
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
@@ -31,8 +30,7 @@ func (b *base) churnText() string {
 	if o.ChurnBrokers {
 		what = append(what, "a broker joining at the start and leaving at the end")
 	}
-	return sprintf("churn from %s for %s (%s): %d operations, %d errors",
-		o.ChurnStart, o.ChurnFor, strings.Join(what, ", "), b.ChurnOps.Load(), b.ChurnErrs.Load())
+	return msgload.ChurnText(o.ChurnStart, o.ChurnFor, what, b.ChurnOps.Load(), b.ChurnErrs.Load())
 }
 
 // fmtRate formats a rate with thousands separators (msgload.FmtRate).

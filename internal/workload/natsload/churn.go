@@ -3,6 +3,7 @@ package natsload
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -12,71 +13,58 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
-// addChurn schedules the churn window of a publishing scenario: stream
-// churn (one stream created and the previous deleted every interval) and
-// node churn (the last node of the embedded cluster leaves when the window
-// opens and rejoins, with its store, when it closes).
+// streamOpTimeout bounds a churn stream's creation or deletion.
+const streamOpTimeout = 10 * time.Second
+
+// addChurn schedules the churn window of a publishing scenario
+// (msgload.Churn): stream churn (one stream created and the previous
+// deleted every interval) and node churn (the last node of the embedded
+// cluster leaves when the window opens and rejoins, with its store, when
+// it closes).
 func (b *base) addChurn() {
-	if !b.opts.churning() {
+	o := &b.opts
+	if !o.churning() {
 		return
 	}
-	b.Fault = msgload.Window{On: true, From: b.opts.ChurnStart, For: b.opts.ChurnFor}
+	b.Fault = msgload.Window{On: true, From: o.ChurnStart, For: o.ChurnFor}
+	c := msgload.Churn{From: o.ChurnStart, For: o.ChurnFor, Interval: o.ChurnInterval,
+		CreateOp: "create stream", DeleteOp: "delete stream", OpenOp: "node leaves", CloseOp: "node rejoins",
+		// A rejoining node restarts and catches up its store.
+		OpTimeout: time.Minute,
+		Event:     func(op string, err error) { b.FaultEvent("churn", op, err, natsdrv.ErrorMessage) },
+	}
+	if o.ChurnNodes && b.cluster != nil {
+		c.Open = func(context.Context) (func(context.Context) error, error) {
+			node := b.cluster.Size() - 1
+			// Rejoin even when the stop failed: the node may be half down.
+			return func(ctx context.Context) error { return b.cluster.Restart(ctx, node) }, b.cluster.Stop(node)
+		}
+	}
 	b.OnStart = append(b.OnStart, func(ctx context.Context) {
-		if !msgload.SleepCtx(ctx, b.opts.ChurnStart) {
-			return
+		// The churn's own connection, made when the first stream is
+		// (after a node left, so it does not pick the leaving node).
+		var vc *vuConn
+		defer func() { vc.close() }()
+		c.Create = func(ctx context.Context, i int) (string, error) {
+			if vc == nil {
+				var err error
+				if vc, err = b.vuConn("stampede-churn"); err != nil {
+					return "", fmt.Errorf("connect: %w", err)
+				}
+			}
+			name := o.StreamPrefix + "-churn-" + strconv.Itoa(i)
+			ctx, cancel := context.WithTimeout(ctx, streamOpTimeout)
+			defer cancel()
+			_, err := vc.js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{subjectOf(name)}, Replicas: o.Replicas, Storage: storage(o.Storage)})
+			return name, err
 		}
-		end := time.Now().Add(b.opts.ChurnFor)
-		node := -1
-		if b.opts.ChurnNodes && b.cluster != nil {
-			node = b.cluster.Size() - 1
-			b.churnEvent("node leaves", b.cluster.Stop(node))
+		c.Delete = func(ctx context.Context, name string) error {
+			ctx, cancel := context.WithTimeout(ctx, streamOpTimeout)
+			defer cancel()
+			return vc.js.DeleteStream(ctx, name)
 		}
-		if b.opts.ChurnInterval > 0 {
-			b.streamChurn(ctx, end)
-		} else {
-			msgload.SleepCtx(ctx, time.Until(end))
-		}
-		if node >= 0 {
-			rctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			b.churnEvent("node rejoins", b.cluster.Restart(rctx, node))
-			cancel()
-		}
+		c.Run(ctx)
 	})
-}
-
-func (b *base) churnEvent(what string, err error) {
-	b.FaultEvent("churn", what, err, natsdrv.ErrorMessage)
-}
-
-// streamChurn creates a stream and deletes the previous one every
-// ChurnInterval until end.
-func (b *base) streamChurn(ctx context.Context, end time.Time) {
-	vc, err := b.vuConn("stampede-churn")
-	if err != nil {
-		b.churnEvent("connect", err)
-		return
-	}
-	defer vc.close()
-	prev := ""
-	for i := 0; time.Now().Before(end); i++ {
-		name := b.opts.StreamPrefix + "-churn-" + strconv.Itoa(i)
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		_, err := vc.js.CreateStream(cctx, jetstream.StreamConfig{Name: name, Subjects: []string{subjectOf(name)}, Replicas: b.opts.Replicas, Storage: storage(b.opts.Storage)})
-		b.churnEvent("create stream", err)
-		if prev != "" {
-			b.churnEvent("delete stream", vc.js.DeleteStream(cctx, prev))
-		}
-		cancel()
-		prev = name
-		if !msgload.SleepCtx(ctx, min(b.opts.ChurnInterval, time.Until(end))) {
-			break
-		}
-	}
-	if prev != "" {
-		dctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		b.churnEvent("delete stream", vc.js.DeleteStream(dctx, prev))
-		cancel()
-	}
 }
 
 // addKill schedules --kill-node: the node is SIGKILLed At after the

@@ -3,7 +3,6 @@ package natsload
 import (
 	"fmt"
 	"runtime"
-	"strings"
 
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
@@ -51,8 +50,7 @@ func (b *base) faultText() string {
 			what = append(what, "no node churn (needs the embedded cluster)")
 		}
 	}
-	return sprintf("churn from %s for %s (%s): %d operations, %d errors",
-		o.ChurnStart, o.ChurnFor, strings.Join(what, ", "), b.ChurnOps.Load(), b.ChurnErrs.Load())
+	return msgload.ChurnText(o.ChurnStart, o.ChurnFor, what, b.ChurnOps.Load(), b.ChurnErrs.Load())
 }
 
 // fmtRate formats a rate with thousands separators (msgload.FmtRate).
