@@ -144,7 +144,7 @@ type consumeVU struct {
 
 func (v *consumeVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
-	s.begin(it, nil)
+	s.Begin(it)
 	if v.cl == nil {
 		return idle(ctx)
 	}

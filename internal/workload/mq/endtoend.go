@@ -96,6 +96,7 @@ func newEndToEnd(r *run) *e2eScenario {
 	}
 	s.addChurn()
 	s.AtClose = append(s.AtClose, s.account)
+	s.EverySecond(s.backlog)
 	return s
 }
 
@@ -192,13 +193,13 @@ type e2eVU struct {
 }
 
 // backlog samples acknowledged but not yet consumed messages.
-func (s *e2eScenario) backlog(it *engine.Iter, now, _ time.Duration) {
-	it.Rec.Trend(s.ids.backlog, now, max(0, s.Acked.Load()-s.Consumed.Load()))
+func (s *e2eScenario) backlog(time.Duration) {
+	s.Pending.Trend(s.ids.backlog, max(0, s.Acked.Load()-s.Consumed.Load()))
 }
 
 func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
-	s.begin(it, s.backlog)
+	s.Begin(it)
 	seq := v.snd.seq + 1
 	v.w.Expect(seq)
 	defer v.w.Expect(0)

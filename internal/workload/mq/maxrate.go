@@ -51,6 +51,7 @@ func newMaxRate(r *run) *maxRateScenario {
 	o := &s.opts
 	s.rate = msgload.NewMaxRate(&s.Core, msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}, s.Progress(o.Consumers > 0))
 	s.addChurn()
+	s.EverySecond(s.backlog)
 	return s
 }
 
@@ -91,13 +92,14 @@ type maxRateVU struct {
 	timer *time.Timer
 }
 
-func (s *maxRateScenario) backlog(it *engine.Iter, now, _ time.Duration) {
-	it.Rec.Trend(s.ids.backlog, now, s.rate.Backlog(now))
+// backlog samples the messages due by the schedule but not completed.
+func (s *maxRateScenario) backlog(now time.Duration) {
+	s.Pending.Trend(s.ids.backlog, s.rate.Backlog(now))
 }
 
 func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	s := v.s
-	s.begin(it, s.backlog)
+	s.Begin(it)
 	if ok, err := s.rate.Next(ctx, it, v.timer); !ok {
 		return err // nil: paused between steps
 	}

@@ -132,7 +132,7 @@ type produceVU struct {
 }
 
 func (v *produceVU) Iterate(ctx context.Context, it *engine.Iter) error {
-	v.s.begin(it, nil)
+	v.s.Begin(it)
 	return v.snd.send(ctx, it, v.pick, it.Intended)
 }
 
@@ -149,7 +149,7 @@ type windowVU struct {
 }
 
 func (v *windowVU) Iterate(ctx context.Context, it *engine.Iter) error {
-	v.s.begin(it, nil)
+	v.s.Begin(it)
 	return v.snd.send(ctx, it, v.pick, it.Intended)
 }
 

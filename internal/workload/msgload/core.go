@@ -163,6 +163,26 @@ func (c *Core) newSampler(clock metrics.Clock) *Sampler {
 	return s
 }
 
+// EverySecond makes sample run once a second in the background from the
+// scenario's start until it stops, with the run offset of each tick: a
+// per-second gauge (backlog, server CPU) that leaves its sample in
+// Pending, so that a second in which no iteration began (a stalled
+// broker) is a sample too. Call it before the scenario starts.
+func (c *Core) EverySecond(sample func(now time.Duration)) {
+	c.OnStart = append(c.OnStart, func(ctx context.Context) {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				sample(c.clock.Now())
+			}
+		}
+	})
+}
+
 // IsStarted tells whether the engine started the scenario's VUs.
 func (c *Core) IsStarted() bool { return c.started.Load() }
 

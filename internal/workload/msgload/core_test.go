@@ -1,8 +1,13 @@
 package msgload
 
 import (
+	"context"
 	"errors"
+	"slices"
+	"sync"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 )
@@ -34,4 +39,29 @@ func TestFaultEvent(t *testing.T) {
 			t.Errorf("errors %v lack %q", sc.Errors, want)
 		}
 	}
+}
+
+// EverySecond samples once a second on the run clock whether or not any
+// iteration begins (a stalled broker's seconds are samples too), and stops
+// with the scenario.
+func TestEverySecond(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := &Core{IDs: &IDs{}, Parts: []string{"p"}}
+		var mu sync.Mutex
+		var at []time.Duration
+		c.EverySecond(func(now time.Duration) {
+			mu.Lock()
+			at = append(at, now)
+			mu.Unlock()
+		})
+		c.Started(context.Background(), 0, metrics.NewClock())
+		time.Sleep(3500 * time.Millisecond) // no iteration at all
+		c.StopBackground()
+		time.Sleep(2 * time.Second)
+		mu.Lock()
+		defer mu.Unlock()
+		if want := []time.Duration{time.Second, 2 * time.Second, 3 * time.Second}; !slices.Equal(at, want) {
+			t.Errorf("samples at %v, want %v", at, want)
+		}
+	})
 }
