@@ -152,6 +152,7 @@ const (
 // DefaultOptions returns the defaults of a bare `stampede run
 // kafka.Produce`: the high-throughput profile.
 func DefaultOptions() Options {
+	search := msgload.DefaultSearch()
 	return Options{
 		Profile:           ProfileHighThroughput,
 		Brokers:           3,
@@ -176,10 +177,10 @@ func DefaultOptions() Options {
 		ConsumeFrom:       "earliest",
 		ChurnStart:        5 * time.Second,
 		ChurnFor:          10 * time.Second,
-		MaxRateStart:      1000,
-		MaxRateStep:       2 * time.Second,
-		MaxRateErrors:     0.001,
-		MaxRatePrecision:  0.05,
+		MaxRateStart:      search.Start,
+		MaxRateStep:       search.Step,
+		MaxRateErrors:     search.Errors,
+		MaxRatePrecision:  search.Precision,
 		EmbeddedRetention: 64 << 20,
 	}
 }
@@ -233,10 +234,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("--produce-retries must be ≥ -1")
 	case o.ChurnInterval < 0 || o.ChurnStart < 0 || o.ChurnFor < 0:
 		return fmt.Errorf("--churn-interval, --churn-start and --churn-for must not be negative")
-	case o.MaxRateStart < 1 || o.MaxRateStep <= 0:
-		return fmt.Errorf("--max-rate-start must be ≥ 1 and --max-rate-step > 0")
-	case o.MaxRateErrors < 0 || o.MaxRatePrecision <= 0 || o.MaxRatePrecision >= 1:
-		return fmt.Errorf("--max-rate-errors must be ≥ 0 and --max-rate-precision in (0,1)")
+	case o.search().Validate("--") != nil:
+		return o.search().Validate("--")
 	case o.EmbeddedRetention < 0:
 		return fmt.Errorf("--embedded-retention must not be negative")
 	case o.MinInsyncReplicas < 0 || o.FlushMessages < 0 || o.FlushMs < 0:
@@ -412,4 +411,9 @@ func retryBackoff(tries int) time.Duration {
 }
 
 // churning tells whether the run changes the cluster during the load.
+// search is the max-rate search's knobs.
+func (o *Options) search() msgload.SearchOptions {
+	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
+}
+
 func (o *Options) churning() bool { return o.ChurnInterval > 0 || o.ChurnBrokers }

@@ -45,6 +45,29 @@ type SearchOptions struct {
 	Precision float64
 }
 
+// DefaultSearch is the search both families start from: 1,000 msgs/s,
+// each rate held 2 s, 0.1% errors tolerated, bisected to 5%.
+func DefaultSearch() SearchOptions {
+	return SearchOptions{Start: 1000, Step: 2 * time.Second, Errors: 0.001, Precision: 0.05}
+}
+
+// Validate returns the first knob of o out of range, naming the flags as
+// the family spells them: prefix + "max-rate-start", e.g. "--" or
+// "--nats-".
+func (o SearchOptions) Validate(prefix string) error {
+	switch {
+	case o.Start < 1:
+		return fmt.Errorf("%smax-rate-start must be ≥ 1", prefix)
+	case o.Step <= 0:
+		return fmt.Errorf("%smax-rate-step must be > 0", prefix)
+	case o.Errors < 0:
+		return fmt.Errorf("%smax-rate-errors must be ≥ 0", prefix)
+	case o.Precision <= 0 || o.Precision >= 1:
+		return fmt.Errorf("%smax-rate-precision must be in (0,1)", prefix)
+	}
+	return nil
+}
+
 // Search looks for the highest rate the broker sustains, like OpenMessaging
 // Benchmark's rate controller but as a bracketing search:
 //

@@ -162,3 +162,29 @@ func TestSearchNotConverged(t *testing.T) {
 		t.Fatalf("summary %q", got)
 	}
 }
+
+// TestSearchOptionsValidate: the defaults pass, each knob out of range is
+// named with the family's flag prefix.
+func TestSearchOptionsValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*SearchOptions)
+		want   string
+	}{
+		{"defaults", func(*SearchOptions) {}, ""},
+		{"start", func(o *SearchOptions) { o.Start = 0 }, "--nats-max-rate-start must be ≥ 1"},
+		{"step", func(o *SearchOptions) { o.Step = 0 }, "--nats-max-rate-step must be > 0"},
+		{"errors", func(o *SearchOptions) { o.Errors = -0.1 }, "--nats-max-rate-errors must be ≥ 0"},
+		{"precision 0", func(o *SearchOptions) { o.Precision = 0 }, "--nats-max-rate-precision must be in (0,1)"},
+		{"precision 1", func(o *SearchOptions) { o.Precision = 1 }, "--nats-max-rate-precision must be in (0,1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := DefaultSearch()
+			tc.change(&o)
+			err := o.Validate("--nats-")
+			if (err == nil) != (tc.want == "") || err != nil && err.Error() != tc.want {
+				t.Errorf("Validate = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -32,7 +32,7 @@ var (
 func newMaxRate(r *run) *maxRateScenario {
 	s := &maxRateScenario{base: newBase(r, ScenarioMaxRate)}
 	o := &s.opts
-	s.rate = msgload.NewMaxRate(&s.Core, msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}, s.Progress(false))
+	s.rate = msgload.NewMaxRate(&s.Core, o.search(), s.Progress(false))
 	return s
 }
 

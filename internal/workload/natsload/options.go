@@ -130,6 +130,7 @@ const (
 // DefaultOptions returns the defaults of a bare `stampede run
 // nats.Publish`: the high-throughput profile.
 func DefaultOptions() Options {
+	search := msgload.DefaultSearch()
 	return Options{
 		Profile:          ProfileHighThroughput,
 		Nodes:            3,
@@ -148,10 +149,10 @@ func DefaultOptions() Options {
 		MaxBytes:         1 << 30,
 		ChurnStart:       5 * time.Second,
 		ChurnFor:         10 * time.Second,
-		MaxRateStart:     1000,
-		MaxRateStep:      2 * time.Second,
-		MaxRateErrors:    0.001,
-		MaxRatePrecision: 0.05,
+		MaxRateStart:     search.Start,
+		MaxRateStep:      search.Step,
+		MaxRateErrors:    search.Errors,
+		MaxRatePrecision: search.Precision,
 		KillWhich:        "leader",
 		PublishRetries:   2,
 		PublishRetryWait: 250 * time.Millisecond,
@@ -197,10 +198,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("--nats-consumers and --nats-fetch-batch must be ≥ 1")
 	case o.ChurnInterval < 0 || o.ChurnStart < 0 || o.ChurnFor < 0:
 		return fmt.Errorf("--stream-churn-interval, --nats-churn-start and --nats-churn-for must not be negative")
-	case o.MaxRateStart < 1 || o.MaxRateStep <= 0 || o.MaxRateErrors < 0:
-		return fmt.Errorf("--nats-max-rate-start must be ≥ 1, --nats-max-rate-step > 0, --nats-max-rate-errors ≥ 0")
-	case o.MaxRatePrecision <= 0 || o.MaxRatePrecision >= 1:
-		return fmt.Errorf("--nats-max-rate-precision must be in (0,1)")
+	case o.search().Validate("--nats-") != nil:
+		return o.search().Validate("--nats-")
 	case o.PublishRetries < 0 || o.PublishRetryWait <= 0:
 		return fmt.Errorf("--nats-publish-retries must be ≥ 0 and --nats-publish-retry-wait > 0")
 	}
@@ -236,4 +235,9 @@ func (o *Options) faulting() bool {
 }
 
 // churning tells whether the run changes the cluster during the load.
+// search is the max-rate search's knobs.
+func (o *Options) search() msgload.SearchOptions {
+	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
+}
+
 func (o *Options) churning() bool { return o.ChurnInterval > 0 || o.ChurnNodes }
