@@ -4,9 +4,10 @@ import (
 	"context"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kgo"
+
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
-	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // kafka.MaxRate searches the highest rate the cluster sustains with the
