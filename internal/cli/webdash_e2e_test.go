@@ -94,6 +94,11 @@ func TestWebDashboardLive(t *testing.T) {
 	bin := testenv.Chromium(t)
 	var n atomic.Int64
 	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// 20 ms a request at 100/s: about two VUs busy at any time, so
+		// the vus gauge (busy VUs, as k6 counts them) is drawn within the
+		// first seconds; a target answering in microseconds leaves it at 0
+		// in most samples.
+		time.Sleep(20 * time.Millisecond)
 		if n.Add(1)%10 == 0 {
 			http.Error(w, "every tenth fails", http.StatusInternalServerError)
 			return

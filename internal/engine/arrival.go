@@ -253,6 +253,20 @@ func (r *runner) arrivalRate(ctx context.Context, start time.Duration, b arrival
 			}
 		}
 		if loop.Err() != nil {
+			if ctx.Err() == nil {
+				// The duration ended with this iteration and maybe more
+				// still due before it: the dispatcher fell behind (a
+				// loaded machine). They were planned and never started:
+				// dropped, as k6 counts what its scheduler could not start.
+				late := int64(0)
+				for ; ok && off < total; off, ok = sched.next() {
+					late++
+				}
+				if late > 0 {
+					disp.Add(metrics.IDDropped, clock.Now(), late)
+					r.deps.Agg.Note(r.idx, fmt.Sprintf("%d iterations dropped: the generator fell behind the schedule at the end of the run", late))
+				}
+			}
 			break
 		}
 		if takeIdle() {
@@ -287,6 +301,10 @@ func (r *runner) arrivalRate(ctx context.Context, start time.Duration, b arrival
 	}
 	allocating.Wait()
 	wg.Wait()
+	// Work handed to a VU that saw the end first was never started.
+	if n := len(work); n > 0 {
+		disp.Add(metrics.IDDropped, clock.Now(), int64(n))
+	}
 	return nil
 }
 

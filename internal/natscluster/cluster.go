@@ -54,8 +54,10 @@ type Node struct {
 // Cluster is a running embedded cluster. Its methods are safe for
 // concurrent use.
 type Cluster struct {
-	opts  Options
-	dir   string
+	opts Options
+	dir  string
+	// name is the NATS cluster name, this cluster's own (newClusterName).
+	name  string
 	mu    sync.Mutex
 	nodes []*Node
 	// deadCPU is the CPU time of node processes that have exited.
@@ -106,7 +108,7 @@ func Start(ctx context.Context, o Options) (_ *Cluster, err error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{opts: o, dir: o.Dir}
+	c := &Cluster{opts: o, dir: o.Dir, name: newClusterName()}
 	for i := range o.Nodes {
 		c.nodes = append(c.nodes, &Node{Name: "n" + strconv.Itoa(i+1), Port: ports[3*i], ClusterPort: ports[3*i+1], HTTPPort: ports[3*i+2]})
 	}

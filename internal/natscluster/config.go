@@ -1,6 +1,8 @@
 package natscluster
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"path/filepath"
@@ -29,13 +31,23 @@ func (c *Cluster) nodeConfig(i int) string {
 				routes = append(routes, q("nats-route://127.0.0.1:"+strconv.Itoa(m.ClusterPort)))
 			}
 		}
-		fmt.Fprintf(&b, "cluster {\n  name: %s\n  host: \"127.0.0.1\"\n  port: %d\n  routes: [%s]\n}\n", q(clusterName), n.ClusterPort, strings.Join(routes, ", "))
+		fmt.Fprintf(&b, "cluster {\n  name: %s\n  host: \"127.0.0.1\"\n  port: %d\n  routes: [%s]\n}\n", q(c.name), n.ClusterPort, strings.Join(routes, ", "))
 	}
 	return b.String()
 }
 
-// clusterName is the NATS cluster name of the embedded cluster.
-const clusterName = "stampede"
+// newClusterName names one embedded cluster: "stampede-" and 8 random
+// hex digits. Every cluster has its own name, because a node's routes
+// outlive its peers: when a node is killed, the others keep dialling its
+// route port, and a node of another cluster started later on this machine
+// may get that port. With one name for all, nats-server would join the two
+// clusters (their JetStream meta groups and streams mixed); with distinct
+// names it refuses the route.
+func newClusterName() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on Linux
+	return "stampede-" + hex.EncodeToString(b[:])
+}
 
 // freePorts returns n distinct free loopback TCP ports. They are free
 // when returned; a node that loses the race fails to start and says so.

@@ -416,7 +416,11 @@ func TestMaxRate(t *testing.T) {
 	res := runSteps(t, f, "", step{ScenarioMaxRate, engine.Config{Executor: engine.ConstantVUs, VUs: 64, Duration: 6 * time.Second}})
 	s := res.sc(ScenarioMaxRate)
 	mr := s.Trends[MetricMaxRate]
-	if mr == nil || mr.Hist.TotalCount() != 1 || mr.Stats().Max < 100 {
+	// A rate was found, one sample of it. Not a capacity check: a 400 ms
+	// step judges ~40 messages at 200 msgs/s, so on a loaded machine the
+	// acks' jitter fails steps kfake sustains (CI found 75 msgs/s). The
+	// search's accuracy is TestSearchFindsTheSyntheticCapacity's (msgload).
+	if mr == nil || mr.Hist.TotalCount() != 1 || mr.Stats().Max < 25 {
 		t.Fatalf("max_rate = %+v (log %s)", mr, res.log)
 	}
 	notes := strings.Join(res.opened.Scenarios[ScenarioMaxRate].(*maxRateScenario).Notes(), "\n")
