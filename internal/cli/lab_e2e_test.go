@@ -138,7 +138,11 @@ func TestLabE2E(t *testing.T) {
 					t.Errorf("nodes=%g: %s leads no stream", p.X, h.Name)
 				}
 			}
-			if st.Nodes == 2 && st.StartUp >= 5 {
+			// A guard against start-up waiting on timeouts (an election
+			// that never comes, a stream created twice), not a speed
+			// figure: each node has a quarter of a core, and under CI's
+			// load a 2-node start took 8.5 s.
+			if st.Nodes == 2 && st.StartUp >= 20 {
 				t.Errorf("a 2-node lab took %.1fs to start", st.StartUp)
 			}
 		}
