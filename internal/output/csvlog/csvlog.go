@@ -154,7 +154,11 @@ func New(w io.Writer, opts Options) *Log {
 	} else if opts.Header != "" {
 		l.queue <- chunk{b: []byte(opts.Header)}
 	}
-	go l.run(w)
+	if d, ok := w.(directSink); ok {
+		go l.runDirect(d)
+	} else {
+		go l.run(w)
+	}
 	return l
 }
 

@@ -54,7 +54,12 @@ func (f *File) Start() error {
 	if err != nil {
 		return err
 	}
-	f.f, f.log = fh, New(fh, f.opts)
+	f.f = fh
+	if d := directOf(fh); d != nil {
+		f.log = New(d, f.opts) // bypassing the page cache (directSink)
+	} else {
+		f.log = New(fh, f.opts)
+	}
 	return nil
 }
 
