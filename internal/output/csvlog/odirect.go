@@ -28,9 +28,11 @@ const (
 	// directAlign is the alignment of O_DIRECT writes: their memory,
 	// offset and length (the page size, a multiple of any block size).
 	directAlign = 4096
-	// directSize is the bytes staged before a direct write.
-	directSize = 2 << 20
 )
+
+// directSize is the bytes staged before a direct write (a variable for
+// tests).
+var directSize = 2 << 20
 
 // stager is the writer goroutine's state over a directSink.
 type stager struct {

@@ -76,6 +76,14 @@ func logRows(t *testing.T, l *Log, vus, n int) {
 	}
 }
 
+// smallStage stages 16 KiB for the test: full buffers between ticks,
+// however slowly the test runs (-race).
+func smallStage(t *testing.T) {
+	n := directSize
+	directSize = 16 << 10
+	t.Cleanup(func() { directSize = n })
+}
+
 // checkRows: every row once, complete, each VU's in order.
 func checkRows(t *testing.T, out []byte, vus, n int) {
 	t.Helper()
@@ -105,7 +113,8 @@ func checkRows(t *testing.T, out []byte, vus, n int) {
 // TestDirectSinkRows: over a directSink, rows are complete and in order,
 // and every write made with O_DIRECT on is aligned.
 func TestDirectSinkRows(t *testing.T) {
-	const vus, n = 4, 60000 // several directSize buffers
+	smallStage(t)
+	const vus, n = 4, 60000
 	f := &fakeDirect{on: true}
 	l := New(f, Options{})
 	logRows(t, l, vus, n)
@@ -113,11 +122,46 @@ func TestDirectSinkRows(t *testing.T) {
 	if len(f.bad) > 0 {
 		t.Errorf("unaligned direct writes: %v", f.bad)
 	}
-	if f.direct == 0 || f.toggles < 2 {
-		t.Errorf("%d direct writes, O_DIRECT turned on or off %d times", f.direct, f.toggles)
+	if f.direct == 0 {
+		t.Error("no direct write")
 	}
 	if l.Rows() != vus*n || l.Written() != int64(f.buf.Len()) {
 		t.Errorf("Rows %d, Written %d of %d bytes", l.Rows(), l.Written(), f.buf.Len())
+	}
+}
+
+// TestDirectSinkTailThenBusy: a tick writes the tail without O_DIRECT;
+// the next full buffer writes up to an aligned offset and turns it back
+// on. Rows stay complete and in order throughout.
+func TestDirectSinkTailThenBusy(t *testing.T) {
+	smallStage(t)
+	f := &fakeDirect{on: true}
+	l := New(f, Options{})
+	w := l.Writer("s")
+	const n = 100000
+	for i := range n {
+		w.Write(reqlog.Record{Time: t0, Query: fmt.Sprintf("v0-%d", i), Latency: -1, ResponseTime: time.Duration(i) * time.Microsecond, OK: true})
+		if i == 99 {
+			w.(*Writer).Flush() // into the shared buffer, written at the next tick
+			time.Sleep(3 * flushEvery)
+			f.mu.Lock()
+			off := !f.on
+			f.mu.Unlock()
+			if !off {
+				t.Error("O_DIRECT still on after a tick wrote a tail")
+			}
+		}
+	}
+	w.Close()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, f.buf.Bytes(), 1, n)
+	if len(f.bad) > 0 {
+		t.Errorf("unaligned direct writes: %v", f.bad)
+	}
+	if f.direct == 0 || f.toggles < 2 {
+		t.Errorf("%d direct writes, O_DIRECT turned off and on %d times", f.direct, f.toggles)
 	}
 }
 
