@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
@@ -56,8 +57,12 @@ func AppendRecord(b []byte, r *reqlog.Record) []byte {
 // and error texts of the last record needed quoting (a VU logs the same
 // few texts over and over), and a reused buffer for rendering statements.
 type encoder struct {
-	sec        int64
-	stamp      []byte
+	sec   int64
+	stamp []byte
+	// The run offsets [lo, hi) of clock base are second sec (appendAt);
+	// lo == hi when stamp came from a Time (append).
+	base       time.Time
+	lo, hi     time.Duration
 	stmt       []byte
 	query, err textCache
 }
@@ -89,6 +94,21 @@ func (e *encoder) append(b []byte, r *reqlog.Record) []byte {
 	if sec := r.Time.Unix(); sec != e.sec || e.stamp == nil {
 		e.sec = sec
 		e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
+		e.lo, e.hi = 0, 0
+	}
+	b = append(b, e.stamp...)
+	return e.appendRest(b, r)
+}
+
+// appendAt is append for a record whose time is offset at of c: within
+// the second of the last record, a comparison instead of converting.
+func (e *encoder) appendAt(b []byte, r *reqlog.Record, c metrics.Clock, at time.Duration) []byte {
+	if at < e.lo || at >= e.hi || c.Base() != e.base {
+		t := c.Wall(at)
+		e.sec, e.base = t.Unix(), c.Base()
+		e.stamp = strconv.AppendInt(e.stamp[:0], e.sec, 10)
+		e.lo = at - time.Duration(t.Nanosecond())
+		e.hi = e.lo + time.Second
 	}
 	b = append(b, e.stamp...)
 	return e.appendRest(b, r)
