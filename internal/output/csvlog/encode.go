@@ -61,8 +61,13 @@ type encoder struct {
 	stamp []byte
 	// The run offsets [lo, hi) of clock base are second sec (appendAt);
 	// lo == hi when stamp came from a Time (append).
-	base       time.Time
-	lo, hi     time.Duration
+	base   time.Time
+	lo, hi time.Duration
+	// pre is stamp, query and their commas for the common row (appendAt:
+	// no Op, answer or error), when preOK, for query preQ.
+	pre        []byte
+	preQ       string
+	preOK      bool
 	stmt       []byte
 	query, err textCache
 }
@@ -94,7 +99,7 @@ func (e *encoder) append(b []byte, r *reqlog.Record) []byte {
 	if sec := r.Time.Unix(); sec != e.sec || e.stamp == nil {
 		e.sec = sec
 		e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
-		e.lo, e.hi = 0, 0
+		e.lo, e.hi, e.preOK = 0, 0, false
 	}
 	b = append(b, e.stamp...)
 	return e.appendRest(b, r)
@@ -109,9 +114,40 @@ func (e *encoder) appendAt(b []byte, r *reqlog.Record, c metrics.Clock, at time.
 		e.stamp = strconv.AppendInt(e.stamp[:0], e.sec, 10)
 		e.lo = at - time.Duration(t.Nanosecond())
 		e.hi = e.lo + time.Second
+		e.preOK = false
 	}
-	b = append(b, e.stamp...)
-	return e.appendRest(b, r)
+	if r.Op != nil || r.HasAnswer || r.Err != "" {
+		b = append(b, e.stamp...)
+		return e.appendRest(b, r)
+	}
+	// The common row: what appendRest writes, with stamp and query
+	// copied at once and the constant columns as one.
+	if !e.preOK || unsafe.StringData(r.Query) != unsafe.StringData(e.preQ) || len(r.Query) != len(e.preQ) {
+		e.pre = append(append(e.pre[:0], e.stamp...), ',')
+		e.pre = append(appendField(e.pre, r.Query), ',')
+		e.preQ, e.preOK = r.Query, true
+	}
+	b = append(b, e.pre...)
+	if r.Latency >= 0 {
+		b = appendInt(b, int64(r.Latency/time.Microsecond))
+	}
+	b = append(b, ',')
+	b = appendInt(b, int64(r.ResponseTime/time.Microsecond))
+	if r.OK {
+		b = append(b, ",true,"...)
+	} else {
+		b = append(b, ",false,"...)
+	}
+	b = appendInt(b, r.Rows)
+	return append(b, ",,,\n"...)
+}
+
+// appendInt is strconv.AppendInt in base 10, a digit without a call.
+func appendInt(b []byte, v int64) []byte {
+	if uint64(v) < 10 {
+		return append(b, byte('0'+v))
+	}
+	return strconv.AppendInt(b, v, 10)
 }
 
 // appendRest appends everything after the timestamp.
