@@ -32,7 +32,7 @@ const (
 
 // directSize is the bytes staged before a direct write (a variable for
 // tests).
-var directSize = 2 << 20
+var directSize = 4 << 20
 
 // stager is the writer goroutine's state over a directSink.
 type stager struct {

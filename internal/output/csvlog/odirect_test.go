@@ -196,11 +196,11 @@ func (f *directFailer) Write(p []byte) (int, error) {
 // complete row and every row is either written or counted lost.
 func TestDirectSinkWriteError(t *testing.T) {
 	disk := errors.New("no space left on device")
-	f := &directFailer{ok: 3 << 20, err: disk}
+	f := &directFailer{ok: directSize + directSize/2, err: disk}
 	f.on = true
 	l := New(f, Options{})
 	w := l.Writer("s")
-	const n = 200000
+	n := 3 * directSize / 20 // rows of ≥ 20 bytes: three buffers, the second one fails
 	for i := range n {
 		w.Write(reqlog.Record{Time: t0, Query: fmt.Sprintf("q%d", i), Latency: -1, OK: true})
 	}
@@ -208,7 +208,7 @@ func TestDirectSinkWriteError(t *testing.T) {
 	if err := l.Close(); !errors.Is(err, disk) {
 		t.Fatalf("Close = %v, want %v", err, disk)
 	}
-	if l.Rows()+l.Lost() != n || l.Lost() == 0 {
+	if l.Rows()+l.Lost() != int64(n) || l.Lost() == 0 {
 		t.Errorf("Rows %d + Lost %d, want %d with some lost", l.Rows(), l.Lost(), n)
 	}
 	kept := f.buf.Bytes()[:l.Written()]
