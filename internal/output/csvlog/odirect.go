@@ -144,19 +144,29 @@ func (s *stager) flush(all bool) {
 // write writes b, which starts at s.off, and accounts the chunks it
 // completes (Log.Rows, Log.Written). A destination that refuses O_DIRECT
 // writes (EINVAL) gets them without it.
+//
+// A write cut short (a full disk) still completes the chunks it holds:
+// the file keeps every row that fitted (File.Stop cuts it back to
+// Written).
 func (s *stager) write(b []byte) bool {
-	_, err := s.d.Write(b)
-	if err != nil && s.direct && errors.Is(err, syscall.EINVAL) {
+	n, err := s.d.Write(b)
+	if err != nil && n == 0 && s.direct && errors.Is(err, syscall.EINVAL) {
 		s.direct, s.can = false, false
 		if err = s.d.SetDirect(false); err == nil {
-			_, err = s.d.Write(b)
+			n, err = s.d.Write(b)
 		}
 	}
+	s.advance(n)
 	if err != nil {
 		s.fail(err)
 		return false
 	}
-	s.off += int64(len(b))
+	return true
+}
+
+// advance accounts n bytes written at s.off.
+func (s *stager) advance(n int) {
+	s.off += int64(n)
 	i, rows := 0, int64(0)
 	for ; i < len(s.marks) && s.marks[i].end <= s.off; i++ {
 		rows += s.marks[i].rows
@@ -166,7 +176,6 @@ func (s *stager) write(b []byte) bool {
 		s.l.rows.Add(rows)
 		s.marks = s.marks[:copy(s.marks, s.marks[i:])]
 	}
-	return true
 }
 
 // fail records err; the staged rows are lost, as are all that follow.

@@ -178,7 +178,7 @@ func TestDirectSinkRefused(t *testing.T) {
 	}
 }
 
-// directFailer fails its writes after ok bytes.
+// directFailer cuts its writes short after ok bytes, with err.
 type directFailer struct {
 	fakeDirect
 	ok  int
@@ -186,8 +186,9 @@ type directFailer struct {
 }
 
 func (f *directFailer) Write(p []byte) (int, error) {
-	if f.buf.Len()+len(p) > f.ok {
-		return 0, f.err
+	if room := f.ok - f.buf.Len(); len(p) > room {
+		n, _ := f.fakeDirect.Write(p[:max(room, 0)]) // cut short, as on a full disk
+		return n, f.err
 	}
 	return f.fakeDirect.Write(p)
 }
@@ -210,6 +211,9 @@ func TestDirectSinkWriteError(t *testing.T) {
 	}
 	if l.Rows()+l.Lost() != int64(n) || l.Lost() == 0 {
 		t.Errorf("Rows %d + Lost %d, want %d with some lost", l.Rows(), l.Lost(), n)
+	}
+	if l.Written() <= int64(directSize) {
+		t.Errorf("Written %d: the rows of the write cut short are not counted", l.Written())
 	}
 	kept := f.buf.Bytes()[:l.Written()]
 	if len(kept) == 0 || kept[len(kept)-1] != '\n' || int64(bytes.Count(kept, []byte("\n"))) != l.Rows()+1 {
