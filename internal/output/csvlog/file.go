@@ -13,7 +13,8 @@ import (
 // File is the nebula-bench request CSV written to a file it owns, as an
 // output.Output: Start creates the file (and its directory), Stop flushes
 // and closes it. It is written per request: the run finds it by asserting
-// reqlog.Log, which File is.
+// reqlog.Log, which File is. On Linux its writes bypass the page cache
+// (O_DIRECT, see directSink) where the file system allows it.
 type File struct {
 	path string
 	opts Options
