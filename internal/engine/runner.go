@@ -80,7 +80,8 @@ func (r *runner) newVU(ctx context.Context) (*vuState, error) {
 	v.it = Iter{VU: id, Rec: v.rec, Clock: r.deps.Clock}
 	if r.deps.Log != nil {
 		v.it.log = r.deps.Log.Writer(r.spec.Name)
-		v.it.events, _ = v.it.log.(reqlog.EventWriter)
+		v.it.events = reqlog.EventsOf(v.it.log)
+		v.it.ref, _ = v.it.log.(reqlog.RefWriter)
 		v.flusher, _ = v.it.log.(reqlog.Flusher)
 	}
 	r.mu.Lock()
@@ -100,7 +101,8 @@ func (r *runner) measured(ctx context.Context, fn func(context.Context, *Iter) e
 	it.Intended = it.Start
 	if r.deps.Log != nil {
 		it.log = r.deps.Log.Writer(r.spec.Name)
-		it.events, _ = it.log.(reqlog.EventWriter)
+		it.events = reqlog.EventsOf(it.log)
+		it.ref, _ = it.log.(reqlog.RefWriter)
 	}
 	err := fn(ctx, it)
 	rec.Flush()

@@ -75,6 +75,8 @@ type Iter struct {
 	Clock  metrics.Clock
 	log    reqlog.Writer
 	events reqlog.EventWriter // log, when it takes iteration and check events
+	ref    reqlog.RefWriter   // log, when it takes records by reference
+	rec    reqlog.Record      // the record passed to ref, reused
 
 	ctx       context.Context
 	corrected bool
@@ -202,11 +204,20 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res driver.Result) t
 		if res.HasLatency {
 			lat = res.ServerLatency
 		}
-		it.log.Write(reqlog.Record{
-			Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
-			OK: errMsg == "", Rows: res.Rows, Err: errMsg,
-			Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
-		})
+		if it.ref != nil {
+			// Every field but Time (left zero) is set anew.
+			r := &it.rec
+			r.Query, r.Latency, r.ResponseTime = a.Label, lat, rt
+			r.OK, r.Rows, r.Err = errMsg == "", res.Rows, errMsg
+			r.Op, r.Answer, r.HasAnswer, r.HTTP = a.Op, a.Answer, a.HasAnswer, a.HTTP
+			it.ref.WriteAt(r, it.Clock, end)
+		} else {
+			it.log.Write(reqlog.Record{
+				Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
+				OK: errMsg == "", Rows: res.Rows, Err: errMsg,
+				Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
+			})
+		}
 	}
 	return end
 }

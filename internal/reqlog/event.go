@@ -29,3 +29,34 @@ type EventWriter interface {
 type Flusher interface {
 	Flush()
 }
+
+// EventFilter is implemented by EventWriters whose format may have no
+// events (one Writer type for several formats): the engine passes them
+// none when Events reports false, which saves a wall-clock conversion
+// and a call per iteration.
+type EventFilter interface {
+	Events() bool
+}
+
+// EventsOf returns w as an EventWriter when it takes events, else nil.
+func EventsOf(w Writer) EventWriter {
+	e, ok := w.(EventWriter)
+	if !ok {
+		return nil
+	}
+	if f, ok := w.(EventFilter); ok && !f.Events() {
+		return nil
+	}
+	return e
+}
+
+// RefWriter is implemented by Writers that take a record by reference,
+// its time as a run offset: the engine fills one Record per VU and
+// passes its address with Time left zero, the request having ended at
+// offset at of clock (its time is clock.Wall(at)). That saves copying
+// the record and converting its time per request, which on the no-op
+// path cost about as much as encoding the row. r is valid only during
+// the call.
+type RefWriter interface {
+	WriteAt(r *Record, clock metrics.Clock, at time.Duration)
+}

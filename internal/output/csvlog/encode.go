@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
@@ -56,8 +57,17 @@ func AppendRecord(b []byte, r *reqlog.Record) []byte {
 // and error texts of the last record needed quoting (a VU logs the same
 // few texts over and over), and a reused buffer for rendering statements.
 type encoder struct {
-	sec        int64
-	stamp      []byte
+	sec   int64
+	stamp []byte
+	// The run offsets [lo, hi) of clock base are second sec (appendAt);
+	// lo == hi when stamp came from a Time (append).
+	base   time.Time
+	lo, hi time.Duration
+	// pre is stamp, query and their commas for the common row (appendAt:
+	// no Op, answer or error), when preOK, for query preQ.
+	pre        []byte
+	preQ       string
+	preOK      bool
 	stmt       []byte
 	query, err textCache
 }
@@ -89,10 +99,62 @@ func (e *encoder) append(b []byte, r *reqlog.Record) []byte {
 	if sec := r.Time.Unix(); sec != e.sec || e.stamp == nil {
 		e.sec = sec
 		e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
+		e.lo, e.hi, e.preOK = 0, 0, false
 	}
 	b = append(b, e.stamp...)
 	return e.appendRest(b, r)
 }
+
+// appendAt is append for a record whose time is offset at of c: within
+// the second of the last record, a comparison instead of converting.
+func (e *encoder) appendAt(b []byte, r *reqlog.Record, c metrics.Clock, at time.Duration) []byte {
+	if at < e.lo || at >= e.hi || c.Base() != e.base {
+		t := c.Wall(at)
+		e.sec, e.base = t.Unix(), c.Base()
+		e.stamp = strconv.AppendInt(e.stamp[:0], e.sec, 10)
+		e.lo = at - time.Duration(t.Nanosecond())
+		e.hi = e.lo + time.Second
+		e.preOK = false
+	}
+	if r.Op != nil || r.HasAnswer || r.Err != "" {
+		b = append(b, e.stamp...)
+		return e.appendRest(b, r)
+	}
+	// The common row: what appendRest writes, with stamp and query
+	// copied at once and the constant columns as one.
+	if !e.preOK || unsafe.StringData(r.Query) != unsafe.StringData(e.preQ) || len(r.Query) != len(e.preQ) {
+		e.pre = append(append(e.pre[:0], e.stamp...), ',')
+		e.pre = append(appendField(e.pre, r.Query), ',')
+		e.preQ, e.preOK = r.Query, true
+	}
+	b = append(b, e.pre...)
+	if r.Latency >= 0 {
+		b = appendInt(b, int64(r.Latency/time.Microsecond))
+	}
+	b = append(b, ',')
+	b = appendInt(b, int64(r.ResponseTime/time.Microsecond))
+	if r.OK {
+		b = append(b, ",true,"...)
+	} else {
+		b = append(b, ",false,"...)
+	}
+	b = appendInt(b, r.Rows)
+	return append(b, ",,,\n"...)
+}
+
+// appendInt is strconv.AppendInt in base 10, inlined for one digit.
+func appendInt(b []byte, v int64) []byte {
+	if uint64(v) < 10 {
+		return append(b, byte('0'+v))
+	}
+	return appendIntCall(b, v)
+}
+
+// appendIntCall is appendInt's call, kept out of line so that appendInt
+// inlines.
+//
+//go:noinline
+func appendIntCall(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) }
 
 // appendRest appends everything after the timestamp.
 func (e *encoder) appendRest(b []byte, r *reqlog.Record) []byte {

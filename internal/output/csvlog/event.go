@@ -16,7 +16,17 @@ type EventEncoder interface {
 	AppendCheck(b []byte, at time.Time, id metrics.ID, ok bool) []byte
 }
 
-var _ reqlog.EventWriter = (*Writer)(nil)
+var (
+	_ reqlog.EventWriter = (*Writer)(nil)
+	_ reqlog.EventFilter = (*Writer)(nil)
+)
+
+// Events implements reqlog.EventFilter: only an EventEncoder's format
+// has events (the nebula-bench CSV has none).
+func (w *Writer) Events() bool {
+	_, ok := w.custom.(EventEncoder)
+	return ok
+}
 
 // Iteration implements reqlog.EventWriter: a no-op unless the log's
 // encoder is an EventEncoder.

@@ -13,7 +13,8 @@ import (
 // File is the nebula-bench request CSV written to a file it owns, as an
 // output.Output: Start creates the file (and its directory), Stop flushes
 // and closes it. It is written per request: the run finds it by asserting
-// reqlog.Log, which File is.
+// reqlog.Log, which File is. On Linux its writes bypass the page cache
+// (O_DIRECT, see directSink) where the file system allows it.
 type File struct {
 	path string
 	opts Options
@@ -54,7 +55,12 @@ func (f *File) Start() error {
 	if err != nil {
 		return err
 	}
-	f.f, f.log = fh, New(fh, f.opts)
+	f.f = fh
+	if d := directOf(fh); d != nil {
+		f.log = New(d, f.opts) // bypassing the page cache (directSink)
+	} else {
+		f.log = New(fh, f.opts)
+	}
 	return nil
 }
 

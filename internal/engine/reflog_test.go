@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/reqlog"
+)
+
+// recordLog keeps every record per VU writer; with ref, its writers take
+// them by reference (reqlog.RefWriter) and rebuild Time from the offset.
+type recordLog struct {
+	ref bool
+	mu  sync.Mutex
+	all [][]reqlog.Record
+}
+
+func (l *recordLog) Writer(string) reqlog.Writer {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.all = append(l.all, nil)
+	w := &recordWriter{l: l, i: len(l.all) - 1}
+	if l.ref {
+		return &refWriter{w}
+	}
+	return w
+}
+
+type recordWriter struct {
+	l *recordLog
+	i int
+}
+
+func (w *recordWriter) Write(r reqlog.Record) {
+	r.Op = nil // valid only during the call
+	w.l.mu.Lock()
+	w.l.all[w.i] = append(w.l.all[w.i], r)
+	w.l.mu.Unlock()
+}
+func (w *recordWriter) Close() error { return nil }
+
+type refWriter struct{ *recordWriter }
+
+func (w *refWriter) WriteAt(r *reqlog.Record, c metrics.Clock, at time.Duration) {
+	if !r.Time.IsZero() {
+		panic("WriteAt with a Time")
+	}
+	cp := *r
+	cp.Time = c.Wall(at)
+	w.Write(cp)
+}
+
+// variedVU makes requests of every kind the log shows.
+type variedVU struct{}
+
+func (variedVU) NewVU(context.Context, int) (VU, error) { return variedVU{}, nil }
+func (variedVU) Close() error                           { return nil }
+func (variedVU) Iterate(_ context.Context, it *Iter) error {
+	start := it.Now()
+	switch it.N % 4 {
+	case 0:
+		it.Request("plain", start, driver.Result{Rows: 3})
+	case 1:
+		it.Request("latency", start, driver.Result{HasLatency: true, ServerLatency: 7 * time.Microsecond})
+	case 2:
+		it.RequestAudit(Audit{Label: "audit", Op: &driver.Op{Query: "SELECT 1"}, Answer: 4, HasAnswer: true}, start, driver.Result{Rows: 1})
+	default:
+		it.Request("failed", start, driver.Result{Err: errors.New("boom")})
+	}
+	return nil
+}
+
+// TestRefWriterSameRecords: a log taking records by reference
+// (reqlog.RefWriter) gets the same records as one taking them by value,
+// whatever the previous record of the VU left in the reused one.
+func TestRefWriterSameRecords(t *testing.T) {
+	run := func(ref bool) [][]reqlog.Record {
+		log := &recordLog{ref: ref}
+		reg := metrics.NewRegistry()
+		clock := metrics.ClockAt(time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
+		agg := metrics.NewAggregator(reg, clock, []string{"s"})
+		go agg.Run()
+		cfg := Config{Executor: PerVUIterations, VUs: 2, Iterations: 40}.Defaults()
+		if _, err := Run(t.Context(), Plan{Scenarios: []Spec{{Name: "s", Scenario: variedVU{}, Config: cfg}}}, Deps{Agg: agg, Clock: clock, Log: log}); err != nil {
+			t.Fatal(err)
+		}
+		agg.Close()
+		return log.all
+	}
+	byValue, byRef := run(false), run(true)
+	if len(byValue) != len(byRef) || len(byRef) == 0 {
+		t.Fatalf("%d and %d writers", len(byValue), len(byRef))
+	}
+	for i := range byRef {
+		if len(byRef[i]) != 40 || len(byValue[i]) != 40 {
+			t.Fatalf("writer %d: %d and %d records, want 40", i, len(byValue[i]), len(byRef[i]))
+		}
+		for j, r := range byRef[i] {
+			v := byValue[i][j]
+			if r.Time.IsZero() || v.Time.IsZero() {
+				t.Fatalf("record %d: no time", j)
+			}
+			r.Time, v.Time, r.ResponseTime, v.ResponseTime = time.Time{}, time.Time{}, 0, 0 // timings differ between the runs
+			if !reflect.DeepEqual(r, v) {
+				t.Errorf("writer %d record %d: by reference %+v, by value %+v", i, j, r, v)
+			}
+		}
+	}
+}
+
+// TestRefRecordFields: Iter.op sets every field of the reused record but
+// Time; a new field of reqlog.Record must be set there too.
+func TestRefRecordFields(t *testing.T) {
+	want := []string{"Time", "Query", "Latency", "ResponseTime", "OK", "Rows", "Err", "Op", "Answer", "HasAnswer", "HTTP"}
+	var got []string
+	for f := range reflect.TypeFor[reqlog.Record]().Fields() {
+		got = append(got, f.Name)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("reqlog.Record has fields %v, Iter.op sets %v: set the new ones in its RefWriter path", got, want)
+	}
+}
