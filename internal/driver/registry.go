@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // Options tune a driver for a run.
@@ -58,10 +60,10 @@ func (r *Registry) Schemes() []string {
 func (r *Registry) ParseTarget(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
-		return nil, fmt.Errorf("bad target URL %q: want SCHEME://..., schemes: %s", Redact(raw), strings.Join(r.Schemes(), ", "))
+		return nil, fmt.Errorf("bad target URL %q: want SCHEME://..., schemes: %s", redact.URL(raw), strings.Join(r.Schemes(), ", "))
 	}
 	if _, ok := r.openers[strings.ToLower(u.Scheme)]; !ok {
-		return nil, fmt.Errorf("unknown target scheme %q in %s (known: %s)", u.Scheme, Redact(raw), strings.Join(r.Schemes(), ", "))
+		return nil, fmt.Errorf("unknown target scheme %q in %s (known: %s)", u.Scheme, redact.URL(raw), strings.Join(r.Schemes(), ", "))
 	}
 	return u, nil
 }
@@ -73,53 +75,4 @@ func (r *Registry) Open(ctx context.Context, target *url.URL, opts Options) (Dri
 		return nil, fmt.Errorf("unknown target scheme %q", target.Scheme)
 	}
 	return o(ctx, target, opts)
-}
-
-// Redact returns a URL string with any password and secret-looking query
-// parameters replaced by "xxxxx", safe for logs, summaries and reports.
-func Redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		// Unparsable: cut anything between "://" and "@".
-		if i := strings.Index(raw, "://"); i >= 0 {
-			if j := strings.LastIndex(raw, "@"); j > i {
-				return raw[:i+3] + "xxxxx" + raw[j:]
-			}
-		}
-		return raw
-	}
-	return RedactURL(u)
-}
-
-// RedactURL is Redact for a parsed URL.
-func RedactURL(u *url.URL) string {
-	c := *u
-	if c.User != nil {
-		if _, has := c.User.Password(); has {
-			c.User = url.UserPassword(c.User.Username(), "xxxxx")
-		}
-	}
-	if q := c.Query(); len(q) > 0 {
-		changed := false
-		for k := range q {
-			if isSecretKey(k) {
-				q.Set(k, "xxxxx")
-				changed = true
-			}
-		}
-		if changed {
-			c.RawQuery = q.Encode()
-		}
-	}
-	return c.String()
-}
-
-func isSecretKey(k string) bool {
-	k = strings.ToLower(k)
-	for _, s := range []string{"password", "passwd", "secret", "token", "key", "sasl"} {
-		if strings.Contains(k, s) {
-			return true
-		}
-	}
-	return false
 }

@@ -36,8 +36,11 @@ type layer struct {
 var layers = []layer{
 	// Test support, below everything that tests import it from.
 	{-1, "internal/testenv", "skip or fail (CI) when a test's server is missing"},
+	// Hiding credentials, below the driver interface, whose errors show a
+	// target URL without its password.
+	{-1, "internal/redact", "a URL's password, secret query parameters and headers as xxxxx"},
 
-	// Leaves: standard library only.
+	// Leaves: standard library only (the driver interface: and redact).
 	{0, "internal/usage", "the one usage-error type"},
 	{0, "internal/version", ""},
 	{0, "internal/golden", "test helper"},
@@ -316,6 +319,8 @@ func TestGroupOf(t *testing.T) {
 		{"internal/workload", "internal/plugins"},
 		{"internal/workload/mq", "internal/run/sweep"},
 		{"internal/secret", "internal/k8s"},
+		{"internal/redact", "internal/driver"},
+		{"internal/redact", "internal/secret"},
 	} {
 		from, _ := groupOf(tc[0])
 		to, _ := groupOf(tc[1])

@@ -16,12 +16,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
-
-	"github.com/stampede-bench/stampede/internal/driver"
 )
 
 // Scheme is the URL scheme of Kafka targets.
@@ -67,7 +66,7 @@ type Config struct {
 func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 	c := Config{ClientID: "stampede", DialTimeout: 10 * time.Second, raw: u}
 	if !strings.EqualFold(u.Scheme, Scheme) {
-		return c, fmt.Errorf("kafka target %s: scheme must be %s://", driver.RedactURL(u), Scheme)
+		return c, fmt.Errorf("kafka target %s: scheme must be %s://", redact.ParsedURL(u), Scheme)
 	}
 	for _, h := range strings.Split(u.Host, ",") {
 		h = strings.TrimSpace(h)
@@ -80,14 +79,14 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 		c.Brokers = append(c.Brokers, h)
 	}
 	if len(c.Brokers) == 0 {
-		return c, fmt.Errorf("kafka target %s: no brokers (want kafka://host:port,host:port)", driver.RedactURL(u))
+		return c, fmt.Errorf("kafka target %s: no brokers (want kafka://host:port,host:port)", redact.ParsedURL(u))
 	}
 	q := u.Query()
 	for k := range q {
 		switch k {
 		case "sasl", "user", "password", "tls", "client_id", "dial_timeout":
 		default:
-			return c, fmt.Errorf("kafka target %s: unknown option %q (known: sasl, user, password, tls, client_id, dial_timeout)", driver.RedactURL(u), k)
+			return c, fmt.Errorf("kafka target %s: unknown option %q (known: sasl, user, password, tls, client_id, dial_timeout)", redact.ParsedURL(u), k)
 		}
 	}
 	if u.User != nil {
@@ -111,10 +110,10 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 		}
 	case SASLPlain, SASLScramSHA256, SASLScramSHA512:
 	default:
-		return c, fmt.Errorf("kafka target %s: sasl=%q not supported (plain, scram-sha-256, scram-sha-512)", driver.RedactURL(u), c.SASL)
+		return c, fmt.Errorf("kafka target %s: sasl=%q not supported (plain, scram-sha-256, scram-sha-512)", redact.ParsedURL(u), c.SASL)
 	}
 	if c.SASL != "" && (c.User == "" || c.Password == "") {
-		return c, fmt.Errorf("kafka target %s: sasl=%s needs user and password (URL user info, user=/password= or %s)", driver.RedactURL(u), c.SASL, PasswordEnv)
+		return c, fmt.Errorf("kafka target %s: sasl=%s needs user and password (URL user info, user=/password= or %s)", redact.ParsedURL(u), c.SASL, PasswordEnv)
 	}
 	switch v := strings.ToLower(q.Get("tls")); v {
 	case "", "false", "0":
@@ -123,7 +122,7 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 	case "insecure":
 		c.TLS, c.TLSInsecure = true, true
 	default:
-		return c, fmt.Errorf("kafka target %s: tls=%q: want true, false or insecure", driver.RedactURL(u), v)
+		return c, fmt.Errorf("kafka target %s: tls=%q: want true, false or insecure", redact.ParsedURL(u), v)
 	}
 	if v := q.Get("client_id"); v != "" {
 		c.ClientID = v
@@ -131,7 +130,7 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 	if v := q.Get("dial_timeout"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return c, fmt.Errorf("kafka target %s: dial_timeout=%q: want a positive duration", driver.RedactURL(u), v)
+			return c, fmt.Errorf("kafka target %s: dial_timeout=%q: want a positive duration", redact.ParsedURL(u), v)
 		}
 		c.DialTimeout = d
 	}
@@ -142,7 +141,7 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 func Parse(raw string, getenv func(string) string) (Config, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Config{}, fmt.Errorf("bad kafka target %s: want kafka://host:port,host:port", driver.Redact(raw))
+		return Config{}, fmt.Errorf("bad kafka target %s: want kafka://host:port,host:port", redact.URL(raw))
 	}
 	return ParseURL(u, getenv)
 }

@@ -19,8 +19,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-
-	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // Scheme is the URL scheme of NATS targets.
@@ -66,7 +65,7 @@ var knownKeys = []string{"user", "password", "token", "creds", "nkey", "tls", "c
 // STAMPEDE_NATS_* variables. Errors never contain secrets.
 func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 	c := Config{Name: "stampede", DialTimeout: 5 * time.Second}
-	red := driver.RedactURL(u)
+	red := redact.ParsedURL(u)
 	if !strings.EqualFold(u.Scheme, Scheme) {
 		return c, fmt.Errorf("nats target %s: scheme must be %s://", red, Scheme)
 	}
@@ -170,7 +169,7 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 func Parse(raw string, getenv func(string) string) (Config, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Config{}, fmt.Errorf("bad nats target %s: want nats://host:port,host:port", driver.Redact(raw))
+		return Config{}, fmt.Errorf("bad nats target %s: want nats://host:port,host:port", redact.URL(raw))
 	}
 	return ParseURL(u, getenv)
 }
