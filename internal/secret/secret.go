@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
 	"github.com/stampede-bench/stampede/internal/redact"
 )
 

@@ -16,11 +16,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // Scheme is the URL scheme of Kafka targets.

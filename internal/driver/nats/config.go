@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
 	"github.com/stampede-bench/stampede/internal/redact"
 )
 
