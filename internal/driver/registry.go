@@ -30,7 +30,8 @@ type Options struct {
 // Opener creates a driver for a parsed target URL.
 type Opener func(ctx context.Context, target *url.URL, opts Options) (Driver, error)
 
-// Registry maps URL schemes to driver openers. Build one per process.
+// Registry maps URL schemes to driver openers, and knows the schemes
+// that families open by themselves (Accept). Build one per process.
 type Registry struct {
 	openers map[string]Opener
 }
@@ -45,7 +46,20 @@ func (r *Registry) Register(o Opener, schemes ...string) {
 	}
 }
 
-// Schemes lists the registered schemes, sorted.
+// Accept makes ParseTarget accept schemes that no driver opens: the
+// targets of families that dial them with clients of their own (the
+// kafka and nats families parse kafka:// and nats:// themselves). Open
+// refuses them; a scheme that has an opener keeps it.
+func (r *Registry) Accept(schemes ...string) {
+	for _, s := range schemes {
+		s = strings.ToLower(s)
+		if _, ok := r.openers[s]; !ok {
+			r.openers[s] = nil
+		}
+	}
+}
+
+// Schemes lists the registered and accepted schemes, sorted.
 func (r *Registry) Schemes() []string {
 	out := make([]string, 0, len(r.openers))
 	for s := range r.openers {
@@ -73,6 +87,9 @@ func (r *Registry) Open(ctx context.Context, target *url.URL, opts Options) (Dri
 	o, ok := r.openers[strings.ToLower(target.Scheme)]
 	if !ok {
 		return nil, fmt.Errorf("unknown target scheme %q", target.Scheme)
+	}
+	if o == nil {
+		return nil, fmt.Errorf("no driver opens %s:// targets: their family connects by itself", target.Scheme)
 	}
 	return o(ctx, target, opts)
 }

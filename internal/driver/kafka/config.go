@@ -1,5 +1,7 @@
-// Package kafka is stampede's driver for Kafka-protocol clusters (Apache
-// Kafka, Redpanda and forks) on franz-go. Targets look like
+// Package kafka is stampede's client side of Kafka-protocol clusters
+// (Apache Kafka, Redpanda and forks) on franz-go: targets, connecting,
+// stable error messages. The kafka family dials with it; no
+// driver.Driver opens kafka:// targets. Targets look like
 //
 //	kafka://host:9092,host2:9092?sasl=scram-sha-512&user=bench&tls=true
 //

@@ -1,5 +1,7 @@
-// Package nats is stampede's driver for NATS servers and JetStream
-// clusters on nats.go. Targets look like
+// Package nats is stampede's client side of NATS servers and JetStream
+// clusters on nats.go: targets, connecting, the monitoring endpoint,
+// stable error messages. The nats family dials with it; no
+// driver.Driver opens nats:// targets. Targets look like
 //
 //	nats://h1:4222,h2:4222?tls=true&ca=/etc/ca.pem&monitor=http://h1:8222
 //
