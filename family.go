@@ -3,8 +3,8 @@ package stampede
 import (
 	"context"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -158,7 +158,7 @@ func (f *simpleFamily) Scenarios() []ScenarioInfo {
 func (f *simpleFamily) Open(_ context.Context, env *Env, names []string) (*Opened, error) {
 	o := &Opened{Scenarios: map[string]engine.Scenario{}, Target: f.name + " (scenarios defined in Go)"}
 	if env.Target != "" {
-		o.Target = driver.Redact(env.Target)
+		o.Target = redact.URL(env.Target)
 	}
 	for _, n := range names {
 		for _, d := range f.defs {

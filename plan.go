@@ -5,8 +5,8 @@ import (
 	"io"
 
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
+	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/threshold"

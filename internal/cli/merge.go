@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/plugins"
+	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/termio"

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/stampede-bench/stampede/internal/output/report"
+	"github.com/stampede-bench/stampede/internal/result/report"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/version"
 )

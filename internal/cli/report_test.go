@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stampede-bench/stampede/internal/output/report"
+	"github.com/stampede-bench/stampede/internal/result/report"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 )
 

@@ -52,13 +52,6 @@ func (e *Env) outputs() *output.Registry {
 	return newOutputs()
 }
 
-// Main runs the stampede command line with args (without the program name)
-// and returns the process exit code. Errors reach the user as one line on
-// stderr prefixed with "stampede: ".
-func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return MainProgram(ctx, Program{}, args, stdout, stderr)
-}
-
 // Program is what a program puts around the command line: its workload
 // families and its outputs.
 type Program struct {
@@ -70,7 +63,10 @@ type Program struct {
 	Outputs *output.Registry
 }
 
-// MainProgram is Main with the families and outputs of prog.
+// MainProgram runs the stampede command line with args (without the
+// program name), with the families and outputs of prog, and returns the
+// process exit code. Errors reach the user as one line on stderr prefixed
+// with "stampede: ".
 func MainProgram(ctx context.Context, prog Program, args []string, stdout, stderr io.Writer) int {
 	getenv, err := dotenv.Getenv(os.Getenv, ".env")
 	if err != nil {

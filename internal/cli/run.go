@@ -53,7 +53,7 @@ type runFlags struct {
 	startAt    string
 	selfProf   string
 	// secretHeaders are header names whose values are never written out,
-	// besides those driver.IsSecretHeader knows.
+	// besides those redact.IsSecretHeader knows.
 	secretHeaders []string
 	// secretTags are tag names whose values are redacted in every output,
 	// besides those named like secrets (secret.IsSecretTag).

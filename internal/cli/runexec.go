@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/profile"
+	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/run/liveline"
 	"github.com/stampede-bench/stampede/internal/runconfig"

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/output/summary"
 	"github.com/stampede-bench/stampede/internal/output/webdash"
+	"github.com/stampede-bench/stampede/internal/result/summary"
 	"github.com/stampede-bench/stampede/internal/runconfig"
 )
 

@@ -90,28 +90,6 @@ func freePort(t *testing.T) string {
 	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 }
 
-// deadPort returns a loopback port held for the test by a listener that
-// closes every connection at once: an InfluxDB that is down, on a port no
-// other test (in this or a parallel package) can take meanwhile.
-func deadPort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-}
-
 // TestRunLiveOutputs runs with Prometheus and InfluxDB on: the endpoint
 // answers on loopback during the run, InfluxDB receives every iteration.
 func TestRunLiveOutputs(t *testing.T) {

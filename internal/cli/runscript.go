@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/output/summary"
+	"github.com/stampede-bench/stampede/internal/result/summary"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/runconfig"
 	"github.com/stampede-bench/stampede/internal/threshold"

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // Options tune a driver for a run.
@@ -28,7 +30,8 @@ type Options struct {
 // Opener creates a driver for a parsed target URL.
 type Opener func(ctx context.Context, target *url.URL, opts Options) (Driver, error)
 
-// Registry maps URL schemes to driver openers. Build one per process.
+// Registry maps URL schemes to driver openers, and knows the schemes
+// that families open by themselves (Accept). Build one per process.
 type Registry struct {
 	openers map[string]Opener
 }
@@ -43,7 +46,20 @@ func (r *Registry) Register(o Opener, schemes ...string) {
 	}
 }
 
-// Schemes lists the registered schemes, sorted.
+// Accept makes ParseTarget accept schemes that no driver opens: the
+// targets of families that dial them with clients of their own (the
+// kafka and nats families parse kafka:// and nats:// themselves). Open
+// refuses them; a scheme that has an opener keeps it.
+func (r *Registry) Accept(schemes ...string) {
+	for _, s := range schemes {
+		s = strings.ToLower(s)
+		if _, ok := r.openers[s]; !ok {
+			r.openers[s] = nil
+		}
+	}
+}
+
+// Schemes lists the registered and accepted schemes, sorted.
 func (r *Registry) Schemes() []string {
 	out := make([]string, 0, len(r.openers))
 	for s := range r.openers {
@@ -58,10 +74,10 @@ func (r *Registry) Schemes() []string {
 func (r *Registry) ParseTarget(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
-		return nil, fmt.Errorf("bad target URL %q: want SCHEME://..., schemes: %s", Redact(raw), strings.Join(r.Schemes(), ", "))
+		return nil, fmt.Errorf("bad target URL %q: want SCHEME://..., schemes: %s", redact.URL(raw), strings.Join(r.Schemes(), ", "))
 	}
 	if _, ok := r.openers[strings.ToLower(u.Scheme)]; !ok {
-		return nil, fmt.Errorf("unknown target scheme %q in %s (known: %s)", u.Scheme, Redact(raw), strings.Join(r.Schemes(), ", "))
+		return nil, fmt.Errorf("unknown target scheme %q in %s (known: %s)", u.Scheme, redact.URL(raw), strings.Join(r.Schemes(), ", "))
 	}
 	return u, nil
 }
@@ -72,54 +88,8 @@ func (r *Registry) Open(ctx context.Context, target *url.URL, opts Options) (Dri
 	if !ok {
 		return nil, fmt.Errorf("unknown target scheme %q", target.Scheme)
 	}
+	if o == nil {
+		return nil, fmt.Errorf("no driver opens %s:// targets: their family connects by itself", target.Scheme)
+	}
 	return o(ctx, target, opts)
-}
-
-// Redact returns a URL string with any password and secret-looking query
-// parameters replaced by "xxxxx", safe for logs, summaries and reports.
-func Redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		// Unparsable: cut anything between "://" and "@".
-		if i := strings.Index(raw, "://"); i >= 0 {
-			if j := strings.LastIndex(raw, "@"); j > i {
-				return raw[:i+3] + "xxxxx" + raw[j:]
-			}
-		}
-		return raw
-	}
-	return RedactURL(u)
-}
-
-// RedactURL is Redact for a parsed URL.
-func RedactURL(u *url.URL) string {
-	c := *u
-	if c.User != nil {
-		if _, has := c.User.Password(); has {
-			c.User = url.UserPassword(c.User.Username(), "xxxxx")
-		}
-	}
-	if q := c.Query(); len(q) > 0 {
-		changed := false
-		for k := range q {
-			if isSecretKey(k) {
-				q.Set(k, "xxxxx")
-				changed = true
-			}
-		}
-		if changed {
-			c.RawQuery = q.Encode()
-		}
-	}
-	return c.String()
-}
-
-func isSecretKey(k string) bool {
-	k = strings.ToLower(k)
-	for _, s := range []string{"password", "passwd", "secret", "token", "key", "sasl"} {
-		if strings.Contains(k, s) {
-			return true
-		}
-	}
-	return false
 }

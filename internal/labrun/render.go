@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/lab"
-	"github.com/stampede-bench/stampede/internal/output/report"
+	"github.com/stampede-bench/stampede/internal/result/report"
 )
 
 // WriteText writes the console report of r.

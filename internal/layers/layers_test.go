@@ -36,8 +36,11 @@ type layer struct {
 var layers = []layer{
 	// Test support, below everything that tests import it from.
 	{-1, "internal/testenv", "skip or fail (CI) when a test's server is missing"},
+	// Hiding credentials, below the driver interface, whose errors show a
+	// target URL without its password.
+	{-1, "internal/redact", "a URL's password, secret query parameters and headers as xxxxx"},
 
-	// Leaves: standard library only.
+	// Leaves: standard library only (the driver interface: and redact).
 	{0, "internal/usage", "the one usage-error type"},
 	{0, "internal/version", ""},
 	{0, "internal/golden", "test helper"},
@@ -74,7 +77,8 @@ var layers = []layer{
 
 	// The engine and the outputs are peers.
 	{3, "internal/engine", ""},
-	{3, "internal/output/...", "outputs (report aside)"},
+	{3, "internal/output/...", "live outputs (the web dashboard aside)"},
+	{3, "internal/result/summary", "the end-of-test summary: console text, k6's summary JSON"},
 	{3, "internal/selfcheck", ""},
 	{3, "internal/workload/ldbc/loader", "a library: no workload, no progress bar"},
 
@@ -88,11 +92,11 @@ var layers = []layer{
 	{5, "internal/workload/...", "families"},
 	{5, "internal/analysis/...", "compare, merge, sweep"},
 
-	{6, "internal/output/report", "renders sweeps too"},
+	{6, "internal/result/report", "the HTML report; renders sweeps too"},
 	{6, "internal/plugins", "the built-in families and drivers"},
 	{6, "internal/layers", "this test"},
 
-	{7, "internal/output/finish", "finishes a result directory"},
+	{7, "internal/result/finish", "finishes a result directory"},
 	{7, "internal/output/webdash", "the live web dashboard: the report page over server-sent events"},
 	{7, "internal/labrun", "the seed's experiments in a lab fabric"},
 	{8, "internal/run", "executes a plan"},
@@ -219,10 +223,11 @@ func TestImportsPointDown(t *testing.T) {
 }
 
 // runOutputs are the only packages under internal/output that the run
-// may import: the Output interface, its Manager and registry, and what
-// finishes a result directory. Every concrete output reaches the run
-// through the registry in Deps.Outputs.
-var runOutputs = []string{"internal/output", "internal/output/finish"}
+// may import: the Output interface, its Manager and registry. Every
+// concrete output reaches the run through the registry in Deps.Outputs;
+// what finishes a result directory (internal/result/finish) is not an
+// output.
+var runOutputs = []string{"internal/output"}
 
 // TestCoreLinksNoFamily fails when the public core (the root package)
 // imports a built-in family, the drivers' catalog or the command line: a
@@ -288,7 +293,8 @@ func TestGroupOf(t *testing.T) {
 		{"internal/workload/mq", "internal/workload/...", true},
 		{"internal/workload/ldbc/loader", "internal/workload/ldbc/loader", true},
 		{"internal/output/csvlog", "internal/output/...", true},
-		{"internal/output/report", "internal/output/report", true},
+		{"internal/result/report", "internal/result/report", true},
+		{"internal/result/summary", "internal/result/summary", true},
 		{"", "", true},
 		{"internal/nosuch", "", false},
 	} {
@@ -299,7 +305,11 @@ func TestGroupOf(t *testing.T) {
 	}
 	// The imports the layering was fixed for are refused.
 	for _, tc := range [][2]string{
-		{"internal/threshold", "internal/output/summary"},
+		{"internal/threshold", "internal/result/summary"},
+		{"internal/output/csvlog", "internal/result/report"},
+		{"internal/output/csvlog", "internal/result/summary"},
+		{"internal/result/summary", "internal/output/csvlog"},
+		{"internal/result/summary", "internal/result/report"},
 		{"internal/output/csvlog", "internal/engine"},
 		{"internal/engine", "internal/output/csvlog"},
 		{"internal/workload/ldbc/loader", "internal/workload"},
@@ -309,6 +319,8 @@ func TestGroupOf(t *testing.T) {
 		{"internal/workload", "internal/plugins"},
 		{"internal/workload/mq", "internal/run/sweep"},
 		{"internal/secret", "internal/k8s"},
+		{"internal/redact", "internal/driver"},
+		{"internal/redact", "internal/secret"},
 	} {
 		from, _ := groupOf(tc[0])
 		to, _ := groupOf(tc[1])

@@ -147,10 +147,6 @@ func (m *Manager) Stop() error {
 	return errors.Join(m.errs...)
 }
 
-// Errors are the errors of Stop, one per output that failed, last started
-// first.
-func (m *Manager) Errors() []error { return m.errs }
-
 // Annotate stops the outputs (if they are running) and lets every
 // Annotator add its notes to snap, in start order.
 func (m *Manager) Annotate(snap *metrics.Snapshot) {

@@ -69,13 +69,6 @@ func orDiscard(w io.Writer) io.Writer {
 	return w
 }
 
-func (d Deps) getenv(key string) string {
-	if d.Getenv == nil {
-		return ""
-	}
-	return d.Getenv(key)
-}
-
 // workloadEnv is what families get for plan p, recording into reg.
 func (d Deps) workloadEnv(p Plan, reg *metrics.Registry) *workload.Env {
 	getenv := d.Getenv

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
@@ -47,7 +47,7 @@ func Execute(ctx context.Context, plan Plan, deps Deps) (res *Result, err error)
 	notes := map[string][]string{} // by scenario
 	inProcess := false             // some target runs inside this process
 	standIn := false               // some target is a stand-in (kfake)
-	targetDesc, targetVersion := driver.Redact(p.Target), ""
+	targetDesc, targetVersion := redact.URL(p.Target), ""
 	var closers []func() error
 	defer func() {
 		for i := len(closers) - 1; i >= 0; i-- {

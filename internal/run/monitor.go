@@ -6,7 +6,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
-	"github.com/stampede-bench/stampede/internal/output/finish"
+	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 )
 

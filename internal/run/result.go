@@ -4,7 +4,7 @@ import (
 	"io"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/output/finish"
+	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/verdict"
 )

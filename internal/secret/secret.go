@@ -1,6 +1,6 @@
 // Package secret tells which values of a command line, its flags and its
 // tags are credentials, and hides them (as xxxxx, or a URL's password as
-// driver.Redact does) wherever a run is recorded: options.json, the
+// redact.URL does) wherever a run is recorded: options.json, the
 // summary, k8s manifests.
 package secret
 
@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // RedactArgs hides credentials in target URLs, secret flags, the
@@ -23,9 +23,9 @@ func RedactArgs(args []string) []string {
 		out[i] = a
 		if strings.Contains(a, "://") {
 			if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "-") {
-				out[i] = k + "=" + driver.Redact(v)
+				out[i] = k + "=" + redact.URL(v)
 			} else {
-				out[i] = driver.Redact(a)
+				out[i] = redact.URL(a)
 			}
 		}
 		if i > 0 && strings.HasPrefix(args[i-1], "--") && !strings.Contains(args[i-1], "=") && IsSecretFlag(args[i-1]) && !namesSecret(args[i-1]) {
@@ -35,10 +35,10 @@ func RedactArgs(args []string) []string {
 			out[i] = k + "=xxxxx"
 		}
 		if i > 0 && args[i-1] == "--header" {
-			out[i] = driver.RedactHeader(a, marked...)
+			out[i] = redact.Header(a, marked...)
 		}
 		if v, ok := strings.CutPrefix(a, "--header="); ok {
-			out[i] = "--header=" + driver.RedactHeader(v, marked...)
+			out[i] = "--header=" + redact.Header(v, marked...)
 		}
 	}
 	return RedactTagArgs(out) // --tag apitoken=…: also moved out of k8s manifests
@@ -62,7 +62,7 @@ func markedHeaders(args []string) []string {
 // looks like one (token, key, secret, password, auth, session, credential:
 // the rule of secret headers) or was given with --secret-tag.
 func IsSecretTag(name string, marked []string) bool {
-	return driver.IsSecretHeader(name, marked...)
+	return redact.IsSecretHeader(name, marked...)
 }
 
 // RedactTags returns tags with the value of every secret tag replaced by
@@ -161,7 +161,7 @@ func IsSecretFlag(name string) bool {
 // FlagValues returns the values of the flags of fs that the user set and
 // names holds, for records: secret flags (IsSecretFlag) are left out, and
 // the values of secret headers in a --header list are hidden
-// (driver.RedactHeader, with the names marked by --secret-header).
+// (redact.Header, with the names marked by --secret-header).
 func FlagValues(fs *pflag.FlagSet, names map[string]bool, markedHeaders []string) map[string]string {
 	out := map[string]string{}
 	fs.Visit(func(fl *pflag.Flag) {
@@ -170,7 +170,7 @@ func FlagValues(fs *pflag.FlagSet, names map[string]bool, markedHeaders []string
 			if sv, ok := fl.Value.(pflag.SliceValue); ok && fl.Name == "header" {
 				var hs []string
 				for _, h := range sv.GetSlice() {
-					hs = append(hs, driver.RedactHeader(h, markedHeaders...))
+					hs = append(hs, redact.Header(h, markedHeaders...))
 				}
 				out[fl.Name] = "[" + strings.Join(hs, ",") + "]"
 			}

@@ -1,5 +1,5 @@
 // Package stats holds the statistics stampede uses to compare runs: summary
-// numbers (Mean, StdDevP, CV, Median), the Mann-Whitney U test, a
+// numbers (Mean, StdDevP, CV), the Mann-Whitney U test, a
 // distribution-free confidence interval for a relative change, and Compare,
 // which turns two sets of per-run results into a benchstat-style verdict.
 //
@@ -9,7 +9,6 @@ package stats
 
 import (
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -40,19 +39,4 @@ func StdDevP(xs []float64) float64 {
 // is zero.
 func CV(xs []float64) float64 {
 	return StdDevP(xs) / Mean(xs)
-}
-
-// Median returns the median of xs (the mean of the two middle values when
-// len(xs) is even), or NaN when xs is empty. xs is not modified.
-func Median(xs []float64) float64 {
-	n := len(xs)
-	if n == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

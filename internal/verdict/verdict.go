@@ -143,15 +143,6 @@ func Of(snap *metrics.Snapshot) Run {
 	return r
 }
 
-// OfScenario returns the verdict of one scenario (Decide on its Counters),
-// without what only the whole run knows (Snapshot.Stopped: use Of).
-func OfScenario(sc *metrics.ScenarioSnapshot) Scenario {
-	c := CountersOf(sc)
-	v := Decide(c)
-	v.Name = sc.Name
-	return v
-}
-
 // FailLine is the one line a failed run prints before exiting 1: each
 // failed scenario, its first reason and its top error.
 func (r Run) FailLine() string {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // Ext carries the HTTP-specific part of an operation. Query is the
@@ -63,7 +64,7 @@ var _ driver.Driver = (*Driver)(nil)
 // path of each operation comes from the scenario).
 func Open(_ context.Context, target *url.URL, opts driver.Options) (driver.Driver, error) {
 	if target.Host == "" {
-		return nil, fmt.Errorf("http target %s has no host", driver.RedactURL(target))
+		return nil, fmt.Errorf("http target %s has no host", redact.ParsedURL(target))
 	}
 	d := &Driver{u: target, host: target.Host, timeout: opts.Timeout, tls: target.Scheme == "https",
 		insecure: opts.InsecureSkipTLSVerify, ua: opts.UserAgent}

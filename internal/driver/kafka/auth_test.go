@@ -15,12 +15,21 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
-
-	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/twmb/franz-go/pkg/kgo"
 )
 
+// dial connects to u as the kafka family does: ParseURL, then Connect.
+func dial(t *testing.T, u *url.URL, getenv func(string) string) (*kgo.Client, error) {
+	t.Helper()
+	cfg, err := ParseURL(u, getenv)
+	if err != nil {
+		return nil, err
+	}
+	return Connect(t.Context(), cfg)
+}
+
 // SASL options reach the broker: the right credentials connect, wrong ones
-// fail at open with a message that does not contain the password.
+// fail at connect with a message that does not contain the password.
 func TestSASL(t *testing.T) {
 	tests := []struct {
 		name, method, mech string
@@ -44,13 +53,13 @@ func TestSASL(t *testing.T) {
 				return ""
 			}
 			u, _ := url.Parse("kafka://" + addr + "?sasl=" + tc.mech + "&user=bench")
-			d, err := Open(t.Context(), u, driver.Options{Getenv: getenv})
+			cl, err := dial(t, u, getenv)
 			if err != nil {
-				t.Fatalf("open with the password from %s: %v", PasswordEnv, err)
+				t.Fatalf("connect with the password from %s: %v", PasswordEnv, err)
 			}
-			d.Close()
+			cl.Close()
 			u, _ = url.Parse("kafka://bench:wrong-pw@" + addr + "?sasl=" + tc.mech + "&dial_timeout=2s")
-			_, err = Open(t.Context(), u, driver.Options{})
+			_, err = dial(t, u, nil)
 			if err == nil {
 				t.Fatal("wrong password accepted")
 			}
@@ -70,14 +79,14 @@ func TestTLSInsecure(t *testing.T) {
 	defer c.Close()
 	addr := c.ListenAddrs()[0]
 	u, _ := url.Parse("kafka://" + addr + "?tls=insecure")
-	d, err := Open(t.Context(), u, driver.Options{})
+	cl, err := dial(t, u, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.Close()
+	cl.Close()
 	// Verified TLS rejects the self-signed certificate.
 	u, _ = url.Parse("kafka://" + addr + "?tls=true&dial_timeout=2s")
-	if _, err := Open(t.Context(), u, driver.Options{}); err == nil {
+	if _, err := dial(t, u, nil); err == nil {
 		t.Error("self-signed certificate accepted with tls=true")
 	}
 }

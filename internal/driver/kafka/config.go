@@ -1,5 +1,7 @@
-// Package kafka is stampede's driver for Kafka-protocol clusters (Apache
-// Kafka, Redpanda and forks) on franz-go. Targets look like
+// Package kafka is stampede's client side of Kafka-protocol clusters
+// (Apache Kafka, Redpanda and forks) on franz-go: targets, connecting,
+// stable error messages. The kafka family dials with it; no
+// driver.Driver opens kafka:// targets. Targets look like
 //
 //	kafka://host:9092,host2:9092?sasl=scram-sha-512&user=bench&tls=true
 //
@@ -21,7 +23,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
-	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // Scheme is the URL scheme of Kafka targets.
@@ -67,7 +69,7 @@ type Config struct {
 func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 	c := Config{ClientID: "stampede", DialTimeout: 10 * time.Second, raw: u}
 	if !strings.EqualFold(u.Scheme, Scheme) {
-		return c, fmt.Errorf("kafka target %s: scheme must be %s://", driver.RedactURL(u), Scheme)
+		return c, fmt.Errorf("kafka target %s: scheme must be %s://", redact.ParsedURL(u), Scheme)
 	}
 	for _, h := range strings.Split(u.Host, ",") {
 		h = strings.TrimSpace(h)
@@ -80,14 +82,14 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 		c.Brokers = append(c.Brokers, h)
 	}
 	if len(c.Brokers) == 0 {
-		return c, fmt.Errorf("kafka target %s: no brokers (want kafka://host:port,host:port)", driver.RedactURL(u))
+		return c, fmt.Errorf("kafka target %s: no brokers (want kafka://host:port,host:port)", redact.ParsedURL(u))
 	}
 	q := u.Query()
 	for k := range q {
 		switch k {
 		case "sasl", "user", "password", "tls", "client_id", "dial_timeout":
 		default:
-			return c, fmt.Errorf("kafka target %s: unknown option %q (known: sasl, user, password, tls, client_id, dial_timeout)", driver.RedactURL(u), k)
+			return c, fmt.Errorf("kafka target %s: unknown option %q (known: sasl, user, password, tls, client_id, dial_timeout)", redact.ParsedURL(u), k)
 		}
 	}
 	if u.User != nil {
@@ -111,10 +113,10 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 		}
 	case SASLPlain, SASLScramSHA256, SASLScramSHA512:
 	default:
-		return c, fmt.Errorf("kafka target %s: sasl=%q not supported (plain, scram-sha-256, scram-sha-512)", driver.RedactURL(u), c.SASL)
+		return c, fmt.Errorf("kafka target %s: sasl=%q not supported (plain, scram-sha-256, scram-sha-512)", redact.ParsedURL(u), c.SASL)
 	}
 	if c.SASL != "" && (c.User == "" || c.Password == "") {
-		return c, fmt.Errorf("kafka target %s: sasl=%s needs user and password (URL user info, user=/password= or %s)", driver.RedactURL(u), c.SASL, PasswordEnv)
+		return c, fmt.Errorf("kafka target %s: sasl=%s needs user and password (URL user info, user=/password= or %s)", redact.ParsedURL(u), c.SASL, PasswordEnv)
 	}
 	switch v := strings.ToLower(q.Get("tls")); v {
 	case "", "false", "0":
@@ -123,7 +125,7 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 	case "insecure":
 		c.TLS, c.TLSInsecure = true, true
 	default:
-		return c, fmt.Errorf("kafka target %s: tls=%q: want true, false or insecure", driver.RedactURL(u), v)
+		return c, fmt.Errorf("kafka target %s: tls=%q: want true, false or insecure", redact.ParsedURL(u), v)
 	}
 	if v := q.Get("client_id"); v != "" {
 		c.ClientID = v
@@ -131,7 +133,7 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 	if v := q.Get("dial_timeout"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
-			return c, fmt.Errorf("kafka target %s: dial_timeout=%q: want a positive duration", driver.RedactURL(u), v)
+			return c, fmt.Errorf("kafka target %s: dial_timeout=%q: want a positive duration", redact.ParsedURL(u), v)
 		}
 		c.DialTimeout = d
 	}
@@ -142,7 +144,7 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 func Parse(raw string, getenv func(string) string) (Config, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Config{}, fmt.Errorf("bad kafka target %s: want kafka://host:port,host:port", driver.Redact(raw))
+		return Config{}, fmt.Errorf("bad kafka target %s: want kafka://host:port,host:port", redact.URL(raw))
 	}
 	return ParseURL(u, getenv)
 }

@@ -86,3 +86,21 @@ func stripAddr(s string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// Error is a produce or fetch failure whose message is the stable
+// ErrorMessage form; Unwrap gives the original.
+type Error struct {
+	Msg string
+	Err error
+}
+
+func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Wrap returns err with its stable message (nil stays nil).
+func Wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Msg: ErrorMessage(err), Err: err}
+}

@@ -1,5 +1,7 @@
-// Package nats is stampede's driver for NATS servers and JetStream
-// clusters on nats.go. Targets look like
+// Package nats is stampede's client side of NATS servers and JetStream
+// clusters on nats.go: targets, connecting, the monitoring endpoint,
+// stable error messages. The nats family dials with it; no
+// driver.Driver opens nats:// targets. Targets look like
 //
 //	nats://h1:4222,h2:4222?tls=true&ca=/etc/ca.pem&monitor=http://h1:8222
 //
@@ -20,7 +22,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // Scheme is the URL scheme of NATS targets.
@@ -66,7 +68,7 @@ var knownKeys = []string{"user", "password", "token", "creds", "nkey", "tls", "c
 // STAMPEDE_NATS_* variables. Errors never contain secrets.
 func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 	c := Config{Name: "stampede", DialTimeout: 5 * time.Second}
-	red := driver.RedactURL(u)
+	red := redact.ParsedURL(u)
 	if !strings.EqualFold(u.Scheme, Scheme) {
 		return c, fmt.Errorf("nats target %s: scheme must be %s://", red, Scheme)
 	}
@@ -170,7 +172,7 @@ func ParseURL(u *url.URL, getenv func(string) string) (Config, error) {
 func Parse(raw string, getenv func(string) string) (Config, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Config{}, fmt.Errorf("bad nats target %s: want nats://host:port,host:port", driver.Redact(raw))
+		return Config{}, fmt.Errorf("bad nats target %s: want nats://host:port,host:port", redact.URL(raw))
 	}
 	return ParseURL(u, getenv)
 }

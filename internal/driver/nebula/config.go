@@ -34,7 +34,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // Scheme is the URL scheme of this driver.
@@ -83,7 +83,7 @@ func ParseConfig(u *url.URL, getenv func(string) string) (*Config, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	c := &Config{ClientVersion: DefaultClientVersion, ConnectTimeout: DefaultConnectTimeout, Redacted: driver.RedactURL(u)}
+	c := &Config{ClientVersion: DefaultClientVersion, ConnectTimeout: DefaultConnectTimeout, Redacted: redact.ParsedURL(u)}
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("bad nebula target %s: %s", c.Redacted, fmt.Sprintf(format, a...))
 	}

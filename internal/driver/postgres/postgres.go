@@ -6,7 +6,7 @@
 // Parts missing from the URL come from the environment through
 // Options.Getenv (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE; the CLI
 // also reads them from a .env file), then pgx's own defaults. Passwords
-// never appear in errors: messages carry driver.Redact'ed URLs only.
+// never appear in errors: messages carry redact.ParsedURL'ed URLs only.
 //
 // Every VU owns one connection; at most Options.PoolSize are open at once.
 // pgx prepares each distinct statement once per connection and caches it.
@@ -32,6 +32,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // Schemes are the URL schemes of this driver.
@@ -86,7 +87,7 @@ func Config(u *url.URL, getenv func(string) string) (*pgx.ConnConfig, error) {
 	c.RawQuery = q.Encode()
 	cfg, err := pgx.ParseConfig(c.String())
 	if err != nil {
-		return nil, fmt.Errorf("bad postgres target %s: %w", driver.RedactURL(u), scrub(err, pass))
+		return nil, fmt.Errorf("bad postgres target %s: %w", redact.ParsedURL(u), scrub(err, pass))
 	}
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, CancelRequestDelay: 0, DeadlineDelay: time.Second}
@@ -125,7 +126,7 @@ func Open(ctx context.Context, u *url.URL, opts driver.Options) (driver.Driver, 
 	if err != nil {
 		return nil, err
 	}
-	d := &DB{cfg: cfg, target: driver.RedactURL(u), timeout: opts.Timeout, slots: make(chan struct{}, max(opts.PoolSize, 1))}
+	d := &DB{cfg: cfg, target: redact.ParsedURL(u), timeout: opts.Timeout, slots: make(chan struct{}, max(opts.PoolSize, 1))}
 	c, err := d.connect(ctx)
 	if err != nil {
 		return nil, err

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/redact"
 
 	_ "modernc.org/sqlite" // registers database/sql driver "sqlite"
 )
@@ -109,7 +110,7 @@ var (
 func Open(ctx context.Context, u *url.URL, opts driver.Options) (driver.Driver, error) {
 	path := Path(u)
 	if path == "" {
-		return nil, fmt.Errorf("sqlite target %s names no file: want sqlite:///abs/path.db or sqlite://relative.db", driver.RedactURL(u))
+		return nil, fmt.Errorf("sqlite target %s names no file: want sqlite:///abs/path.db or sqlite://relative.db", redact.ParsedURL(u))
 	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("sqlite target %s: %w", path, unwrapPathError(err))

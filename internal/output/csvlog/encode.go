@@ -39,23 +39,17 @@ func HeaderFor(col string) string {
 	return "timestamp," + col + Header[len("timestamp,query"):]
 }
 
-// AppendRecord appends r as one CSV line (with its newline) to b:
-// timestamp in Unix seconds; query: r.Op's statement with its arguments
-// bound (driver.AppendStatement) when r.Op is set, else r.Query; latency
-// and responseTime in integer µs (latency empty when negative, i.e.
-// unknown); isSucceed true/false; rows; label (r.Query when r.Op is set,
-// else empty); answer (empty unless r.HasAnswer); errorMsg last. Text
-// fields are quoted per RFC 4180 when they need it.
-func AppendRecord(b []byte, r *reqlog.Record) []byte {
-	b = strconv.AppendInt(b, r.Time.Unix(), 10)
-	var e encoder
-	return e.appendRest(b, r)
-}
-
-// encoder is AppendRecord with the formatted timestamp of the last record
-// cached (a VU logs many requests per second), whether the query, label
-// and error texts of the last record needed quoting (a VU logs the same
-// few texts over and over), and a reused buffer for rendering statements.
+// encoder appends records as CSV lines (with their newline): timestamp
+// in Unix seconds; query: r.Op's statement with its arguments bound
+// (driver.AppendStatement) when r.Op is set, else r.Query; latency and
+// responseTime in integer µs (latency empty when negative, i.e. unknown);
+// isSucceed true/false; rows; label (r.Query when r.Op is set, else
+// empty); answer (empty unless r.HasAnswer); errorMsg last. Text fields
+// are quoted per RFC 4180 when they need it. It caches the formatted
+// timestamp of the last record (a VU logs many requests per second),
+// whether the query, label and error texts of the last record needed
+// quoting (a VU logs the same few texts over and over), and a reused
+// buffer for rendering statements.
 type encoder struct {
 	sec   int64
 	stamp []byte

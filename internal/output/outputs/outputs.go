@@ -10,12 +10,12 @@ package outputs
 import (
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/csvlog"
-	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/output/influx"
 	"github.com/stampede-bench/stampede/internal/output/k6stream"
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/output/promrw"
 	"github.com/stampede-bench/stampede/internal/output/webdash"
+	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/version"
 )

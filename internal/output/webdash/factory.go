@@ -10,7 +10,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
-	"github.com/stampede-bench/stampede/internal/output/report"
+	"github.com/stampede-bench/stampede/internal/result/report"
 )
 
 // Name is the dashboard's registry name, k6's --out web-dashboard.

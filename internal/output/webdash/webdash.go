@@ -1,6 +1,6 @@
 // Package webdash is the live web dashboard of a run (k6's
 // --web-dashboard): an HTTP server on a loopback port whose page is the
-// HTML report (internal/output/report) drawn from the run's per-second
+// HTML report (internal/result/report) drawn from the run's per-second
 // points as they come, updated every period over server-sent events.
 // It is an output.Output; the report of the finished run is the same
 // page with the data embedded.
@@ -18,7 +18,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
-	"github.com/stampede-bench/stampede/internal/output/report"
+	"github.com/stampede-bench/stampede/internal/result/report"
 )
 
 // Defaults of Config, as k6's web dashboard (except Period: k6 sends

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/output/report"
+	"github.com/stampede-bench/stampede/internal/result/report"
 )
 
 func TestEventFormat(t *testing.T) {

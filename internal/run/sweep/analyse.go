@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	analysis "github.com/stampede-bench/stampede/internal/analysis/sweep"
-	"github.com/stampede-bench/stampede/internal/output/report"
+	"github.com/stampede-bench/stampede/internal/result/report"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
 	"github.com/stampede-bench/stampede/internal/usage"

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	analysis "github.com/stampede-bench/stampede/internal/analysis/sweep"
-	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/redact"
 )
 
 // Step is one step of a sweep: what it changes in the sweep's run plan.
@@ -52,7 +52,7 @@ func NewStep(parent string, n int, dim, value string) Step {
 		st.Description = value + " nodes"
 	case analysis.DimTarget:
 		st.Target = value
-		st.Value = driver.Redact(value)
+		st.Value = redact.URL(value)
 		st.Description = st.Value
 		label = targetLabel(value)
 	}
@@ -74,7 +74,7 @@ var unsafeLabel = regexp.MustCompile(`[^A-Za-z0-9.-]+`)
 
 // targetLabel is a directory-safe short name of a target URL: its host.
 func targetLabel(target string) string {
-	s := driver.Redact(target)
+	s := redact.URL(target)
 	if _, rest, ok := strings.Cut(s, "://"); ok {
 		s = rest
 	}

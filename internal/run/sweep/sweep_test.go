@@ -17,6 +17,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
+	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -39,9 +40,9 @@ func TestNewStep(t *testing.T) {
 			want:     Step{N: 2, Dim: "nodes", Value: "3", Nodes: "3", Dir: "p/step-02-3", Description: "3 nodes"},
 			wantInfo: map[string]string{"dimension": "nodes", "value": "3", "step": "2", "nodes": "3"}},
 		{dim: analysis.DimTarget, value: "http://u:secret@10.0.0.2:8080/x",
-			want: Step{N: 2, Dim: "target", Value: driver.Redact("http://u:secret@10.0.0.2:8080/x"), Target: "http://u:secret@10.0.0.2:8080/x",
-				Dir: "p/step-02-10.0.0.2_8080", Description: driver.Redact("http://u:secret@10.0.0.2:8080/x")},
-			wantInfo: map[string]string{"dimension": "target", "value": driver.Redact("http://u:secret@10.0.0.2:8080/x"), "step": "2"}},
+			want: Step{N: 2, Dim: "target", Value: redact.URL("http://u:secret@10.0.0.2:8080/x"), Target: "http://u:secret@10.0.0.2:8080/x",
+				Dir: "p/step-02-10.0.0.2_8080", Description: redact.URL("http://u:secret@10.0.0.2:8080/x")},
+			wantInfo: map[string]string{"dimension": "target", "value": redact.URL("http://u:secret@10.0.0.2:8080/x"), "step": "2"}},
 		{dim: analysis.DimTarget, value: "sqlite:///tmp/db",
 			want:     Step{N: 2, Dim: "target", Value: "sqlite:///tmp/db", Target: "sqlite:///tmp/db", Dir: "p/step-02-target", Description: "sqlite:///tmp/db"},
 			wantInfo: map[string]string{"dimension": "target", "value": "sqlite:///tmp/db", "step": "2"}},

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/redact"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
@@ -105,7 +106,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	probe, err := drv.Conn(ctx)
 	if err != nil {
-		return nil, usage.Errorf("target %s unreachable: %v", driver.RedactURL(u), err)
+		return nil, usage.Errorf("target %s unreachable: %v", redact.ParsedURL(u), err)
 	}
 	probe.Close()
 	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.opts.ExpectStatus, origin: u.Scheme + "://" + u.Host}
@@ -125,7 +126,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	return &workload.Opened{
 		Scenarios: map[string]engine.Scenario{"http.Request": sc},
-		Target:    driver.RedactURL(u),
+		Target:    redact.ParsedURL(u),
 		Close:     drv.Close,
 	}, nil
 }
@@ -402,5 +403,5 @@ func redactPath(path string) string {
 	if err != nil || u.RawQuery == "" {
 		return path
 	}
-	return driver.RedactURL(u)
+	return redact.ParsedURL(u)
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"time"
 
 	"github.com/dop251/goja"
@@ -224,14 +223,4 @@ func (s *shared) addSample(rec *metrics.Recorder, at time.Duration, m *customMet
 			record(sub.id)
 		}
 	}
-}
-
-// sortedNames is for messages.
-func sortedNames(m map[string]metrics.ID) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

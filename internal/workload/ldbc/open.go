@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/redact"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
@@ -85,14 +86,14 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: max(env.MaxVUs, 1), Timeout: env.Timeout, Getenv: env.Getenv})
 	if err != nil {
-		return nil, usage.Errorf("cannot open target %s: %v", driver.Redact(target), err)
+		return nil, usage.Errorf("cannot open target %s: %v", redact.URL(target), err)
 	}
 	opened, err := f.build(ctx, env, names, dir, d, drv, meta)
 	if err != nil {
 		drv.Close()
 		return nil, err
 	}
-	opened.Target = driver.Redact(target)
+	opened.Target = redact.URL(target)
 	opened.InProcess = u.Scheme == "sqlite" // SQLite runs inside stampede
 	if v, ok := drv.(driver.Versioner); ok {
 		if ver, err := v.Version(ctx); err == nil {
@@ -177,11 +178,11 @@ func (f *Family) ensureLoaded(ctx context.Context, env *workload.Env, dir, targe
 	}
 	if !embedded {
 		if meta == nil {
-			return nil, usage.Errorf("target %s holds no complete LDBC load: run stampede load --target URL --data %s", driver.Redact(target), dir)
+			return nil, usage.Errorf("target %s holds no complete LDBC load: run stampede load --target URL --data %s", redact.URL(target), dir)
 		}
-		return nil, usage.Errorf("target %s was loaded from other data (%s) than %s: point --data at the loaded data set, or load this one with stampede load (--drop replaces the graph tables once the new load has verified)", driver.Redact(target), meta.Data, dir)
+		return nil, usage.Errorf("target %s was loaded from other data (%s) than %s: point --data at the loaded data set, or load this one with stampede load (--drop replaces the graph tables once the new load has verified)", redact.URL(target), meta.Data, dir)
 	}
-	env.Logf("loading %s into %s", dir, driver.Redact(target))
+	env.Logf("loading %s into %s", dir, redact.URL(target))
 	cfg := loader.Config{Target: target, Data: dir, Drop: true, Getenv: env.Getenv, Dates: f.dates, MaxRejected: f.limit,
 		FailedRows:      filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".failed_rows.csv"),
 		PersonGraphOnly: !activity, Note: func(line string) { env.Logf("%s", line) }}

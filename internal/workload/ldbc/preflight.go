@@ -5,6 +5,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
@@ -41,7 +42,7 @@ func (f *Family) Preflight(ctx context.Context, env *workload.Env, _ []string) e
 	}
 	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: 1, Timeout: env.Timeout, Getenv: env.Getenv})
 	if err != nil {
-		return usage.Errorf("cannot open target %s: %v", driver.Redact(env.Target), err)
+		return usage.Errorf("cannot open target %s: %v", redact.URL(env.Target), err)
 	}
 	return drv.Close()
 }

@@ -33,10 +33,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/nospace"
 	"github.com/stampede-bench/stampede/internal/progress"
+	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
 	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
@@ -171,14 +171,14 @@ func doLoad(ctx context.Context, cfg Config) (Stats, error) {
 	}
 	if err != nil && cfg.Note != nil {
 		// Debris is not this load's business to fail on.
-		cfg.Note(fmt.Sprintf("could not look for what a killed load left in %s: %v", redact(cfg.Target), err))
+		cfg.Note(fmt.Sprintf("could not look for what a killed load left in %s: %v", redact.URL(cfg.Target), err))
 	}
 	kv, exists, err := s.inspect(ctx)
 	if err != nil {
 		if usage.Is(err) {
 			return Stats{}, err
 		}
-		return Stats{}, fmt.Errorf("inspect %s: %w", redact(cfg.Target), err)
+		return Stats{}, fmt.Errorf("inspect %s: %w", redact.URL(cfg.Target), err)
 	}
 	if f, ok := s.(interface{ foreign() error }); ok {
 		if err := f.foreign(); err != nil {
@@ -191,7 +191,7 @@ func doLoad(ctx context.Context, cfg Config) (Stats, error) {
 			m := metaFrom(kv)
 			what = fmt.Sprintf("%d persons and %d knows loaded %s", m.Persons, m.Knows, m.LoadedAt.Format(time.DateTime))
 		}
-		return Stats{}, usage.Errorf("%w: %s holds %s; use --drop to replace it (the current load stays until the new one has verified)", ErrLoaded, redact(cfg.Target), what)
+		return Stats{}, usage.Errorf("%w: %s holds %s; use --drop to replace it (the current load stays until the new one has verified)", ErrLoaded, redact.URL(cfg.Target), what)
 	}
 	fp, err := Fingerprint(cfg.Data)
 	if err != nil {
@@ -446,7 +446,7 @@ func Inspect(ctx context.Context, target string, getenv func(string) string) (*M
 	defer s.close()
 	kv, exists, err := s.inspect(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("inspect %s: %w", redact(target), err)
+		return nil, fmt.Errorf("inspect %s: %w", redact.URL(target), err)
 	}
 	if kv != nil {
 		return metaFrom(kv), nil
@@ -610,8 +610,6 @@ func formatRow(r []any) string {
 	}
 	return strings.Join(parts, string(ldbcfile.Separator))
 }
-
-func redact(target string) string { return driver.Redact(target) }
 
 func scrubPass(err error, pass string) string {
 	msg := err.Error()

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
@@ -43,7 +44,7 @@ type sink interface {
 func openSink(ctx context.Context, target string, workers int, getenv func(string) string) (sink, error) {
 	u, err := url.Parse(target)
 	if err != nil || u.Scheme == "" {
-		return nil, usage.Errorf("bad target URL %q: want sqlite://PATH or postgres://...", redact(target))
+		return nil, usage.Errorf("bad target URL %q: want sqlite://PATH or postgres://...", redact.URL(target))
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "sqlite":

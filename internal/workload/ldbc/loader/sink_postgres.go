@@ -12,8 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/postgres"
+	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
@@ -51,7 +51,7 @@ func openPostgres(ctx context.Context, u *url.URL, workers int, getenv func(stri
 	for _, err := range errs {
 		if err != nil {
 			s.close()
-			return nil, usage.Errorf("cannot connect to %s: %v", driver.RedactURL(u), scrubPass(postgres.Cause(err), cfg.Password))
+			return nil, usage.Errorf("cannot connect to %s: %v", redact.ParsedURL(u), scrubPass(postgres.Cause(err), cfg.Password))
 		}
 	}
 	return s, nil

@@ -1,4 +1,4 @@
-package driver
+package redact
 
 import "strings"
 
@@ -25,9 +25,9 @@ func IsSecretHeader(name string, marked ...string) bool {
 	return false
 }
 
-// RedactHeader returns a "Name: value" header line with the value replaced
+// Header returns a "Name: value" header line with the value replaced
 // by xxxxx when the header is secret (see IsSecretHeader).
-func RedactHeader(line string, marked ...string) string {
+func Header(line string, marked ...string) string {
 	name, _, ok := strings.Cut(line, ":")
 	if !ok || !IsSecretHeader(name, marked...) {
 		return line

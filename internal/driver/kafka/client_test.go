@@ -9,28 +9,21 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
-
-	"github.com/stampede-bench/stampede/internal/driver"
 )
 
-func TestDriverProduces(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, "t"))
+func TestConnectVersion(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	u, _ := url.Parse("kafka://" + strings.Join(c.ListenAddrs(), ","))
-	d, err := Open(t.Context(), u, driver.Options{Timeout: 5 * time.Second})
+	cl, err := dial(t, u, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Close()
-	cn, _ := d.Conn(t.Context())
-	res := cn.Do(t.Context(), &driver.Op{Query: "t", Body: []byte("hello")})
-	if res.Err != nil || res.Rows != 1 {
-		t.Fatalf("Do = %+v", res)
-	}
-	v, err := d.(driver.Versioner).Version(t.Context())
+	defer cl.Close()
+	v, err := Version(t.Context(), cl)
 	if err != nil || v == "" {
 		t.Errorf("Version = %q, %v", v, err)
 	}
@@ -47,7 +40,11 @@ func TestUnreachable(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	start := time.Now()
-	_, err = Open(ctx, u, driver.Options{})
+	cfg, err := ParseURL(u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Connect(ctx, cfg)
 	if err == nil {
 		t.Fatal("want error")
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
+	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/usage"

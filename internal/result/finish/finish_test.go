@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/output"
-	"github.com/stampede-bench/stampede/internal/output/finish"
 	"github.com/stampede-bench/stampede/internal/output/outputtest"
+	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/threshold"
 )

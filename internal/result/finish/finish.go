@@ -18,8 +18,8 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
-	"github.com/stampede-bench/stampede/internal/output/report"
-	"github.com/stampede-bench/stampede/internal/output/summary"
+	"github.com/stampede-bench/stampede/internal/result/report"
+	"github.com/stampede-bench/stampede/internal/result/summary"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
