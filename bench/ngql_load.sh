@@ -18,10 +18,10 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/stampede" ./cmd/stampede
-go test -c -o "$tmp/ngqlload.test" ./internal/workload/ldbc/ngqlload
+go test -c -o "$tmp/ngqlload.test" ./internal/workload/graph/ngqlload
 "$tmp/stampede" gen ldbc --sf "$SF" --out "$tmp/data" --quiet | grep -E 'total rows|persons'
 echo "commit $(git rev-parse --short HEAD)  $(nproc) cores  SF $SF"
-cd internal/workload/ldbc/ngqlload
+cd internal/workload/graph/ngqlload
 for r in $(seq "$ROUNDS"); do
 	echo "round $r: load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	STAMPEDE_NGQLLOAD_SPEED_DATA="$tmp/data" "$tmp/ngqlload.test" -test.run '^TestLoadSpeed$' | grep -E 'rows/s|RSS|FAIL'

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
+	"github.com/stampede-bench/stampede/internal/workload/graph/ldbcfile"
 )
 
 // go1Step is the SQL stampede's go.Go1Step sends to SQL targets.

@@ -13,7 +13,7 @@ package graph
 
 import (
 	"github.com/stampede-bench/stampede"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc"
+	family "github.com/stampede-bench/stampede/internal/workload/graph"
 )
 
 // Options are the graph/LDBC family's options (go.Go1Step,
@@ -28,10 +28,10 @@ import (
 //	ScenarioFiles []string // YAML files of custom graph scenarios (--scenario-file; docs/graph.md)
 //	DateFormat    string   // "iso", "millis" or "auto" (either, per value) ("auto"; --date-format)
 //	MaxRejected   string   // rows the embedded load may reject: a count or "0.1%" ("0"; --max-rejected)
-type Options = ldbc.Options
+type Options = family.Options
 
 // DefaultOptions returns the graph family's defaults.
-func DefaultOptions() Options { return ldbc.DefaultOptions() }
+func DefaultOptions() Options { return family.DefaultOptions() }
 
 // New returns the graph family with options o.
-func New(o Options) stampede.Family { return ldbc.New(o) }
+func New(o Options) stampede.Family { return family.New(o) }

@@ -12,7 +12,7 @@ package http
 
 import (
 	"github.com/stampede-bench/stampede"
-	"github.com/stampede-bench/stampede/internal/workload/httpload"
+	family "github.com/stampede-bench/stampede/internal/workload/http"
 )
 
 // Options are the http family's options: the request http.Request
@@ -24,11 +24,11 @@ import (
 //	Body         string   // the request body (--body)
 //	ParamsFile   string   // a CSV file whose columns fill {{column}} placeholders, a row per iteration (--params)
 //	ExpectStatus int      // the status every response must have (0: any below 400; --expect-status)
-type Options = httpload.Options
+type Options = family.Options
 
 // DefaultOptions returns the http family's defaults (GET of the
 // target URL).
-func DefaultOptions() Options { return httpload.DefaultOptions() }
+func DefaultOptions() Options { return family.DefaultOptions() }
 
 // New returns the http family with options o.
-func New(o Options) stampede.Family { return httpload.New(o) }
+func New(o Options) stampede.Family { return family.New(o) }

@@ -12,7 +12,7 @@ package kafka
 
 import (
 	"github.com/stampede-bench/stampede"
-	"github.com/stampede-bench/stampede/internal/workload/mq"
+	family "github.com/stampede-bench/stampede/internal/workload/kafka"
 )
 
 // Options are the kafka family's options, including its
@@ -20,13 +20,13 @@ import (
 // brokers of the embedded cluster, topics, partitions, replication,
 // producers, consumers, acks, linger, batching, compression,
 // idempotence, message size and payload. Each field's unit, default and
-// run flag: `go doc github.com/stampede-bench/stampede/internal/workload/mq
+// run flag: `go doc github.com/stampede-bench/stampede/internal/workload/kafka
 // Options`, or `stampede run --help`.
-type Options = mq.Options
+type Options = family.Options
 
 // DefaultOptions returns the kafka family's defaults: the
 // high-throughput profile.
-func DefaultOptions() Options { return mq.DefaultOptions() }
+func DefaultOptions() Options { return family.DefaultOptions() }
 
 // New returns the kafka family with options o.
-func New(o Options) stampede.Family { return mq.New(o) }
+func New(o Options) stampede.Family { return family.New(o) }

@@ -12,7 +12,7 @@ package nats
 
 import (
 	"github.com/stampede-bench/stampede"
-	"github.com/stampede-bench/stampede/internal/workload/natsload"
+	family "github.com/stampede-bench/stampede/internal/workload/nats"
 )
 
 // Options are the nats family's options, including its profiles
@@ -20,13 +20,13 @@ import (
 // replicas, storage, publish mode and window, fsync, message size,
 // consumers, stream limits and churn. Each field's unit, default and run
 // flag: `go doc
-// github.com/stampede-bench/stampede/internal/workload/natsload Options`,
+// github.com/stampede-bench/stampede/internal/workload/nats Options`,
 // or `stampede run --help`.
-type Options = natsload.Options
+type Options = family.Options
 
 // DefaultOptions returns the nats family's defaults: the
 // high-throughput profile.
-func DefaultOptions() Options { return natsload.DefaultOptions() }
+func DefaultOptions() Options { return family.DefaultOptions() }
 
 // New returns the nats family with options o.
-func New(o Options) stampede.Family { return natsload.New(o) }
+func New(o Options) stampede.Family { return family.New(o) }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
+	"github.com/stampede-bench/stampede/internal/workload/graph/ldbctest"
 )
 
 // The main job with no arguments but a tiny scale: generate, load into the

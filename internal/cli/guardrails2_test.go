@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/bounded"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbcfile"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
+	"github.com/stampede-bench/stampede/internal/workload/graph/ldbcfile"
+	"github.com/stampede-bench/stampede/internal/workload/graph/ldbctest"
 )
 
 // hugeFiles are inputs past their size bounds, made sparse so that they

@@ -14,7 +14,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/nospace/nospacetest"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc/datagen"
+	"github.com/stampede-bench/stampede/internal/workload/graph/datagen"
 )
 
 // TestGuardRailsInterrupt is issue #25's table of Ctrl+C at bad moments:

@@ -11,7 +11,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver/nebula/nebulatest"
 	"github.com/stampede-bench/stampede/internal/workload/k6js"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
+	"github.com/stampede-bench/stampede/internal/workload/graph/ldbctest"
 )
 
 // TestK6NebulaGraphBenchScripts runs NebulaGraph-Bench-style k6 scripts

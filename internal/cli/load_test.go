@@ -8,7 +8,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
 	"github.com/stampede-bench/stampede/internal/testenv"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
+	"github.com/stampede-bench/stampede/internal/workload/graph/ldbctest"
 )
 
 func TestLoadCommand(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/driver/nebula/nebulatest"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc/ldbctest"
+	"github.com/stampede-bench/stampede/internal/workload/graph/ldbctest"
 )
 
 // A NebulaGraph user's path on the in-test stand-in graphd: load --dry-run

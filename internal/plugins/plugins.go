@@ -14,10 +14,10 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
-	"github.com/stampede-bench/stampede/internal/workload/httpload"
-	"github.com/stampede-bench/stampede/internal/workload/ldbc"
-	"github.com/stampede-bench/stampede/internal/workload/mq"
-	"github.com/stampede-bench/stampede/internal/workload/natsload"
+	"github.com/stampede-bench/stampede/internal/workload/http"
+	"github.com/stampede-bench/stampede/internal/workload/graph"
+	"github.com/stampede-bench/stampede/internal/workload/kafka"
+	"github.com/stampede-bench/stampede/internal/workload/nats"
 )
 
 // Families returns fresh built-in workload families with their default
@@ -36,11 +36,11 @@ func Families() []workload.Family {
 // order of Families.
 func Constructors() []func() workload.Family {
 	return []func() workload.Family{
-		func() workload.Family { return ldbc.New(ldbc.DefaultOptions()) },
-		func() workload.Family { return httpload.New(httpload.DefaultOptions()) },
+		func() workload.Family { return graph.New(graph.DefaultOptions()) },
+		func() workload.Family { return http.New(http.DefaultOptions()) },
 		func() workload.Family { return builtin.New(builtin.DefaultOptions()) },
-		func() workload.Family { return mq.New(mq.DefaultOptions()) },
-		func() workload.Family { return natsload.New(natsload.DefaultOptions()) },
+		func() workload.Family { return kafka.New(kafka.DefaultOptions()) },
+		func() workload.Family { return nats.New(nats.DefaultOptions()) },
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
-	"github.com/stampede-bench/stampede/internal/workload/httpload"
+	httpfam "github.com/stampede-bench/stampede/internal/workload/http"
 )
 
 // noopPlan is a plan of builtin.Noop, n iterations on 2 VUs, into dir.
@@ -170,7 +170,7 @@ func TestExecuteFamiliesBringTheirDrivers(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	defer srv.Close()
 	p := Plan{
-		Scenarios: []Scenario{{Name: "http.Request", Family: httpload.New(httpload.DefaultOptions()),
+		Scenarios: []Scenario{{Name: "http.Request", Family: httpfam.New(httpfam.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 5}.Defaults()}},
 		Target: srv.URL, Out: filepath.Join(t.TempDir(), "r"),
 	}

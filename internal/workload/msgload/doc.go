@@ -1,5 +1,5 @@
-// Package msgload is the messaging core that the kafka (internal/workload/mq)
-// and nats (internal/workload/natsload) families share, so that a metric of
+// Package msgload is the messaging core that the kafka (internal/workload/kafka)
+// and nats (internal/workload/nats) families share, so that a metric of
 // the same name means the same thing in both:
 //
 //   - Sampler takes msgs_per_s (and its per-topic and per-phase parts) once

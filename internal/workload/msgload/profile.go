@@ -12,8 +12,8 @@ const MessageSize = 2048
 
 // SeedProfile is one of the seed's configurations, said once for both
 // families in broker-neutral terms; each family translates it into its own
-// settings (mq: acks, replication factor, partitions, topic configs;
-// natsload: stream replicas, publish mode, fsync), so that
+// settings (kafka: acks, replication factor, partitions, topic configs;
+// nats: stream replicas, publish mode, fsync), so that
 // --kafka-profile X and --nats-profile X ask the same of their brokers.
 type SeedProfile struct {
 	Name string

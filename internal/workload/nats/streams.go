@@ -1,0 +1,221 @@
+package nats
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
+	"github.com/stampede-bench/stampede/internal/natscluster"
+)
+
+func storage(s string) jetstream.StorageType {
+	if s == "memory" {
+		return jetstream.MemoryStorage
+	}
+	return jetstream.FileStorage
+}
+
+// errLayout marks an existing stream whose replicas or storage differ
+// from the options: a usage error, nothing is changed.
+var errLayout = errors.New("stream layout differs")
+
+// ensureStreams creates the missing streams and checks existing ones; it
+// returns the names it created.
+//
+// On the embedded cluster (nodes named), a one-replica stream i is placed
+// on node i mod N by its server tag, so that leaders spread.
+func ensureStreams(ctx context.Context, js jetstream.JetStream, names []string, o *Options, nodes []string) ([]string, error) {
+	var created []string
+	for i, name := range names {
+		cfg := jetstream.StreamConfig{
+			Name: name, Subjects: []string{subjectOf(name)}, Replicas: o.Replicas, Storage: storage(o.Storage),
+			Retention: jetstream.LimitsPolicy, Discard: jetstream.DiscardOld, MaxBytes: o.MaxBytes,
+		}
+		if o.Replicas == 1 && len(nodes) > 1 {
+			cfg.Placement = &jetstream.Placement{Tags: []string{natscluster.NodeTag(nodes[i%len(nodes)])}}
+		}
+		s, err := js.Stream(ctx, name)
+		if err == nil {
+			info := s.CachedInfo()
+			if info.Config.Replicas != o.Replicas || info.Config.Storage != cfg.Storage {
+				return created, fmt.Errorf("%w: stream %s exists with %d replica(s), %s storage; this run asks for %d, %s (choose another --stream-prefix)",
+					errLayout, name, info.Config.Replicas, info.Config.Storage, o.Replicas, cfg.Storage)
+			}
+			continue
+		}
+		if !errors.Is(err, jetstream.ErrStreamNotFound) {
+			return created, fmt.Errorf("stream %s: %s", name, natsdrv.ErrorMessage(err))
+		}
+		if err := createStream(ctx, js, cfg); err != nil {
+			return created, fmt.Errorf("create stream %s: %s", name, natsdrv.ErrorMessage(err))
+		}
+		created = append(created, name)
+	}
+	return created, nil
+}
+
+// waitCurrent waits until every stream has a leader and all its replicas
+// are current, and returns the last stream infos.
+func waitCurrent(ctx context.Context, js jetstream.JetStream, names []string) ([]*jetstream.StreamInfo, error) {
+	infos := make([]*jetstream.StreamInfo, len(names))
+	for i, name := range names {
+		for {
+			s, err := js.Stream(ctx, name)
+			if err == nil {
+				info := s.CachedInfo()
+				infos[i] = info
+				if current(info) {
+					break
+				}
+			}
+			select {
+			case <-ctx.Done():
+				why := "no answer"
+				if err != nil {
+					why = natsdrv.ErrorMessage(err)
+				} else if infos[i] != nil {
+					why = describeCluster(infos[i])
+				}
+				return infos, fmt.Errorf("stream %s: replicas not current: %s", name, why)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	return infos, nil
+}
+
+func current(info *jetstream.StreamInfo) bool {
+	if info.Config.Replicas <= 1 {
+		return true
+	}
+	c := info.Cluster
+	if c == nil || c.Leader == "" || len(c.Replicas) != info.Config.Replicas-1 {
+		return false
+	}
+	for _, r := range c.Replicas {
+		if !r.Current || r.Offline {
+			return false
+		}
+	}
+	return true
+}
+
+func describeCluster(info *jetstream.StreamInfo) string {
+	c := info.Cluster
+	if c == nil {
+		return "single server"
+	}
+	parts := []string{"leader " + orNone(c.Leader)}
+	for _, r := range c.Replicas {
+		st := "current"
+		switch {
+		case r.Offline:
+			st = "offline"
+		case !r.Current:
+			st = "catching up"
+		}
+		parts = append(parts, r.Name+" "+st)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// settingsNote states the settings in effect, read back from the
+// cluster: stream replicas and storage from the stream infos, the fsync
+// policy from the monitoring endpoint (jsz, nil when unknown), the
+// publish mode (a client setting).
+func settingsNote(o *Options, infos []*jetstream.StreamInfo, jsz *natsdrv.JSZ, nodes string, names []string) string {
+	reps := map[int]int{}
+	var stores []string
+	seen := map[string]bool{}
+	for _, in := range infos {
+		if in == nil {
+			continue
+		}
+		reps[in.Config.Replicas]++
+		if s := in.Config.Storage.String(); !seen[s] {
+			seen[s] = true
+			stores = append(stores, s)
+		}
+	}
+	var rs []string
+	for r, n := range reps {
+		rs = append(rs, sprintf("R%d ×%d", r, n))
+	}
+	first := "-"
+	if len(infos) > 0 && infos[0] != nil {
+		first = infos[0].Config.Name + ": " + describeCluster(infos[0])
+	}
+	fsync := "fsync policy unknown (give the target monitor=http://host:8222 to read it back)"
+	if jsz != nil {
+		fsync = jsz.FsyncSetting()
+	}
+	mode := publishModes(o, names)
+	return sprintf("nats settings in effect (read back from the cluster): %s; %d stream(s) %s, %s storage (%s); %s; %s; each message counts on its PubAck, which JetStream sends once a majority of the stream's replicas stored it; profile %s, %d-byte messages",
+		nodes, len(infos), strings.Join(rs, ", "), strings.Join(stores, "/"), first, fsync, mode, o.Profile, o.MessageSize)
+}
+
+// createStream creates a stream, retrying while the cluster says it is
+// still forming (peers not yet online, no meta leader) until ctx ends.
+func createStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) error {
+	for {
+		_, err := js.CreateStream(ctx, cfg)
+		if err == nil || !transient(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// transient tells errors of a cluster that is still electing or placing.
+func transient(err error) bool {
+	m := natsdrv.ErrorMessage(err)
+	for _, s := range []string{"peer", "temporarily unavailable", "no responders", "timeout", "insufficient resources"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// publishModes says how each selected scenario publishes: only
+// nats.Publish follows --nats-publish; nats.EndToEnd and nats.MaxRate
+// publish one message at a time and wait for its PubAck.
+func publishModes(o *Options, names []string) string {
+	var parts []string
+	var syncOnly []string
+	for _, n := range names {
+		switch n {
+		case ScenarioPublish:
+			if o.PublishMode == "sync" {
+				parts = append(parts, n+": sync publish, one message in flight per VU")
+			} else {
+				parts = append(parts, sprintf("%s: async publish, window of %d messages per VU", n, o.AsyncWindow))
+			}
+		case ScenarioEndToEnd, ScenarioMaxRate:
+			syncOnly = append(syncOnly, n)
+		}
+	}
+	if len(syncOnly) > 0 {
+		parts = append(parts, strings.Join(syncOnly, " and ")+": sync publish, one message in flight per VU (whatever --nats-publish says)")
+	}
+	if len(parts) == 0 {
+		return "no publishing scenario"
+	}
+	return strings.Join(parts, "; ")
+}
