@@ -40,6 +40,6 @@ echo "   (columns: scenario, QPS, p50, p95, p99, errors)"
 # Where the time goes, by package, for the run with the CSV (the default).
 echo "== CPU by package (cumulative share of samples, csv on)"
 go tool pprof -top -cum "$WORK/cpu-csv-on.pprof" 2>/dev/null |
-	awk 'NR>6 {print}' | grep -E ' (modernc.org/sqlite|database/sql|github.com/stampede-bench/stampede/internal/(engine|metrics|output|workload/ldbc|driver/sqlite)|runtime\.gcBgMarkWorker|runtime\.mallocgc|syscall)' |
+	awk 'NR>6 {print}' | grep -E ' (modernc.org/sqlite|database/sql|github.com/stampede-bench/stampede/internal/(engine|metrics|output|workload/graph|driver/sqlite)|runtime\.gcBgMarkWorker|runtime\.mallocgc|syscall)' |
 	grep -E '\.(\(\*conn\)\.query|\(\*Stmt\)\.QueryContext|\(\*Rows\)\.Next|\(\*runner\)\.iterate|\(\*Iter\)\.Request|\(\*goStepVU\)\.Iterate|\(\*Conn\)\.DoScan|gcBgMarkWorker|mallocgc)$|csv|Write' | head -20 || true
 echo "profiles: $WORK/cpu-csv-on.pprof $WORK/cpu-csv-off.pprof (go tool pprof -http=: FILE)"

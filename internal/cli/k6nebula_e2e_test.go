@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/driver/nebula/nebulatest"
-	"github.com/stampede-bench/stampede/internal/workload/k6js"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbctest"
+	"github.com/stampede-bench/stampede/internal/workload/k6js"
 )
 
 // TestK6NebulaGraphBenchScripts runs NebulaGraph-Bench-style k6 scripts

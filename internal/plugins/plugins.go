@@ -14,8 +14,8 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
-	"github.com/stampede-bench/stampede/internal/workload/http"
 	"github.com/stampede-bench/stampede/internal/workload/graph"
+	"github.com/stampede-bench/stampede/internal/workload/http"
 	"github.com/stampede-bench/stampede/internal/workload/kafka"
 	"github.com/stampede-bench/stampede/internal/workload/nats"
 )
