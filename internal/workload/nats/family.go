@@ -216,6 +216,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return nil, fmt.Errorf("nats %s: %w", target, err)
 		}
 	}
+	var addrs []string
+	if cluster != nil {
+		addrs = cluster.Addrs()
+	}
+	if err := waitReachable(sctx, js, addrs, r.streams); err != nil {
+		return nil, fmt.Errorf("nats %s: %w", target, err)
+	}
 	if kill.Enabled() && cluster == nil {
 		if r.killer, err = newHookKiller(sctx, r, o.KillHook); err != nil {
 			return nil, fmt.Errorf("nats %s: --kill-hook: %s", target, natsdrv.ErrorMessage(err))

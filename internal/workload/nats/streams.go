@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
@@ -218,4 +220,52 @@ func publishModes(o *Options, names []string) string {
 		return "no publishing scenario"
 	}
 	return strings.Join(parts, "; ")
+}
+
+// waitReachable waits until every stream answers a publish through every
+// server in addrs (host:port of the embedded nodes; none: only through
+// js). A stream just created, or whose leader just moved, can be current
+// in the meta group while a server has not yet learned its subject's
+// interest: a publish there gets "no responders", which measuring must
+// not count. The probe expects a last sequence no stream has, so the
+// stream refuses it (an API error, the answer sought) and stores nothing.
+func waitReachable(ctx context.Context, js jetstream.JetStream, addrs []string, streams []string) error {
+	probe := func(js jetstream.JetStream, via string) error {
+		for _, name := range streams {
+			for {
+				_, err := js.Publish(ctx, subjectOf(name), nil, jetstream.WithExpectLastSequence(math.MaxUint64))
+				var apiErr *jetstream.APIError
+				if errors.As(err, &apiErr) {
+					break // the stream answered
+				}
+				if err == nil {
+					return fmt.Errorf("stream %s stored the reachability probe", name)
+				}
+				select {
+				case <-ctx.Done():
+					return fmt.Errorf("stream %s not reachable through %s: %s", name, via, natsdrv.ErrorMessage(err))
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+		}
+		return nil
+	}
+	if len(addrs) == 0 {
+		return probe(js, "the admin connection")
+	}
+	for _, a := range addrs {
+		nc, err := nats.Connect("nats://"+a, nats.Name("stampede-probe"))
+		if err != nil {
+			return fmt.Errorf("probe %s: %w", a, err)
+		}
+		pjs, err := jetstream.New(nc)
+		if err == nil {
+			err = probe(pjs, a)
+		}
+		nc.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
