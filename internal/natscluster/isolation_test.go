@@ -82,6 +82,15 @@ func TestClustersDoNotJoinThroughAReusedRoutePort(t *testing.T) {
 			t.Fatalf("%v\n%s", err, log)
 		}
 	}
+	// The other cluster's nodes find each other first (a ready node may
+	// not have dialled its routes yet).
+	for i := range 2 {
+		for wait := time.Now().Add(30 * time.Second); numRoutes(t, b, i) != 1; time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(wait) {
+				t.Fatalf("node %s of the other cluster never routed to its peer", b.nodes[i].Name)
+			}
+		}
+	}
 	// nats-server redials a lost explicit route every second.
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
