@@ -1,11 +1,11 @@
 package stampede
 
 import (
-	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/reqlog"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // Output is a live output of a run, as in k6 (what --out NAME=ARG names
@@ -119,41 +119,17 @@ type OutputRegistry = output.Registry
 //	Arg  string // ARG
 type OutputSpec = run.OutputSpec
 
-// Point is one second of one scenario, as Output.Observe gets it. Fields:
-//
-//	Scenario string           // the scenario's name
-//	Sec      int64            // seconds since the run started
-//	Time     time.Time        // the second's wall-clock time
-//	Counts   map[string]int64 // counters that moved in the second ("iterations", "requests", "errors", ...); rates as NAME (non-zero samples) and NAME_total (all samples)
-//	Errors   map[string]int64 // failures by message
-//	VUs      int64            // active VUs
-//	RT       struct{ N int64; Mean float64; P50, P90, P95, P99, Max int64 } // responseTime of the second in µs; N is the requests that finished in it
-//
-// Hist (the second's responseTime HDR histogram, µs) and Trends are valid
-// only during Observe.
-type Point = metrics.Point
+// Point is one second of one scenario, as Output.Observe gets it; see
+// package metric for its fields.
+type Point = metric.Point
 
-// Snapshot holds every scenario's merged measurements of a run. Fields:
-//
-//	Start, End  time.Time
-//	Interrupted bool                // the run was stopped early
-//	Scenarios   []*ScenarioSnapshot // in run order
-//
-// Scenario(name) finds one scenario.
-type Snapshot = metrics.Snapshot
+// Snapshot is every scenario's merged measurements of a run (Result.Snapshot,
+// OutputAnnotator.Annotate); see package metric.
+type Snapshot = metric.Snapshot
 
-// ScenarioSnapshot is the measurements of one scenario. Fields:
-//
-//	Name, Executor string
-//	Start, End     time.Time     // Duration() is End-Start; MeasuredDuration() leaves out Warmup
-//	Warmup         time.Duration // excluded from every statistic
-//	Counters       map[string]int64  // "iterations", "requests", "errors", "dropped_iterations", ...
-//	Trends         map[string]*Trend // "responseTime", "service_time", "latency", "iteration_duration", "rows": HDR histograms (Hist), µs for times
-//	Rates          map[string]*Rate  // "checks", "requests_failed": Passes, Fails, Value()
-//	Gauges         map[string]*Gauge // "vus", "vus_max": Value, Min, Max
-//	Errors         map[string]int64  // failures by message
-//	Notes          []string          // remarks shown in the summaries
-type ScenarioSnapshot = metrics.ScenarioSnapshot
+// ScenarioSnapshot is the measurements of one scenario of a Snapshot; see
+// package metric.
+type ScenarioSnapshot = metric.ScenarioSnapshot
 
 // Outputs returns a registry of stampede's own outputs (influxdb,
 // prometheus-rw, json, csv), to which a program may Add its own.

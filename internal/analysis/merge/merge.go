@@ -24,6 +24,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/segment"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // Options tune Merge.
@@ -119,7 +120,7 @@ func Merge(dirs []string, out string, opts Options) (*Result, error) {
 	for i, p := range parts {
 		snaps[i] = p.Snapshot
 	}
-	snap, err := metrics.Merge(snaps...)
+	snap, err := metric.Merge(snaps...)
 	if err != nil {
 		return nil, err
 	}
