@@ -3,6 +3,7 @@ package stampede
 import (
 	"context"
 
+	"github.com/stampede-bench/stampede/flags"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -36,29 +37,13 @@ import (
 // implement Family on a pointer. See Example_family.
 type Family = workload.Family
 
-// FlagBinder is implemented by families whose options are run flags:
-//
-//	BindFlags(fs *pflag.FlagSet)   // github.com/spf13/pflag
-//
-// registers the family's options on fs with the family's current option
-// values as defaults (e.g. fs.IntVar(&f.opts.Size, "echo-size",
-// f.opts.Size, "bytes per echo")); the values the command line parses
-// into fs become the family's options before Open. Validate them at the
-// start of Open. A flag name the run command or another family of the
-// catalog already has is an error that stops every run, naming both,
-// unless every family binding it lists it in SharedFlags (FlagSharer).
-// Prefix your flags with the family's name.
-type FlagBinder = workload.FlagBinder
+// FlagBinder is implemented by families whose options are run flags;
+// see package flags.
+type FlagBinder = flags.Binder
 
 // FlagSharer is implemented by FlagBinder families that share some flags
-// with other families:
-//
-//	SharedFlags() []string
-//
-// names the flags (without "--") that one command-line flag sets for
-// every family binding it; each must be bound with the same type and
-// default by all of them.
-type FlagSharer = workload.FlagSharer
+// with other families; see package flags.
+type FlagSharer = flags.Sharer
 
 // ScenarioInfo describes one scenario of a family, as Family.Scenarios
 // lists it. Fields:
