@@ -82,6 +82,7 @@ type Env = workload.Env
 //	Target        string              // what is measured, for the summary, without credentials
 //	TargetVersion string              // the server's version when it can be asked ("" : unknown)
 //	Notes         []string            // remarks for every scenario's summary; say here what a stand-in does not model
+//	ScenarioNotes map[string][]string // remarks that concern one scenario only, by scenario name
 //	InProcess     bool                // the target runs inside this process (shares the generator's CPU)
 //	StandIn       bool                // the target is a test stand-in whose scaling cannot be measured
 //	Close         func() error        // releases the target after the run (nil: nothing to release)

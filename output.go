@@ -88,6 +88,9 @@ type RequestWriter = reqlog.Writer
 //	Usage   string                             // the form shown when --out names an unknown output, e.g. "tally=FILE"
 //	Check   func(arg string) error             // validates ARG before anything runs, without side effects; nil accepts any
 //	New     func(p OutputParams) (Output, error) // makes one output per run; must not start anything (Start does)
+//	Preflight func(ctx context.Context, p OutputParams) error // checks the output can work (endpoint answers, file writable, port free) before the run; nil: nothing
+//	Flag    string                             // the run flag that makes it instead of --out (e.g. "--prometheus"), "-" for one every run adds; "": an --out output
+//	VUBytes int64                              // memory it needs per VU, bytes, for the memory check (0: none)
 //
 // A Check error is reported as "--out NAME: ERROR", exit code 2.
 type OutputFactory = output.Factory
@@ -103,6 +106,10 @@ type OutputFactory = output.Factory
 //	Getenv     func(string) string // the environment (tokens come from here; may be nil: use Env)
 //	Warn, Info io.Writer           // warnings, and remarks --quiet silences (may be nil: use WarnTo, InfoTo)
 //	Start      time.Time           // when the run started (zero: now)
+//	Options    map[string]string   // the spec's settings beyond Arg (OutputSpec.Options; nil: none)
+//	Dir        string              // the result directory
+//	TargetScheme string            // the target URL's scheme, lower case ("": each family's embedded default)
+//	Run, Repeat int                // run n (from 1; 0: a single run) of Repeat repeated runs: name files outside Dir per run when Repeat > 1
 //
 // Registry (the run's metrics registry) and Generator serve the built-in
 // outputs.
@@ -117,6 +124,7 @@ type OutputRegistry = output.Registry
 //
 //	Kind string // the registry name, e.g. "influxdb" or your factory's Name
 //	Arg  string // ARG
+//	Options map[string]string // settings beyond Arg, which the factory gets as OutputParams.Options (nil: none)
 type OutputSpec = run.OutputSpec
 
 // Point is one second of one scenario, as Output.Observe gets it; see

@@ -33,6 +33,7 @@ import (
 //	Outputs    []OutputSpec      // every output, in start order (nil: DefaultOutputs(); Deps.Outputs makes them)
 //	Tags       map[string]string // put on every output; testid defaults to the name of Out
 //	TrendStats []string          // the summary's trend columns (nil: avg, min, med, max, p(90), p(95), p(99))
+//	SummaryMode string           // the console summary's layout: "compact", "full" or "legacy" ("": legacy)
 //
 //	Thresholds   Thresholds // pass/fail criteria (ParseThresholds)
 //	NoThresholds bool       // record the thresholds without judging them
@@ -130,7 +131,10 @@ type Result = run.Result
 //	Metric string  // k6's key of the (sub)metric, e.g. "responseTime{scenario:echo.RoundTrip}"
 //	Expr   string  // the expression as written, e.g. "p(95)<200"
 //	Value  float64 // the observed statistic: ms for times, a fraction for rates, per second for a counter's rate
+//	Agg    (threshold.Agg) // the statistic judged (p(95), avg, rate, count, ...)
+//	Kind, Unit     // the metric's kind and unit (zero when it has no data)
 //	Pass   bool    // the expression held (false when Err is set)
+//	NoData bool    // the metric has no samples: as in k6, the expression then passes
 //	Err    error   // why it could not be judged (no samples, unknown scenario): the threshold fails
 type ThresholdResult = threshold.Result
 
@@ -155,6 +159,7 @@ const (
 //	Warn         io.Writer           // warnings (nil: none)
 //	ProgressBars io.Writer           // the families' progress bars, for a terminal (nil: none)
 //	StdoutTTY    bool                // stdout is a terminal (summary.json records it)
+//	ConsoleWidth int                 // the terminal's width for the summary printed on it (0: 80 columns)
 //
 // Display (a live progress line) serves the command line.
 type Deps = run.Deps

@@ -22,9 +22,9 @@ type Point struct {
 	VUs     int64            `json:"vus"`
 	VUsMax  int64            `json:"vus_max,omitempty"` // VUs allocated so far
 	RT      PointStats       `json:"rt"`                // responseTime of the second, µs
-	HistEnc string           `json:"hdr,omitempty"`
+	HistEnc string           `json:"hdr,omitempty"`     // Hist in the compressed HdrHistogram encoding (EncodeHistogram), as series.jsonl holds it
 	// Hist is the responseTime histogram of the second. It is only valid
-	// during an Observer call and is never serialized directly.
+	// during an Output.Observe call and is never serialized directly.
 	Hist *hdr.Histogram `json:"-"`
 	// Trends are the per-second histograms of the trends marked as per-second series
 	// (e.g. http_req_duration), by name; valid only

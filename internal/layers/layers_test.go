@@ -40,6 +40,11 @@ var layers = []layer{
 	// target URL without its password.
 	{-1, "internal/redact", "a URL's password, secret query parameters and headers as xxxxx"},
 
+	// Public leaves: the types a Go user names, which the internals use
+	// as their own (standard library and HdrHistogram only).
+	{-1, "metric", "the measurements: Point, Snapshot, histogram geometry"},
+	{-1, "flags", "how a family binds its run flags"},
+
 	// Leaves: standard library only (the driver interface: and redact).
 	{0, "internal/usage", "the one usage-error type"},
 	{0, "internal/version", ""},
