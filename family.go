@@ -68,11 +68,11 @@ type ScenarioInfo = workload.Info
 //	UserAgent string           // --user-agent ("" : the driver's default)
 //	Vars    map[string]string  // -e KEY=VALUE pairs
 //
-// Metrics (the run's metrics registry) and Drivers (the target drivers of
-// the built-in families) serve the built-in families; a family registers
-// metrics of its own with NewCounter, NewTrend and NewCheck
-// (Example_customMetric). env.Logf(format,
-// args...) writes one preparation message unless Quiet.
+// Metrics (the run's metrics registry) serves the built-in families; a
+// family registers metrics of its own with NewCounter, NewTrend and
+// NewCheck (Example_customMetric), and opens its targets itself (the
+// built-in ones with drivers of their own). env.Logf(format, args...)
+// writes one preparation message unless Quiet.
 type Env = workload.Env
 
 // Opened is what Family.Open returns: the opened scenarios and what the

@@ -151,7 +151,6 @@ const (
 // Deps are what Execute uses from the process; DefaultDeps fills them.
 // Fields:
 //
-//	Drivers      *…                  // the target drivers (required: take DefaultDeps's)
 //	Outputs      *OutputRegistry     // makes Plan.Outputs (nil: stampede's own; Catalog.Outputs adds the program's)
 //	Getenv       func(string) string // the environment: credentials, tokens (nil: none)
 //	Log          io.Writer           // the families' preparation messages (nil: quiet)
@@ -165,10 +164,10 @@ const (
 type Deps = run.Deps
 
 // DefaultDeps returns stampede's own outputs and the process environment,
-// with preparation and progress messages to log (nil: quiet). Drivers is
-// left nil: each family of the plan registers the target drivers it uses
-// (the built-in graph and http families do), so that a program links only
-// the drivers of its families.
+// with preparation and progress messages to log (nil: quiet). Each family
+// of a plan opens its targets with drivers of its own (the built-in graph
+// family SQLite, PostgreSQL and NebulaGraph, the http family HTTP), so
+// that a program links only the drivers of its families.
 func DefaultDeps(log io.Writer, getenv func(string) string) Deps {
 	return Deps{Outputs: outputs.New(), Getenv: getenv, Log: log, Info: log, Warn: log}
 }
