@@ -34,6 +34,7 @@ var publicPackages = []string{
 	"github.com/stampede-bench/stampede/families/nats",
 	"github.com/stampede-bench/stampede/metric",
 	"github.com/stampede-bench/stampede/flags",
+	"github.com/stampede-bench/stampede/executor",
 }
 
 // notYetPublic are the identifiers of the public API that still expose an
@@ -55,7 +56,6 @@ var notYetPublic = map[string]bool{
 	"Command":                         true,
 	"CommandEnv":                      true,
 	"Commander":                       true,
-	"Config":                          true,
 	"DefaultDeps":                     true,
 	"DefaultOutputs":                  true,
 	"Deps":                            true,
@@ -91,7 +91,6 @@ var notYetPublic = map[string]bool{
 	"ShowJSON":                        true,
 	"ShowNothing":                     true,
 	"ShowSummary":                     true,
-	"Stage":                           true,
 	"StandInCluster":                  true,
 	"SummaryMode":                     true,
 	"ThresholdResult":                 true,

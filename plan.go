@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/run"
@@ -64,40 +64,22 @@ type Segment = segment.Segment
 // ParseSegment reads a segment in "i/N" form, e.g. "2/4".
 func ParseSegment(s string) (Segment, error) { return segment.Parse(s) }
 
-// Config is a scenario's executor, with k6's option names and defaults.
-// Executor names one of the executor constants below; the other fields
-// configure it (zero: the default, after Defaults):
-//
-//	VUs             int64         // constant-vus, per-vu-iterations, shared-iterations (default 1)
-//	Iterations      int64         // per VU (per-vu-iterations) or in all (shared-iterations); default 1
-//	Duration        time.Duration // constant-vus, constant-arrival-rate
-//	MaxDuration     time.Duration // bounds the iteration-based executors (default 10m)
-//	StartVUs        int64         // ramping-vus: VUs at the start
-//	StartRate       int64         // ramping-arrival-rate: rate at the start, per TimeUnit
-//	Stages          []Stage       // ramping-vus, ramping-arrival-rate
-//	Rate            int64         // constant-arrival-rate: iterations per TimeUnit
-//	TimeUnit        time.Duration // of Rate and StartRate (default 1s)
-//	PreAllocatedVUs int64         // arrival-rate executors: VUs made before the start
-//	MaxVUs          int64         // arrival-rate executors: most VUs (iterations that find none are dropped_iterations)
-//	GracefulStop    time.Duration // how long iterations still running at the end may take (default 30s)
-//	Warmup          time.Duration // the start, excluded from every statistic (default 0)
-//
-// Defaults() returns c with what is left zero filled in; Validate()
-// reports every problem of a Config with its defaults.
-type Config = engine.Config
+// Config is a scenario's executor, with k6's option names and defaults;
+// see package executor for its fields. Execute fills in its defaults
+// (Config.Defaults).
+type Config = executor.Config
 
-// Stage is one stage of a ramping executor: ramp linearly to Target (VUs,
-// or iterations per TimeUnit) over Duration.
-type Stage = engine.Stage
+// Stage is one stage of a ramping executor; see package executor.
+type Stage = executor.Stage
 
 // The executors of Config.Executor.
 const (
-	ConstantVUs         = engine.ConstantVUs
-	RampingVUs          = engine.RampingVUs
-	PerVUIterations     = engine.PerVUIterations
-	SharedIterations    = engine.SharedIterations
-	ConstantArrivalRate = engine.ConstantArrivalRate
-	RampingArrivalRate  = engine.RampingArrivalRate
+	ConstantVUs         = executor.ConstantVUs
+	RampingVUs          = executor.RampingVUs
+	PerVUIterations     = executor.PerVUIterations
+	SharedIterations    = executor.SharedIterations
+	ConstantArrivalRate = executor.ConstantArrivalRate
+	RampingArrivalRate  = executor.RampingArrivalRate
 )
 
 // Thresholds are a plan's pass/fail criteria, parsed once by

@@ -44,6 +44,7 @@ var layers = []layer{
 	// as their own (standard library and HdrHistogram only).
 	{-1, "metric", "the measurements: Point, Snapshot, histogram geometry"},
 	{-1, "flags", "how a family binds its run flags"},
+	{-1, "executor", "k6's executors as configuration: Config, Shortcuts, limits"},
 
 	// Leaves: standard library only (the driver interface: and redact).
 	{0, "internal/usage", "the one usage-error type"},

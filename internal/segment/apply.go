@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 )
 
@@ -33,7 +34,7 @@ func (s Segment) Apply(c engine.Config) (out engine.Config, idle bool) {
 	if s.Count <= 1 {
 		return c, false
 	}
-	e, err := engine.ExecutorOf(c)
+	e, err := executor.Of(c)
 	if err != nil {
 		return c, false
 	}
@@ -60,7 +61,7 @@ func (s Segment) Apply(c engine.Config) (out engine.Config, idle bool) {
 // the same time in every segment. It passes engine.Config.Validate.
 func Idle(c engine.Config) engine.Config {
 	var d time.Duration
-	if e, err := engine.ExecutorOf(c); err == nil {
+	if e, err := executor.Of(c); err == nil {
 		d = e.FixedDuration()
 	}
 	return engine.Config{

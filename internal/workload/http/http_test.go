@@ -120,7 +120,8 @@ func TestOpen(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, target, want string }{
 		{"no target", "", "needs --target"},
-		{"wrong scheme", "kafka://127.0.0.1:9092", "unknown target scheme"},
+		{"wrong scheme", "kafka://127.0.0.1:9092", "needs an http:// or https:// target, not kafka://"},
+		{"no scheme", "127.0.0.1:8080", "bad target URL"},
 		{"unreachable", "http://127.0.0.1:1/", "unreachable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
