@@ -8,7 +8,6 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/run"
-	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
@@ -59,10 +58,10 @@ type PlanScenario = run.Scenario
 // N): Plan.WithSegment gives the segment's plan, whose executors run that
 // share of the whole (VUs, iterations, rates), and `stampede merge`
 // combines the segments' result directories exactly. See docs/scale.md.
-type Segment = segment.Segment
+type Segment = executor.Segment
 
 // ParseSegment reads a segment in "i/N" form, e.g. "2/4".
-func ParseSegment(s string) (Segment, error) { return segment.Parse(s) }
+func ParseSegment(s string) (Segment, error) { return executor.ParseSegment(s) }
 
 // Config is a scenario's executor, with k6's option names and defaults;
 // see package executor for its fields. Execute fills in its defaults

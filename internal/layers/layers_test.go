@@ -90,7 +90,6 @@ var layers = []layer{
 
 	{4, "internal/resultdir", ""},
 	{4, "internal/runconfig", "the --config YAML file of run and sweep"},
-	{4, "internal/segment", ""},
 	{4, "internal/workload", "the Family interface"},
 	{4, "internal/workload/graph/ngqlload", ""},
 	{4, "internal/workload/msgload", "the messaging core of the kafka and nats families"},

@@ -19,11 +19,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/metric"
 )
 
@@ -208,7 +208,7 @@ func fixExecutors(snap *metrics.Snapshot, parts []*resultdir.Result) {
 		for _, p := range parts {
 			c, ok := scenarioConfig(p.Options, sc.Name)
 			psc := p.Snapshot.Scenario(sc.Name)
-			if ok && psc != nil && !segment.IsIdle(c) {
+			if ok && psc != nil && !executor.IsIdle(c) {
 				sc.Executor = psc.Executor
 				break
 			}
@@ -226,7 +226,7 @@ func scenarioConfig(o resultdir.Options, name string) (engine.Config, bool) {
 }
 
 // mergeOptions describes the merged run: the first part's options with
-// every scenario's executor combined over the parts (segment.Combine), the
+// every scenario's executor combined over the parts (executor.Combine), the
 // thresholds of all parts, and the parts' segments listed.
 func mergeOptions(parts []*resultdir.Result) (resultdir.Options, []string) {
 	first := parts[0].Options
@@ -266,7 +266,7 @@ func mergeOptions(parts []*resultdir.Result) (resultdir.Options, []string) {
 	}
 	out.Segment = strings.Join(segs, ",")
 	for _, n := range order {
-		c, err := segment.Combine(byName[n])
+		c, err := executor.Combine(byName[n])
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("scenario %s: the parts ran different executors (%v); options.json keeps the first", n, err))
 			c = byName[n][0]
@@ -285,7 +285,7 @@ func checkSegments(parts []*resultdir.Result) []string {
 		if p.Options.Segment == "" {
 			continue
 		}
-		s, err := segment.Parse(p.Options.Segment)
+		s, err := executor.ParseSegment(p.Options.Segment)
 		if err != nil {
 			return []string{fmt.Sprintf("%s: %v", p.Dir, err)}
 		}

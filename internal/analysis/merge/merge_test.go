@@ -12,10 +12,10 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/metric"
 )
 
@@ -134,7 +134,7 @@ func segmentedParts(n int, zeroSkew time.Duration) []part {
 	whole := engine.Config{Executor: engine.ConstantVUs, VUs: 10, Duration: 5 * time.Second}.Defaults()
 	var parts []part
 	for i := 1; i <= n; i++ {
-		seg := segment.Segment{Index: i, Count: n}
+		seg := executor.Segment{Index: i, Count: n}
 		c, _ := seg.Apply(whole)
 		parts = append(parts, part{segment: seg.String(), zero: t0.Add(time.Duration(i-1) * zeroSkew),
 			scenarios: []string{"go.Go1Step", "go.Go2Step"}, secs: 5, perSec: 200 + 37*i, seed: uint64(i), config: c})
@@ -305,7 +305,7 @@ func TestMergeIdleSegmentExecutor(t *testing.T) {
 	whole := engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 1}.Defaults()
 	var dirs []string
 	for i := 1; i <= 2; i++ {
-		seg := segment.Segment{Index: 3 - i, Count: 2} // 2/2 (idle) first
+		seg := executor.Segment{Index: 3 - i, Count: 2} // 2/2 (idle) first
 		c, _ := seg.Apply(whole)
 		p := part{segment: seg.String(), zero: t0, scenarios: []string{"s"}, secs: 1, perSec: 1, seed: 1, config: c}
 		d := filepath.Join(root, fmt.Sprint(i))
@@ -336,7 +336,7 @@ func benchmarkMerge(b *testing.B, dirs, secs int) {
 	var parts []string
 	whole := engine.Config{Executor: engine.ConstantVUs, VUs: 1000, Duration: time.Duration(secs) * time.Second}.Defaults()
 	for i := 1; i <= dirs; i++ {
-		seg := segment.Segment{Index: i, Count: dirs}
+		seg := executor.Segment{Index: i, Count: dirs}
 		c, _ := seg.Apply(whole)
 		p := part{segment: seg.String(), zero: t0, scenarios: []string{"a", "b", "c", "d", "e"}, secs: secs, perSec: 500, seed: uint64(i), config: c}
 		d := filepath.Join(root, "parts", fmt.Sprintf("%03d", i))
