@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/redact"
@@ -74,14 +73,10 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		}
 		target = sqlite.URL(filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".db"))
 	}
-	if raw, err := url.Parse(target); err == nil && raw.Scheme != "" && dialectFor(strings.ToLower(raw.Scheme)) == nil {
-		return nil, usage.Errorf("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s", raw.Scheme)
-	}
-	u, err := f.drivers.ParseTarget(target)
+	u, d, err := f.parseTarget(target)
 	if err != nil {
-		return nil, usage.Errorf("%v", err)
+		return nil, err
 	}
-	d := dialectFor(strings.ToLower(u.Scheme))
 	meta, err := f.ensureLoaded(ctx, env, dir, target, embedded, slices.ContainsFunc(names, needsActivity))
 	if err != nil {
 		return nil, err
@@ -113,6 +108,20 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	opened.Close = drv.Close
 	return opened, nil
+}
+
+// parseTarget checks that target is one of the family's (sqlite://,
+// postgres://, nebula://) and returns it with its dialect; the error is a
+// usage error.
+func (f *Family) parseTarget(target string) (*url.URL, dialect, error) {
+	if raw, err := url.Parse(target); err == nil && raw.Scheme != "" && dialectFor(raw.Scheme) == nil {
+		return nil, nil, usage.Errorf("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s (name a scenario of that target's family; see stampede scenarios)", raw.Scheme)
+	}
+	u, err := f.drivers.ParseTarget(target)
+	if err != nil {
+		return nil, nil, usage.Errorf("%v", err)
+	}
+	return u, dialectFor(u.Scheme), nil
 }
 
 // loadedFrom returns the data set directory a target was loaded from,
