@@ -35,6 +35,7 @@ var publicPackages = []string{
 	"github.com/stampede-bench/stampede/metric",
 	"github.com/stampede-bench/stampede/flags",
 	"github.com/stampede-bench/stampede/executor",
+	"github.com/stampede-bench/stampede/output",
 }
 
 // notYetPublic are the identifiers of the public API that still expose an
@@ -68,8 +69,6 @@ var notYetPublic = map[string]bool{
 	"NewFamily":                       true,
 	"NewTrend":                        true,
 	"Opened":                          true,
-	"Output":                          true,
-	"OutputAnnotator":                 true,
 	"OutputFactory":                   true,
 	"OutputParams":                    true,
 	"OutputRegistry":                  true,

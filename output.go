@@ -1,44 +1,25 @@
 package stampede
 
 import (
-	"github.com/stampede-bench/stampede/internal/output"
+	internalout "github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/reqlog"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/metric"
+	"github.com/stampede-bench/stampede/output"
 )
 
 // Output is a live output of a run, as in k6 (what --out NAME=ARG names
-// besides a result directory). A run calls, in this order:
-//
-//	Description() string
-//		One console line once the output has started, e.g. "tally:
-//		counting requests into t.txt"; "" announces nothing.
-//	Start() error
-//		Once, before the first second is measured: open files and
-//		connections, start goroutines here (never in the factory's New).
-//		An error stops the run before it measures; the output is then
-//		not stopped.
-//	Observe(p *Point)
-//		Once for every finished second of every scenario, in time
-//		order, on the aggregator's goroutine: return quickly (buffer and
-//		send from a goroutine of your own), keep nothing of p after
-//		returning (p.Hist and p.Trends are reused).
-//	Stop() error
-//		Once, after the last Observe (also when the run failed or was
-//		interrupted): flush, close, report what could not be written.
-//
-// Optional abilities, found by type assertion: OutputRequestLogger
-// receives every request record; OutputAnnotator adds notes to the
-// snapshot after Stop. See docs/extending.md and docs/outputs.md.
+// besides a result directory): Description, Start, Observe(p *Point) once
+// per finished second of every scenario, Stop; see package output for the
+// contract. Optional abilities, found by type assertion:
+// OutputRequestLogger receives every request record; OutputAnnotator adds
+// notes to the snapshot after Stop. See docs/extending.md and
+// docs/outputs.md.
 type Output = output.Output
 
-// OutputAnnotator is an Output that adds what it learned to the summary:
-//
-//	Annotate(snap *Snapshot)
-//
-// is called once after Stop, before the summaries are written; append to
-// snap.Scenarios[i].Notes with AddNote (which avoids duplicates).
+// OutputAnnotator is an Output that adds what it learned to the summary
+// (Annotate(snap *Snapshot), once after Stop); see package output.
 type OutputAnnotator = output.Annotator
 
 // OutputRequestLogger is an Output that also receives every request
@@ -56,7 +37,7 @@ type OutputAnnotator = output.Annotator
 // of a run is an OutputRequestLogger (and the run writes no request CSV),
 // the engine gets no request log and the recording path costs what it
 // costs without outputs.
-type OutputRequestLogger = output.RequestLogger
+type OutputRequestLogger = internalout.RequestLogger
 
 // RequestRecord is one request as an OutputRequestLogger receives it (a
 // line of the per-request CSV). Fields:
@@ -93,7 +74,7 @@ type RequestWriter = reqlog.Writer
 //	VUBytes int64                              // memory it needs per VU, bytes, for the memory check (0: none)
 //
 // A Check error is reported as "--out NAME: ERROR", exit code 2.
-type OutputFactory = output.Factory
+type OutputFactory = internalout.Factory
 
 // OutputParams are what OutputFactory.New gets. Fields:
 //
@@ -113,12 +94,12 @@ type OutputFactory = output.Factory
 //
 // Registry (the run's metrics registry) and Generator serve the built-in
 // outputs.
-type OutputParams = output.Params
+type OutputParams = internalout.Params
 
 // OutputRegistry maps output names to factories: Add(OutputFactory)
 // error, Lookup(name), Usages(). Outputs() and Catalog.Outputs() make
 // one; set Deps.Outputs to it when you run a Plan with Execute.
-type OutputRegistry = output.Registry
+type OutputRegistry = internalout.Registry
 
 // OutputSpec names one output of a Plan, as --out KIND=ARG would:
 //

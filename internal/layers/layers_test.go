@@ -42,9 +42,11 @@ var layers = []layer{
 
 	// Public leaves: the types a Go user names, which the internals use
 	// as their own (standard library and HdrHistogram only).
-	{-1, "metric", "the measurements: Point, Snapshot, histogram geometry"},
-	{-1, "flags", "how a family binds its run flags"},
-	{-1, "executor", "k6's executors as configuration: Config, Shortcuts, limits"},
+	{-2, "metric", "the measurements: Point, Snapshot, histogram geometry"},
+	{-2, "flags", "how a family binds its run flags"},
+	{-2, "executor", "k6's executors as configuration: Config, Shortcuts, limits"},
+	// The output contract speaks of the measurements.
+	{-1, "output", "the contract of a live output: Output, Annotator"},
 
 	// Leaves: standard library only (the driver interface: and redact).
 	{0, "internal/usage", "the one usage-error type"},
