@@ -36,5 +36,8 @@ type StandInCluster = workload.StandInCluster
 // (RateTrends) that `stampede merge` rebuilds from the merged counters.
 type RateTrender = workload.RateTrender
 
-// RateTrend is one per-second trend and its counter.
+// RateTrend is one per-second trend and its counter:
+//
+//	Trend, Counter string // metric names, with tags as the series spells them
+//	Sparse         bool   // the trend appears in only some runs (one phase of a scenario)
 type RateTrend = workload.RateTrend

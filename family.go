@@ -3,6 +3,7 @@ package stampede
 import (
 	"context"
 
+	"github.com/stampede-bench/stampede/flags"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -36,29 +37,13 @@ import (
 // implement Family on a pointer. See Example_family.
 type Family = workload.Family
 
-// FlagBinder is implemented by families whose options are run flags:
-//
-//	BindFlags(fs *pflag.FlagSet)   // github.com/spf13/pflag
-//
-// registers the family's options on fs with the family's current option
-// values as defaults (e.g. fs.IntVar(&f.opts.Size, "echo-size",
-// f.opts.Size, "bytes per echo")); the values the command line parses
-// into fs become the family's options before Open. Validate them at the
-// start of Open. A flag name the run command or another family of the
-// catalog already has is an error that stops every run, naming both,
-// unless every family binding it lists it in SharedFlags (FlagSharer).
-// Prefix your flags with the family's name.
-type FlagBinder = workload.FlagBinder
+// FlagBinder is implemented by families whose options are run flags;
+// see package flags.
+type FlagBinder = flags.Binder
 
 // FlagSharer is implemented by FlagBinder families that share some flags
-// with other families:
-//
-//	SharedFlags() []string
-//
-// names the flags (without "--") that one command-line flag sets for
-// every family binding it; each must be bound with the same type and
-// default by all of them.
-type FlagSharer = workload.FlagSharer
+// with other families; see package flags.
+type FlagSharer = flags.Sharer
 
 // ScenarioInfo describes one scenario of a family, as Family.Scenarios
 // lists it. Fields:
@@ -83,11 +68,11 @@ type ScenarioInfo = workload.Info
 //	UserAgent string           // --user-agent ("" : the driver's default)
 //	Vars    map[string]string  // -e KEY=VALUE pairs
 //
-// Metrics (the run's metrics registry) and Drivers (the target drivers of
-// the built-in families) serve the built-in families; a family registers
-// metrics of its own with NewCounter, NewTrend and NewCheck
-// (Example_customMetric). env.Logf(format,
-// args...) writes one preparation message unless Quiet.
+// Metrics (the run's metrics registry) serves the built-in families; a
+// family registers metrics of its own with NewCounter, NewTrend and
+// NewCheck (Example_customMetric), and opens its targets itself (the
+// built-in ones with drivers of their own). env.Logf(format, args...)
+// writes one preparation message unless Quiet.
 type Env = workload.Env
 
 // Opened is what Family.Open returns: the opened scenarios and what the
@@ -97,6 +82,7 @@ type Env = workload.Env
 //	Target        string              // what is measured, for the summary, without credentials
 //	TargetVersion string              // the server's version when it can be asked ("" : unknown)
 //	Notes         []string            // remarks for every scenario's summary; say here what a stand-in does not model
+//	ScenarioNotes map[string][]string // remarks that concern one scenario only, by scenario name
 //	InProcess     bool                // the target runs inside this process (shares the generator's CPU)
 //	StandIn       bool                // the target is a test stand-in whose scaling cannot be measured
 //	Close         func() error        // releases the target after the run (nil: nothing to release)

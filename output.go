@@ -1,44 +1,25 @@
 package stampede
 
 import (
-	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/output"
+	internalout "github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/reqlog"
 	"github.com/stampede-bench/stampede/internal/run"
+	"github.com/stampede-bench/stampede/metric"
+	"github.com/stampede-bench/stampede/output"
 )
 
 // Output is a live output of a run, as in k6 (what --out NAME=ARG names
-// besides a result directory). A run calls, in this order:
-//
-//	Description() string
-//		One console line once the output has started, e.g. "tally:
-//		counting requests into t.txt"; "" announces nothing.
-//	Start() error
-//		Once, before the first second is measured: open files and
-//		connections, start goroutines here (never in the factory's New).
-//		An error stops the run before it measures; the output is then
-//		not stopped.
-//	Observe(p *Point)
-//		Once for every finished second of every scenario, in time
-//		order, on the aggregator's goroutine: return quickly (buffer and
-//		send from a goroutine of your own), keep nothing of p after
-//		returning (p.Hist and p.Trends are reused).
-//	Stop() error
-//		Once, after the last Observe (also when the run failed or was
-//		interrupted): flush, close, report what could not be written.
-//
-// Optional abilities, found by type assertion: OutputRequestLogger
-// receives every request record; OutputAnnotator adds notes to the
-// snapshot after Stop. See docs/extending.md and docs/outputs.md.
+// besides a result directory): Description, Start, Observe(p *Point) once
+// per finished second of every scenario, Stop; see package output for the
+// contract. Optional abilities, found by type assertion:
+// OutputRequestLogger receives every request record; OutputAnnotator adds
+// notes to the snapshot after Stop. See docs/extending.md and
+// docs/outputs.md.
 type Output = output.Output
 
-// OutputAnnotator is an Output that adds what it learned to the summary:
-//
-//	Annotate(snap *Snapshot)
-//
-// is called once after Stop, before the summaries are written; append to
-// snap.Scenarios[i].Notes with AddNote (which avoids duplicates).
+// OutputAnnotator is an Output that adds what it learned to the summary
+// (Annotate(snap *Snapshot), once after Stop); see package output.
 type OutputAnnotator = output.Annotator
 
 // OutputRequestLogger is an Output that also receives every request
@@ -56,7 +37,7 @@ type OutputAnnotator = output.Annotator
 // of a run is an OutputRequestLogger (and the run writes no request CSV),
 // the engine gets no request log and the recording path costs what it
 // costs without outputs.
-type OutputRequestLogger = output.RequestLogger
+type OutputRequestLogger = internalout.RequestLogger
 
 // RequestRecord is one request as an OutputRequestLogger receives it (a
 // line of the per-request CSV). Fields:
@@ -88,9 +69,12 @@ type RequestWriter = reqlog.Writer
 //	Usage   string                             // the form shown when --out names an unknown output, e.g. "tally=FILE"
 //	Check   func(arg string) error             // validates ARG before anything runs, without side effects; nil accepts any
 //	New     func(p OutputParams) (Output, error) // makes one output per run; must not start anything (Start does)
+//	Preflight func(ctx context.Context, p OutputParams) error // checks the output can work (endpoint answers, file writable, port free) before the run; nil: nothing
+//	Flag    string                             // the run flag that makes it instead of --out (e.g. "--prometheus"), "-" for one every run adds; "": an --out output
+//	VUBytes int64                              // memory it needs per VU, bytes, for the memory check (0: none)
 //
 // A Check error is reported as "--out NAME: ERROR", exit code 2.
-type OutputFactory = output.Factory
+type OutputFactory = internalout.Factory
 
 // OutputParams are what OutputFactory.New gets. Fields:
 //
@@ -103,57 +87,38 @@ type OutputFactory = output.Factory
 //	Getenv     func(string) string // the environment (tokens come from here; may be nil: use Env)
 //	Warn, Info io.Writer           // warnings, and remarks --quiet silences (may be nil: use WarnTo, InfoTo)
 //	Start      time.Time           // when the run started (zero: now)
+//	Options    map[string]string   // the spec's settings beyond Arg (OutputSpec.Options; nil: none)
+//	Dir        string              // the result directory
+//	TargetScheme string            // the target URL's scheme, lower case ("": each family's embedded default)
+//	Run, Repeat int                // run n (from 1; 0: a single run) of Repeat repeated runs: name files outside Dir per run when Repeat > 1
 //
 // Registry (the run's metrics registry) and Generator serve the built-in
 // outputs.
-type OutputParams = output.Params
+type OutputParams = internalout.Params
 
 // OutputRegistry maps output names to factories: Add(OutputFactory)
 // error, Lookup(name), Usages(). Outputs() and Catalog.Outputs() make
 // one; set Deps.Outputs to it when you run a Plan with Execute.
-type OutputRegistry = output.Registry
+type OutputRegistry = internalout.Registry
 
 // OutputSpec names one output of a Plan, as --out KIND=ARG would:
 //
 //	Kind string // the registry name, e.g. "influxdb" or your factory's Name
 //	Arg  string // ARG
+//	Options map[string]string // settings beyond Arg, which the factory gets as OutputParams.Options (nil: none)
 type OutputSpec = run.OutputSpec
 
-// Point is one second of one scenario, as Output.Observe gets it. Fields:
-//
-//	Scenario string           // the scenario's name
-//	Sec      int64            // seconds since the run started
-//	Time     time.Time        // the second's wall-clock time
-//	Counts   map[string]int64 // counters that moved in the second ("iterations", "requests", "errors", ...); rates as NAME (non-zero samples) and NAME_total (all samples)
-//	Errors   map[string]int64 // failures by message
-//	VUs      int64            // active VUs
-//	RT       struct{ N int64; Mean float64; P50, P90, P95, P99, Max int64 } // responseTime of the second in µs; N is the requests that finished in it
-//
-// Hist (the second's responseTime HDR histogram, µs) and Trends are valid
-// only during Observe.
-type Point = metrics.Point
+// Point is one second of one scenario, as Output.Observe gets it; see
+// package metric for its fields.
+type Point = metric.Point
 
-// Snapshot holds every scenario's merged measurements of a run. Fields:
-//
-//	Start, End  time.Time
-//	Interrupted bool                // the run was stopped early
-//	Scenarios   []*ScenarioSnapshot // in run order
-//
-// Scenario(name) finds one scenario.
-type Snapshot = metrics.Snapshot
+// Snapshot is every scenario's merged measurements of a run (Result.Snapshot,
+// OutputAnnotator.Annotate); see package metric.
+type Snapshot = metric.Snapshot
 
-// ScenarioSnapshot is the measurements of one scenario. Fields:
-//
-//	Name, Executor string
-//	Start, End     time.Time     // Duration() is End-Start; MeasuredDuration() leaves out Warmup
-//	Warmup         time.Duration // excluded from every statistic
-//	Counters       map[string]int64  // "iterations", "requests", "errors", "dropped_iterations", ...
-//	Trends         map[string]*Trend // "responseTime", "service_time", "latency", "iteration_duration", "rows": HDR histograms (Hist), µs for times
-//	Rates          map[string]*Rate  // "checks", "requests_failed": Passes, Fails, Value()
-//	Gauges         map[string]*Gauge // "vus", "vus_max": Value, Min, Max
-//	Errors         map[string]int64  // failures by message
-//	Notes          []string          // remarks shown in the summaries
-type ScenarioSnapshot = metrics.ScenarioSnapshot
+// ScenarioSnapshot is the measurements of one scenario of a Snapshot; see
+// package metric.
+type ScenarioSnapshot = metric.ScenarioSnapshot
 
 // Outputs returns a registry of stampede's own outputs (influxdb,
 // prometheus-rw, json, csv), to which a program may Add its own.

@@ -4,11 +4,10 @@ import (
 	"context"
 	"io"
 
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/run"
-	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/threshold"
 )
 
@@ -33,6 +32,7 @@ import (
 //	Outputs    []OutputSpec      // every output, in start order (nil: DefaultOutputs(); Deps.Outputs makes them)
 //	Tags       map[string]string // put on every output; testid defaults to the name of Out
 //	TrendStats []string          // the summary's trend columns (nil: avg, min, med, max, p(90), p(95), p(99))
+//	SummaryMode string           // the console summary's layout: "compact", "full" or "legacy" ("": legacy)
 //
 //	Thresholds   Thresholds // pass/fail criteria (ParseThresholds)
 //	NoThresholds bool       // record the thresholds without judging them
@@ -58,45 +58,27 @@ type PlanScenario = run.Scenario
 // N): Plan.WithSegment gives the segment's plan, whose executors run that
 // share of the whole (VUs, iterations, rates), and `stampede merge`
 // combines the segments' result directories exactly. See docs/scale.md.
-type Segment = segment.Segment
+type Segment = executor.Segment
 
 // ParseSegment reads a segment in "i/N" form, e.g. "2/4".
-func ParseSegment(s string) (Segment, error) { return segment.Parse(s) }
+func ParseSegment(s string) (Segment, error) { return executor.ParseSegment(s) }
 
-// Config is a scenario's executor, with k6's option names and defaults.
-// Executor names one of the executor constants below; the other fields
-// configure it (zero: the default, after Defaults):
-//
-//	VUs             int64         // constant-vus, per-vu-iterations, shared-iterations (default 1)
-//	Iterations      int64         // per VU (per-vu-iterations) or in all (shared-iterations); default 1
-//	Duration        time.Duration // constant-vus, constant-arrival-rate
-//	MaxDuration     time.Duration // bounds the iteration-based executors (default 10m)
-//	StartVUs        int64         // ramping-vus: VUs at the start
-//	StartRate       int64         // ramping-arrival-rate: rate at the start, per TimeUnit
-//	Stages          []Stage       // ramping-vus, ramping-arrival-rate
-//	Rate            int64         // constant-arrival-rate: iterations per TimeUnit
-//	TimeUnit        time.Duration // of Rate and StartRate (default 1s)
-//	PreAllocatedVUs int64         // arrival-rate executors: VUs made before the start
-//	MaxVUs          int64         // arrival-rate executors: most VUs (iterations that find none are dropped_iterations)
-//	GracefulStop    time.Duration // how long iterations still running at the end may take (default 30s)
-//	Warmup          time.Duration // the start, excluded from every statistic (default 0)
-//
-// Defaults() returns c with what is left zero filled in; Validate()
-// reports every problem of a Config with its defaults.
-type Config = engine.Config
+// Config is a scenario's executor, with k6's option names and defaults;
+// see package executor for its fields. Execute fills in its defaults
+// (Config.Defaults).
+type Config = executor.Config
 
-// Stage is one stage of a ramping executor: ramp linearly to Target (VUs,
-// or iterations per TimeUnit) over Duration.
-type Stage = engine.Stage
+// Stage is one stage of a ramping executor; see package executor.
+type Stage = executor.Stage
 
 // The executors of Config.Executor.
 const (
-	ConstantVUs         = engine.ConstantVUs
-	RampingVUs          = engine.RampingVUs
-	PerVUIterations     = engine.PerVUIterations
-	SharedIterations    = engine.SharedIterations
-	ConstantArrivalRate = engine.ConstantArrivalRate
-	RampingArrivalRate  = engine.RampingArrivalRate
+	ConstantVUs         = executor.ConstantVUs
+	RampingVUs          = executor.RampingVUs
+	PerVUIterations     = executor.PerVUIterations
+	SharedIterations    = executor.SharedIterations
+	ConstantArrivalRate = executor.ConstantArrivalRate
+	RampingArrivalRate  = executor.RampingArrivalRate
 )
 
 // Thresholds are a plan's pass/fail criteria, parsed once by
@@ -130,7 +112,10 @@ type Result = run.Result
 //	Metric string  // k6's key of the (sub)metric, e.g. "responseTime{scenario:echo.RoundTrip}"
 //	Expr   string  // the expression as written, e.g. "p(95)<200"
 //	Value  float64 // the observed statistic: ms for times, a fraction for rates, per second for a counter's rate
+//	Agg    (threshold.Agg) // the statistic judged (p(95), avg, rate, count, ...)
+//	Kind, Unit     // the metric's kind and unit (zero when it has no data)
 //	Pass   bool    // the expression held (false when Err is set)
+//	NoData bool    // the metric has no samples: as in k6, the expression then passes
 //	Err    error   // why it could not be judged (no samples, unknown scenario): the threshold fails
 type ThresholdResult = threshold.Result
 
@@ -147,7 +132,6 @@ const (
 // Deps are what Execute uses from the process; DefaultDeps fills them.
 // Fields:
 //
-//	Drivers      *…                  // the target drivers (required: take DefaultDeps's)
 //	Outputs      *OutputRegistry     // makes Plan.Outputs (nil: stampede's own; Catalog.Outputs adds the program's)
 //	Getenv       func(string) string // the environment: credentials, tokens (nil: none)
 //	Log          io.Writer           // the families' preparation messages (nil: quiet)
@@ -155,15 +139,16 @@ const (
 //	Warn         io.Writer           // warnings (nil: none)
 //	ProgressBars io.Writer           // the families' progress bars, for a terminal (nil: none)
 //	StdoutTTY    bool                // stdout is a terminal (summary.json records it)
+//	ConsoleWidth int                 // the terminal's width for the summary printed on it (0: 80 columns)
 //
 // Display (a live progress line) serves the command line.
 type Deps = run.Deps
 
 // DefaultDeps returns stampede's own outputs and the process environment,
-// with preparation and progress messages to log (nil: quiet). Drivers is
-// left nil: each family of the plan registers the target drivers it uses
-// (the built-in graph and http families do), so that a program links only
-// the drivers of its families.
+// with preparation and progress messages to log (nil: quiet). Each family
+// of a plan opens its targets with drivers of its own (the built-in graph
+// family SQLite, PostgreSQL and NebulaGraph, the http family HTTP), so
+// that a program links only the drivers of its families.
 func DefaultDeps(log io.Writer, getenv func(string) string) Deps {
 	return Deps{Outputs: outputs.New(), Getenv: getenv, Log: log, Info: log, Warn: log}
 }

@@ -11,10 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/stampede-bench/stampede"
 	"github.com/stampede-bench/stampede/cmdline"
+	"github.com/stampede-bench/stampede/flags"
 )
 
 // kvOptions are the kv family's options, independent of any flag library.
@@ -46,7 +45,7 @@ func (f *kvFamily) Scenarios() []stampede.ScenarioInfo {
 }
 
 // BindFlags offers the options as run flags (stampede.FlagBinder).
-func (f *kvFamily) BindFlags(fs *pflag.FlagSet) {
+func (f *kvFamily) BindFlags(fs flags.Set) {
 	fs.IntVar(&f.opts.Keys, "kv-keys", f.opts.Keys, "keys in the kv store")
 }
 

@@ -10,11 +10,11 @@ import (
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/k8s"
 	"github.com/stampede-bench/stampede/internal/plugins"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
-	"github.com/stampede-bench/stampede/internal/segment"
 )
 
 func newK8sCmd(env *Env) *cobra.Command {
@@ -150,7 +150,7 @@ merged result (stampede merge) — so one segment never stops the others.`,
 			if err != nil {
 				return err
 			}
-			if plan, err = plan.ForWorker(segment.Segment{Index: idx + 1, Count: segments}, dir, startAt, time.Now()); err != nil {
+			if plan, err = plan.ForWorker(executor.Segment{Index: idx + 1, Count: segments}, dir, startAt, time.Now()); err != nil {
 				return err
 			}
 			err = runMeasured(cmd.Context(), env, f, plan) // a run in this process, with the self-check

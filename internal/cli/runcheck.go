@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 )
 
@@ -41,7 +42,7 @@ func checkExecutorFlags(f *runFlags, changed func(string) bool) error {
 	case f.cooldown > maxCooldown:
 		return usagef("--cooldown %s is longer than the limit of %s", f.cooldown, maxCooldown)
 	case changed("executor") && !knownExecutor(f.executor):
-		return usagef("unknown executor %q (known: %s)", f.executor, strings.Join(engine.ExecutorNames, ", "))
+		return usagef("unknown executor %q (known: %s)", f.executor, strings.Join(executor.Names(), ", "))
 	}
 	return nil
 }
@@ -50,7 +51,7 @@ func checkExecutorFlags(f *runFlags, changed func(string) bool) error {
 const maxCooldown = 24 * time.Hour
 
 func knownExecutor(name string) bool {
-	for _, n := range engine.ExecutorNames {
+	for _, n := range executor.Names() {
 		if n == name {
 			return true
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/pflag"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/runconfig"
 )
@@ -15,7 +16,7 @@ func applyEnv(fs *pflag.FlagSet, getenv func(string) string) error {
 
 // parseStage is engine.ParseStage, a usage error when bad.
 func parseStage(s string) (engine.Stage, error) {
-	st, err := engine.ParseStage(s)
+	st, err := executor.ParseStage(s)
 	return st, asUsage(err)
 }
 

@@ -106,7 +106,7 @@ const ExitInterrupted = 130
 // the display flags say.
 func runDeps(env *Env, f *runFlags) run.Deps {
 	d := run.Deps{
-		Drivers: newDrivers(), Outputs: env.outputs(), Getenv: env.Getenv, Log: env.Stderr, Warn: env.Stderr,
+		Outputs: env.outputs(), Getenv: env.Getenv, Log: env.Stderr, Warn: env.Stderr,
 		StdoutTTY: termio.IsTerminal(env.Stdout),
 	}
 	if d.StdoutTTY {

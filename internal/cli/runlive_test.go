@@ -21,6 +21,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/prom"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // influxSink is an InfluxDB stand-in that sums the "value" field per
@@ -273,14 +274,14 @@ func BenchmarkLiveOutputsPerSecond(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	r := uint64(1)
 	for range 100_000 {
 		r = r*6364136223846793005 + 1442695040888963407
 		_ = h.RecordValue(int64(200 + (r>>33)%5000))
 	}
 	p := &metrics.Point{Scenario: "go.Go1Step", Counts: map[string]int64{"iterations": 100_000, "requests": 100_000, "checks": 100_000},
-		Errors: map[string]int64{"timeout": 3}, VUs: 100, Hist: h, RT: metrics.StatsOf(h), Time: time.Now()}
+		Errors: map[string]int64{"timeout": 3}, VUs: 100, Hist: h, RT: metric.StatsOf(h), Time: time.Now()}
 	b.ReportAllocs()
 	for b.Loop() {
 		c.Observe(p)

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output"
@@ -15,7 +16,6 @@ import (
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/runconfig"
 	"github.com/stampede-bench/stampede/internal/secret"
-	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -111,7 +111,7 @@ func buildPlan(in planInput) (run.Plan, error) {
 		p.StartAt = t
 	}
 	if f.segment != "" {
-		seg, err := segment.Parse(f.segment)
+		seg, err := executor.ParseSegment(f.segment)
 		if err != nil {
 			return p, usagef("--segment: %v", err)
 		}

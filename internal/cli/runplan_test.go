@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/run"
-	"github.com/stampede-bench/stampede/internal/segment"
 )
 
 // parsePlan parses args as `stampede run` does and translates them at now.
@@ -54,7 +54,7 @@ func TestBuildPlan(t *testing.T) {
 			if want := filepath.Join("stampede-results", "2026-11-30T17-14-00"); p.Out != want {
 				t.Errorf("out %q, want %q", p.Out, want)
 			}
-			if p.Repeat != 1 || p.Segment != (segment.Segment{}) || !p.StartAt.IsZero() || p.Thresholds.Len() != 0 {
+			if p.Repeat != 1 || p.Segment != (executor.Segment{}) || !p.StartAt.IsZero() || p.Thresholds.Len() != 0 {
 				t.Errorf("plan %+v", p)
 			}
 			if p.Backoff != (engine.Backoff{Min: engine.DefaultBackoffMin, Max: engine.DefaultBackoffMax}) {
@@ -76,7 +76,7 @@ func TestBuildPlan(t *testing.T) {
 			}
 		}},
 		{name: "segment scales the executors", args: []string{"builtin.Noop", "-u", "4", "--segment", "2/4"}, check: func(t *testing.T, p run.Plan) {
-			if p.Segment != (segment.Segment{Index: 2, Count: 4}) || p.Scenarios[0].Config.VUs != 1 {
+			if p.Segment != (executor.Segment{Index: 2, Count: 4}) || p.Scenarios[0].Config.VUs != 1 {
 				t.Errorf("segment %v, config %+v", p.Segment, p.Scenarios[0].Config)
 			}
 		}},

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/reqlog"
@@ -59,11 +60,11 @@ func newRunner(idx int, spec Spec, deps Deps) *runner {
 // the scenario began.
 func (r *runner) execute(ctx context.Context, start time.Duration) error {
 	r.warmEnd = start + r.cfg.Warmup
-	e, err := ExecutorOf(r.cfg)
+	e, err := executor.Of(r.cfg)
 	if err != nil {
 		return err
 	}
-	return e.run(ctx, r, start)
+	return runExecutor(ctx, e, r, start)
 }
 
 // newVU allocates one VU with its own recorder and request writer.

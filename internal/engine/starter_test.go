@@ -76,8 +76,8 @@ func TestStarterCalledOnceBeforeIterations(t *testing.T) {
 		{"per-vu-iterations", Config{Executor: PerVUIterations, VUs: 3, Iterations: 5}, 3},
 		{"shared-iterations", Config{Executor: SharedIterations, VUs: 2, Iterations: 9}, 2},
 		{"constant-arrival-rate", Config{Executor: ConstantArrivalRate, Rate: 20, Duration: time.Second, PreAllocatedVUs: 2, MaxVUs: 4}, 2},
-		{"ramping-arrival-rate", Config{Executor: RampingArrivalRate, Stages: []Stage{{time.Second, 20}}, PreAllocatedVUs: 3, MaxVUs: 3}, 3},
-		{"ramping-vus", Config{Executor: RampingVUs, StartVUs: 1, Stages: []Stage{{time.Second, 5}}}, 5},
+		{"ramping-arrival-rate", Config{Executor: RampingArrivalRate, Stages: []Stage{{Duration: time.Second, Target: 20}}, PreAllocatedVUs: 3, MaxVUs: 3}, 3},
+		{"ramping-vus", Config{Executor: RampingVUs, StartVUs: 1, Stages: []Stage{{Duration: time.Second, Target: 5}}}, 5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

@@ -70,7 +70,7 @@ func TestSchedulePlanned(t *testing.T) {
 	}{
 		{"constant", Config{Executor: ConstantArrivalRate, Rate: 100, Duration: time.Second, PreAllocatedVUs: 2, MaxVUs: 2}, 100, time.Second},
 		{"constant after warm-up", Config{Executor: ConstantArrivalRate, Rate: 100, Duration: time.Second, Warmup: 400 * time.Millisecond, PreAllocatedVUs: 2, MaxVUs: 2}, 60, 600 * time.Millisecond},
-		{"ramping", Config{Executor: RampingArrivalRate, Stages: []Stage{{time.Second, 100}, {time.Second, 100}}, PreAllocatedVUs: 20, MaxVUs: 20}, 150, 2 * time.Second},
+		{"ramping", Config{Executor: RampingArrivalRate, Stages: []Stage{{Duration: time.Second, Target: 100}, {Duration: time.Second, Target: 100}}, PreAllocatedVUs: 20, MaxVUs: 20}, 150, 2 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

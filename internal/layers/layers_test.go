@@ -40,6 +40,14 @@ var layers = []layer{
 	// target URL without its password.
 	{-1, "internal/redact", "a URL's password, secret query parameters and headers as xxxxx"},
 
+	// Public leaves: the types a Go user names, which the internals use
+	// as their own (standard library and HdrHistogram only).
+	{-2, "metric", "the measurements: Point, Snapshot, histogram geometry"},
+	{-2, "flags", "how a family binds its run flags"},
+	{-2, "executor", "k6's executors as configuration: Config, Shortcuts, limits"},
+	// The output contract speaks of the measurements.
+	{-1, "output", "the contract of a live output: Output, Annotator"},
+
 	// Leaves: standard library only (the driver interface: and redact).
 	{0, "internal/usage", "the one usage-error type"},
 	{0, "internal/version", ""},
@@ -84,7 +92,6 @@ var layers = []layer{
 
 	{4, "internal/resultdir", ""},
 	{4, "internal/runconfig", "the --config YAML file of run and sweep"},
-	{4, "internal/segment", ""},
 	{4, "internal/workload", "the Family interface"},
 	{4, "internal/workload/graph/ngqlload", ""},
 	{4, "internal/workload/msgload", "the messaging core of the kafka and nats families"},

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"slices"
 	"sync"
 	"time"
 )
@@ -197,7 +198,7 @@ func (a *Aggregator) Schedule(scenario int, planned int64, over time.Duration, c
 func (a *Aggregator) Note(scenario int, note string) {
 	a.do(func() {
 		s := a.scenarios[scenario]
-		if !containsString(s.notes, note) {
+		if !slices.Contains(s.notes, note) {
 			s.notes = append(s.notes, note)
 		}
 	})

@@ -29,9 +29,9 @@ type Failure struct {
 	Top ErrorCount
 }
 
-// Failure returns the scenario's failure, or nil when at most
+// FailureOf returns scenario s's failure, or nil when at most
 // FailureThreshold of its requests (iterations when it made none) failed.
-func (s *ScenarioSnapshot) Failure() *Failure {
+func FailureOf(s *ScenarioSnapshot) *Failure {
 	ops, what := s.Counters[Requests], "requests"
 	if ops == 0 {
 		ops, what = s.Counters[Iterations], "iterations"

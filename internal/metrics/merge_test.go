@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // The merge of N snapshots equals one snapshot that saw all samples.
@@ -43,7 +45,7 @@ func TestMergeIsExact(t *testing.T) {
 		split[i].Close()
 		snaps = append(snaps, roundTrip(t, split[i].Snapshot()))
 	}
-	merged, err := Merge(snaps...)
+	merged, err := metric.Merge(snaps...)
 	if err != nil {
 		t.Fatal(err)
 	}

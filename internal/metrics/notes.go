@@ -1,5 +1,7 @@
 package metrics
 
+import "slices"
+
 // RunNotes returns the notes that concern the whole run: those every
 // scenario of a run of several scenarios carries (the target, the data
 // set, the generator's CPU), in the first scenario's order. Summaries print
@@ -13,7 +15,7 @@ func RunNotes(snap *Snapshot) []string {
 	for _, n := range snap.Scenarios[0].Notes {
 		all := true
 		for _, sc := range snap.Scenarios[1:] {
-			if !containsString(sc.Notes, n) {
+			if !slices.Contains(sc.Notes, n) {
 				all = false
 				break
 			}
@@ -26,13 +28,13 @@ func RunNotes(snap *Snapshot) []string {
 }
 
 // OwnNotes returns the notes of s that are not in run (RunNotes).
-func (s *ScenarioSnapshot) OwnNotes(run []string) []string {
+func OwnNotes(s *ScenarioSnapshot, run []string) []string {
 	if len(run) == 0 {
 		return s.Notes
 	}
 	var out []string
 	for _, n := range s.Notes {
-		if !containsString(run, n) {
+		if !slices.Contains(run, n) {
 			out = append(out, n)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // run records with fn on one recorder of a fresh aggregator (warm-up end
@@ -163,7 +165,7 @@ func TestRecorderRecords(t *testing.T) {
 				g := got[name]
 				// HDR keeps 3 significant digits: compare min and
 				// max at the histogram's resolution.
-				h := NewHistogram()
+				h := metric.NewHistogram()
 				if g[0] != want[0] || !h.ValuesAreEquivalent(g[1], want[1]) || !h.ValuesAreEquivalent(g[2], want[2]) {
 					t.Errorf("trend %s: count/min/max %v, want %v", name, g, want)
 				}
@@ -299,7 +301,7 @@ func TestRecorderHTTP(t *testing.T) {
 		HTTPReqTLS: {2, 0, 0}, HTTPReqSending: {2, 0, 1000}, HTTPReqReceiving: {2, 0, 2000},
 	}
 	got := histCounts(sc)
-	h := NewHistogram()
+	h := metric.NewHistogram()
 	for name, w := range want {
 		g := got[name]
 		if g[0] != w[0] || !h.ValuesAreEquivalent(g[1], w[1]) || !h.ValuesAreEquivalent(g[2], w[2]) {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // gaugeState is a gauge's last value and extremes.
@@ -44,7 +45,7 @@ func newScenarioState(name string, reg *Registry) *scenarioState {
 func (s *scenarioState) trend(id ID) *hdr.Histogram {
 	h := s.trends[id]
 	if h == nil {
-		h = NewHistogram()
+		h = metric.NewHistogram()
 		s.trends[id] = h
 	}
 	return h
@@ -80,7 +81,7 @@ func (s *scenarioState) bin(sec int64, a *Aggregator) *secondBin {
 	if n := len(s.free); n > 0 {
 		b, s.free = s.free[n-1], s.free[:n-1]
 	} else {
-		b = &secondBin{rt: NewHistogram(), counts: make([]int64, a.reg.Len()), fails: make([]int64, a.reg.Len())}
+		b = &secondBin{rt: metric.NewHistogram(), counts: make([]int64, a.reg.Len()), fails: make([]int64, a.reg.Len())}
 	}
 	b.sec = sec
 	s.open = append(s.open, nil)
@@ -103,7 +104,7 @@ func (s *scenarioState) recycle(b *secondBin) {
 }
 
 func (s *scenarioState) snapshot(reg *Registry) *ScenarioSnapshot {
-	sc := newScenarioSnapshot(s.name, s.executor)
+	sc := metric.NewScenarioSnapshot(s.name, s.executor)
 	sc.Start, sc.End, sc.Interrupted, sc.Warmup = s.start, s.end, s.interrupted, s.warmup
 	sc.Notes = append([]string(nil), s.notes...)
 	sc.Scheduled, sc.ScheduledOver, sc.Cut = s.scheduled, s.scheduledOver, s.cut
@@ -148,7 +149,7 @@ type secondBin struct {
 func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
 	p := &Point{
 		Scenario: s.name, Sec: b.sec, Time: clock.Wall(time.Duration(b.sec) * time.Second),
-		Counts: map[string]int64{}, Errors: b.errors, Hist: b.rt, RT: StatsOf(b.rt),
+		Counts: map[string]int64{}, Errors: b.errors, Hist: b.rt, RT: metric.StatsOf(b.rt),
 		VUs: int64(s.gauges[IDVUs].val), VUsMax: int64(s.gauges[IDVUsMax].val),
 	}
 	for i, id := range reg.Series() {
@@ -158,7 +159,7 @@ func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
 			}
 			name := reg.Def(id).Name
 			p.Trends[name] = b.trends[i]
-			p.TrendStats[name] = StatsOf(b.trends[i])
+			p.TrendStats[name] = metric.StatsOf(b.trends[i])
 		}
 	}
 	for id := 0; id < reg.Len(); id++ {
@@ -179,7 +180,7 @@ func (b *secondBin) seriesTrend(slot, n int) *hdr.Histogram {
 		b.trends = append(b.trends, make([]*hdr.Histogram, n-len(b.trends))...)
 	}
 	if b.trends[slot] == nil {
-		b.trends[slot] = NewHistogram()
+		b.trends[slot] = metric.NewHistogram()
 	}
 	return b.trends[slot]
 }

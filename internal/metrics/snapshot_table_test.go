@@ -6,15 +6,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // snap builds a one-scenario snapshot from values.
 func snap(name string, start, end time.Time, warm time.Duration, values []int64, counters map[string]int64,
 	rates map[string]*Rate, gauges map[string]*Gauge, errs map[string]int64, notes ...string) *Snapshot {
-	sc := newScenarioSnapshot(name, "constant-vus")
+	sc := metric.NewScenarioSnapshot(name, "constant-vus")
 	sc.Start, sc.End, sc.Warmup, sc.Notes = start, end, warm, notes
 	if values != nil {
-		h := NewHistogram()
+		h := metric.NewHistogram()
 		for _, v := range values {
 			record(h, v)
 		}
@@ -49,7 +51,7 @@ func TestMergeSemantics(t *testing.T) {
 		map[string]*Gauge{VUs: {Value: 3, Min: 2, Max: 4}}, map[string]int64{"x": 2, "y": 1}, "note 1", "note 2")
 	p2.Interrupted = true
 	p3 := snap("b", t0.Add(20*time.Second), t0.Add(30*time.Second), 0, nil, map[string]int64{Requests: 9}, nil, nil, nil)
-	m, err := Merge(roundTrip(t, p1), roundTrip(t, p2), roundTrip(t, p3))
+	m, err := metric.Merge(roundTrip(t, p1), roundTrip(t, p2), roundTrip(t, p3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func TestMergeRefuses(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := Merge(tc.parts...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := metric.Merge(tc.parts...); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Merge: %v, want %q", err, tc.want)
 			}
 		})
@@ -131,7 +133,7 @@ func TestSnapshotJSONRoundTrip(t *testing.T) {
 
 // Trend statistics on values HDR holds exactly (1 µs buckets below 2048).
 func TestTrendStats(t *testing.T) {
-	h := NewHistogram()
+	h := metric.NewHistogram()
 	for v := int64(1); v <= 100; v++ {
 		record(h, v)
 	}
@@ -144,17 +146,17 @@ func TestTrendStats(t *testing.T) {
 	if p := tr.Percentile(75); p != 75 {
 		t.Errorf("p75 = %v", p)
 	}
-	if (&Trend{Hist: NewHistogram()}).Stats() != (Stats{}) {
+	if (&Trend{Hist: metric.NewHistogram()}).Stats() != (Stats{}) {
 		t.Error("empty trend has stats")
 	}
-	if StatsOf(nil) != (PointStats{}) {
-		t.Error("StatsOf(nil) not zero")
+	if metric.StatsOf(nil) != (PointStats{}) {
+		t.Error("metric.StatsOf(nil) not zero")
 	}
-	enc, err := EncodeHistogram(h)
+	enc, err := metric.EncodeHistogram(h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dec, err := DecodeHistogram(enc); err != nil || !dec.Equals(h) {
+	if dec, err := metric.DecodeHistogram(enc); err != nil || !dec.Equals(h) {
 		t.Errorf("decode: %v", err)
 	}
 }
@@ -195,7 +197,7 @@ func TestFailure(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			sc := newScenarioSnapshot("s", "")
+			sc := metric.NewScenarioSnapshot("s", "")
 			for k, v := range tc.counters {
 				sc.Counters[k] = v
 			}
@@ -203,7 +205,7 @@ func TestFailure(t *testing.T) {
 				sc.Errors[k] = v
 			}
 			sc.Notes = tc.notes
-			f := sc.Failure()
+			f := FailureOf(sc)
 			switch {
 			case tc.want == "" && f != nil:
 				t.Errorf("failure %q, want none", f)
@@ -213,15 +215,6 @@ func TestFailure(t *testing.T) {
 				t.Errorf("failure %q, want %q", f, tc.want)
 			}
 		})
-	}
-}
-
-func TestSortedErrors(t *testing.T) {
-	sc := newScenarioSnapshot("s", "")
-	sc.Errors = map[string]int64{"b": 2, "a": 2, "c": 5, "d": 1}
-	want := []ErrorCount{{"c", 5}, {"a", 2}, {"b", 2}, {"d", 1}}
-	if got := sc.SortedErrors(); !reflect.DeepEqual(got, want) {
-		t.Errorf("%v, want %v", got, want)
 	}
 }
 

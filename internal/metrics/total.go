@@ -1,5 +1,7 @@
 package metrics
 
+import "github.com/stampede-bench/stampede/metric"
+
 // Total combines the scenarios of a snapshot into the run-wide metrics that
 // k6 reports without a scenario tag (responseTime, as opposed to
 // responseTime{scenario:go.Go1Step}) and that unscoped thresholds test.
@@ -23,7 +25,7 @@ func Total(snap *Snapshot) *ScenarioSnapshot {
 		for name, t := range sc.Trends {
 			dst, ok := out.Trends[name]
 			if !ok {
-				dst = &Trend{Unit: t.Unit, Hist: NewHistogram()}
+				dst = &Trend{Unit: t.Unit, Hist: metric.NewHistogram()}
 				out.Trends[name] = dst
 			}
 			// Every trend shares the histogram geometry, so nothing is dropped.

@@ -18,36 +18,19 @@ package output
 import (
 	"context"
 
+	"github.com/stampede-bench/stampede/output"
+
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
-// Output is one live output of a run.
-//
-// Start is called once, before any Observe; when it fails the output is
-// not stopped. Observe is called from the aggregator's goroutine once for
-// every finished second of every scenario, in time order: it must return
-// quickly and must not keep p.Hist or p.Trends after it returns. Stop is
-// called once, after the last Observe; it flushes and releases what the
-// output holds, and reports what it could not write.
-type Output interface {
-	// Description is one line for the console once the output has
-	// started, e.g. "influxdb: writing to http://127.0.0.1:8086/k6";
-	// empty when the output has nothing to announce.
-	Description() string
-	Start() error
-	Observe(p *metrics.Point)
-	Stop() error
-}
-
-// Annotator is an Output that adds what it learned during the run to the
-// snapshot, after Stop: e.g. the number of lines InfluxDB lost, or that
-// the generator was saturated during a scenario. Notes are appended to
-// metrics.ScenarioSnapshot.Notes without duplicates (see AddNote).
-type Annotator interface {
-	Annotate(snap *metrics.Snapshot)
-}
+// Output and Annotator are package output's (public, documented there):
+// a live output of a run, and one that adds notes to the snapshot.
+type (
+	Output    = output.Output
+	Annotator = output.Annotator
+)
 
 // DirWriter is an Output that writes files of its own into the result
 // directory, after Stop (e.g. selfcheck.json).
@@ -129,14 +112,7 @@ type Spec struct {
 }
 
 // AddNote appends note to notes unless it is already there.
-func AddNote(notes []string, note string) []string {
-	for _, x := range notes {
-		if x == note {
-			return notes
-		}
-	}
-	return append(notes, note)
-}
+func AddNote(notes []string, note string) []string { return output.AddNote(notes, note) }
 
 // NoteAll adds note to every scenario of snap (AddNote).
 func NoteAll(snap *metrics.Snapshot, note string) {

@@ -32,6 +32,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // File names inside a result directory.
@@ -215,7 +216,7 @@ func (s *SeriesWriter) Observe(p *metrics.Point) {
 		return
 	}
 	if p.Hist != nil && p.Hist.TotalCount() > 0 {
-		enc, err := metrics.EncodeHistogram(p.Hist)
+		enc, err := metric.EncodeHistogram(p.Hist)
 		if err != nil {
 			s.err = err
 			return
@@ -249,7 +250,7 @@ func (s *SeriesWriter) Close() error {
 func ReadSeries(dir string, fn func(*metrics.Point) error) error {
 	return ScanSeries(dir, func(p *metrics.Point) error {
 		if p.HistEnc != "" {
-			h, err := metrics.DecodeHistogram(p.HistEnc)
+			h, err := metric.DecodeHistogram(p.HistEnc)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 func TestFindAndPrepare(t *testing.T) {
@@ -48,12 +49,12 @@ func TestSeriesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	for v := int64(1); v <= 1000; v++ {
 		h.RecordValue(v)
 	}
 	base := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-	w.Observe(&metrics.Point{Scenario: "s", Sec: 0, Time: base, Counts: map[string]int64{"iterations": 1000}, Hist: h, RT: metrics.StatsOf(h)})
+	w.Observe(&metrics.Point{Scenario: "s", Sec: 0, Time: base, Counts: map[string]int64{"iterations": 1000}, Hist: h, RT: metric.StatsOf(h)})
 	w.Observe(&metrics.Point{Scenario: "s", Sec: 1, Time: base.Add(time.Second), Counts: map[string]int64{}})
 	if err := w.Close(); err != nil {
 		t.Fatal(err)

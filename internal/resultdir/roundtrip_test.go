@@ -12,13 +12,14 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // sampleSnapshot is a one-scenario snapshot with a histogram, counters,
 // rates, gauges, errors and notes.
 func sampleSnapshot() *metrics.Snapshot {
 	t0 := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	for v := int64(1); v <= 5000; v += 7 {
 		h.RecordValue(v)
 	}

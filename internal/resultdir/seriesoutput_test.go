@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // TestSeriesOutput: series.jsonl appears on Start and reads back every
@@ -21,9 +22,9 @@ func TestSeriesOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	for sec := range int64(3) {
-		h := metrics.NewHistogram()
+		h := metric.NewHistogram()
 		h.RecordValue(100 * (sec + 1))
-		o.Observe(&metrics.Point{Scenario: "s", Sec: sec, Time: time.Unix(sec, 0), Hist: h, RT: metrics.StatsOf(h)})
+		o.Observe(&metrics.Point{Scenario: "s", Sec: sec, Time: time.Unix(sec, 0), Hist: h, RT: metric.StatsOf(h)})
 	}
 	if err := o.Stop(); err != nil {
 		t.Fatal(err)

@@ -3,19 +3,16 @@ package run
 import (
 	"io"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
-// Deps are what Execute and Preflight use from the process: drivers,
-// environment and where messages go. Nil writers discard.
+// Deps are what Execute and Preflight use from the process: outputs,
+// environment and where messages go. Nil writers discard. (Each family
+// opens its targets with drivers of its own.)
 type Deps struct {
-	// Drivers open target URLs, also the embedded ones; nil: the drivers
-	// the plan's families register themselves (workload.DriverUser).
-	Drivers *driver.Registry
 	// Outputs make the live outputs Plan.Outputs name (--out NAME=ARG);
 	// nil: stampede's own (outputs.New).
 	Outputs *output.Registry
@@ -75,18 +72,8 @@ func (d Deps) workloadEnv(p Plan, reg *metrics.Registry) *workload.Env {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	drivers := d.Drivers
-	if drivers == nil {
-		drivers = driver.NewRegistry()
-		families, _ := p.families()
-		for _, f := range families {
-			if u, ok := f.(workload.DriverUser); ok {
-				u.RegisterDrivers(drivers)
-			}
-		}
-	}
 	return &workload.Env{
-		Target: p.Target, Drivers: drivers, DataDir: p.DataDir, Metrics: reg,
+		Target: p.Target, DataDir: p.DataDir, Metrics: reg,
 		MaxVUs: int(p.MaxVUs()), Seed: p.Seed, Timeout: p.Timeout,
 		Log: orDiscard(d.Log), Stderr: orDiscard(d.ProgressBars), Quiet: d.Log == nil, Getenv: getenv,
 		InsecureSkipTLSVerify: p.InsecureSkipTLSVerify, UserAgent: p.UserAgent, Vars: p.Vars,

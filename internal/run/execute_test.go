@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/resultdir"
@@ -35,7 +34,7 @@ func noopPlan(t *testing.T, dir string, n int64, thresholds ...string) Plan {
 	}
 }
 
-func testDeps() Deps { return Deps{Drivers: driver.NewRegistry(), Outputs: outputs.New()} }
+func testDeps() Deps { return Deps{Outputs: outputs.New()} }
 
 func TestExecuteWritesResultDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "b")
@@ -163,8 +162,8 @@ func TestExecuteRefusesUnopenedScenario(t *testing.T) {
 	}
 }
 
-// TestExecuteFamiliesBringTheirDrivers: without Deps.Drivers, each
-// family registers the drivers it opens targets with (the http family its
+// TestExecuteFamiliesBringTheirDrivers: each family opens its targets
+// with drivers of its own (the http family its
 // HTTP driver), so a Go program links only those.
 func TestExecuteFamiliesBringTheirDrivers(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))

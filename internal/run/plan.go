@@ -16,11 +16,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/profile"
-	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -84,7 +84,7 @@ type Plan struct {
 
 	// Segment is the part of a distributed run this instance runs (zero:
 	// not segmented). Set it with WithSegment, which scales the executors.
-	Segment segment.Segment
+	Segment executor.Segment
 	// StartAt, when set, is when the run's clock starts: Execute waits for
 	// it, and instances of a segmented run share this time base.
 	StartAt time.Time
@@ -157,7 +157,7 @@ func (p Plan) clone() Plan {
 // WithSegment returns the plan of segment seg of a distributed run: every
 // scenario's executor scaled to this instance's share (see package
 // segment). p is not changed.
-func (p Plan) WithSegment(seg segment.Segment) (Plan, error) {
+func (p Plan) WithSegment(seg executor.Segment) (Plan, error) {
 	q := p.clone()
 	q.Segment = seg
 	if seg.IsWhole() {

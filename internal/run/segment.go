@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/segment"
+	"github.com/stampede-bench/stampede/executor"
 )
 
 // startAtTolerance is how late --start-at may be and still count: a time
@@ -85,7 +85,7 @@ func SegmentLines(p Plan) []string {
 	lines := []string{fmt.Sprintf("segment %s: this instance runs its share of every executor", p.segmentName())}
 	for _, s := range p.Scenarios {
 		n, c := s.Name, s.Config
-		if segment.IsIdle(c) {
+		if executor.IsIdle(c) {
 			msg := "no share in this segment (more segments than VUs, iterations or rate): runs no VU"
 			if d := c.TotalDuration(); d > 0 {
 				msg += fmt.Sprintf(", idles %s to stay in step", d)

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/segment"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
@@ -58,7 +58,7 @@ func TestWithSegment(t *testing.T) {
 	cvu := engine.Config{Executor: engine.ConstantVUs, VUs: 3, Duration: 10 * time.Second}.Defaults()
 	shared := engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: 100}.Defaults()
 	whole := segmentPlanFor(map[string]engine.Config{"a": cvu, "b": shared}, "a", "b")
-	p, err := whole.WithSegment(segment.Segment{Index: 2, Count: 4})
+	p, err := whole.WithSegment(executor.Segment{Index: 2, Count: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestWithSegment(t *testing.T) {
 		t.Errorf("WithSegment changed the plan it was called on: %+v", whole)
 	}
 
-	idle, err := segmentPlanFor(map[string]engine.Config{"a": cvu}, "a").WithSegment(segment.Segment{Index: 4, Count: 4})
+	idle, err := segmentPlanFor(map[string]engine.Config{"a": cvu}, "a").WithSegment(executor.Segment{Index: 4, Count: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

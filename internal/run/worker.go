@@ -3,13 +3,13 @@ package run
 import (
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/segment"
+	"github.com/stampede-bench/stampede/executor"
 )
 
 // ForWorker is the plan of one worker of a distributed run (a pod of a
 // Kubernetes Indexed Job): segment seg of p, into dir, starting at startAt
 // (RFC 3339 or now+D; empty: at once). Bad input is a usage error.
-func (p Plan) ForWorker(seg segment.Segment, dir, startAt string, now time.Time) (Plan, error) {
+func (p Plan) ForWorker(seg executor.Segment, dir, startAt string, now time.Time) (Plan, error) {
 	p.Out = dir
 	if startAt != "" {
 		t, err := ParseStartAt(startAt, now)

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -82,15 +83,15 @@ func checkScenarioFields(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
 		return nil // the typed decoding has reported it
 	}
-	executor := engine.ConstantVUs
+	name := engine.ConstantVUs
 	var keys []string
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		keys = append(keys, n.Content[i].Value)
 		if n.Content[i].Value == "executor" && n.Content[i+1].Value != "" {
-			executor = n.Content[i+1].Value
+			name = n.Content[i+1].Value
 		}
 	}
-	return engine.CheckFields(executor, keys)
+	return executor.CheckFields(name, keys)
 }
 
 // Scenario returns scenario name's executor: fromFlags when c is nil,

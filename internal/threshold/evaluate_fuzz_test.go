@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // fuzzSnapshot is a one-scenario run with a time trend, counters, a rate
 // and a gauge, for evaluating fuzzed thresholds.
 func fuzzSnapshot() *metrics.Snapshot {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	for v := int64(1); v <= 1000; v++ {
 		h.RecordValue(v * 100)
 	}

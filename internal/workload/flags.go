@@ -6,27 +6,18 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/stampede-bench/stampede/flags"
+
 	"github.com/spf13/pflag"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
-// FlagBinder is implemented by families whose options can be set from
-// command-line flags. A family works without it: a Go program builds it
-// from its Options value instead.
-type FlagBinder interface {
-	// BindFlags registers the family's options as flags on fs, with the
-	// family's current option values as defaults. The values parsed into
-	// fs become the family's options.
-	BindFlags(fs *pflag.FlagSet)
-}
-
-// FlagSharer is implemented by FlagBinder families that mean to share some
-// of their flags with other families: one flag then sets the option of
-// every family that binds it. A flag name bound by two families is an
-// error unless every one of them lists it here.
-type FlagSharer interface {
-	SharedFlags() []string
-}
+// FlagBinder and FlagSharer are package flags' Binder and Sharer: a
+// family whose options are run flags binds them on a flags.Set.
+type (
+	FlagBinder = flags.Binder
+	FlagSharer = flags.Sharer
+)
 
 // BindFlags binds the flags of every family implementing FlagBinder on fs,
 // in catalog order, and returns the families binding each flag it added

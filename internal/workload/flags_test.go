@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+	"github.com/stampede-bench/stampede/flags"
 )
 
 // flagFamily is a family with string flags, all with default def.
@@ -32,7 +33,7 @@ func (f *flagFamily) Scenarios() []Info { return nil }
 func (f *flagFamily) Open(context.Context, *Env, []string) (*Opened, error) {
 	return nil, errors.New("unused")
 }
-func (f *flagFamily) BindFlags(fs *pflag.FlagSet) {
+func (f *flagFamily) BindFlags(fs flags.Set) {
 	for _, n := range f.flags {
 		v := new(string)
 		f.values[n] = v
@@ -51,8 +52,8 @@ type durationFamily struct {
 	d time.Duration
 }
 
-func (f *durationFamily) BindFlags(fs *pflag.FlagSet) { fs.DurationVar(&f.d, f.flags[0], 0, "") }
-func (f *durationFamily) SharedFlags() []string       { return f.flags }
+func (f *durationFamily) BindFlags(fs flags.Set) { fs.DurationVar(&f.d, f.flags[0], 0, "") }
+func (f *durationFamily) SharedFlags() []string  { return f.flags }
 
 func TestBindFlags(t *testing.T) {
 	a, b := newFlagFamily("a", "alpha", "common"), newFlagFamily("b", "beta")

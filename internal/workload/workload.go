@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -83,8 +82,7 @@ type Opened struct {
 // Env is what families get from the run command.
 type Env struct {
 	// Target is the raw --target URL; empty means the embedded default.
-	Target  string
-	Drivers *driver.Registry
+	Target string
 	// DataDir holds generated data and embedded databases.
 	DataDir string
 	// Metrics is the run's registry: add custom metrics during Open.
@@ -189,12 +187,4 @@ func (c *Catalog) suggest(name string) string {
 		close = close[:3]
 	}
 	return "; did you mean " + strings.Join(close, ", ") + "?"
-}
-
-// DriverUser is a family that opens targets through drivers: Execute
-// registers the drivers it names (RegisterDrivers) in the Env's driver
-// registry when the caller gave none (run.Deps.Drivers nil), so that a
-// program links the drivers of the families it uses and no others.
-type DriverUser interface {
-	RegisterDrivers(r *driver.Registry)
 }

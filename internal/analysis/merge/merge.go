@@ -19,11 +19,12 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/segment"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // Options tune Merge.
@@ -119,7 +120,7 @@ func Merge(dirs []string, out string, opts Options) (*Result, error) {
 	for i, p := range parts {
 		snaps[i] = p.Snapshot
 	}
-	snap, err := metrics.Merge(snaps...)
+	snap, err := metric.Merge(snaps...)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +208,7 @@ func fixExecutors(snap *metrics.Snapshot, parts []*resultdir.Result) {
 		for _, p := range parts {
 			c, ok := scenarioConfig(p.Options, sc.Name)
 			psc := p.Snapshot.Scenario(sc.Name)
-			if ok && psc != nil && !segment.IsIdle(c) {
+			if ok && psc != nil && !executor.IsIdle(c) {
 				sc.Executor = psc.Executor
 				break
 			}
@@ -225,7 +226,7 @@ func scenarioConfig(o resultdir.Options, name string) (engine.Config, bool) {
 }
 
 // mergeOptions describes the merged run: the first part's options with
-// every scenario's executor combined over the parts (segment.Combine), the
+// every scenario's executor combined over the parts (executor.Combine), the
 // thresholds of all parts, and the parts' segments listed.
 func mergeOptions(parts []*resultdir.Result) (resultdir.Options, []string) {
 	first := parts[0].Options
@@ -265,7 +266,7 @@ func mergeOptions(parts []*resultdir.Result) (resultdir.Options, []string) {
 	}
 	out.Segment = strings.Join(segs, ",")
 	for _, n := range order {
-		c, err := segment.Combine(byName[n])
+		c, err := executor.Combine(byName[n])
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("scenario %s: the parts ran different executors (%v); options.json keeps the first", n, err))
 			c = byName[n][0]
@@ -284,7 +285,7 @@ func checkSegments(parts []*resultdir.Result) []string {
 		if p.Options.Segment == "" {
 			continue
 		}
-		s, err := segment.Parse(p.Options.Segment)
+		s, err := executor.ParseSegment(p.Options.Segment)
 		if err != nil {
 			return []string{fmt.Sprintf("%s: %v", p.Dir, err)}
 		}

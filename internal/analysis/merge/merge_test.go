@@ -12,10 +12,11 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/segment"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // part describes one synthetic result directory.
@@ -45,12 +46,12 @@ func newTruth() *truth {
 
 func (tr *truth) record(sc string, wall time.Time, v int64) {
 	if tr.hist[sc] == nil {
-		tr.hist[sc] = metrics.NewHistogram()
+		tr.hist[sc] = metric.NewHistogram()
 	}
 	tr.hist[sc].RecordValue(v)
 	k := fmt.Sprintf("%s@%d", sc, wall.Unix())
 	if tr.sec[k] == nil {
-		tr.sec[k] = metrics.NewHistogram()
+		tr.sec[k] = metric.NewHistogram()
 	}
 	tr.sec[k].RecordValue(v)
 	tr.iters[sc]++
@@ -72,12 +73,12 @@ func writePart(tb testing.TB, dir string, p part, tr *truth) {
 	for _, name := range p.scenarios {
 		sc := &metrics.ScenarioSnapshot{
 			Name: name, Executor: p.config.Executor, Start: snap.Start, End: snap.End,
-			Trends:   map[string]*metrics.Trend{metrics.ResponseTime: {Unit: metrics.UnitMicros, Hist: metrics.NewHistogram()}},
+			Trends:   map[string]*metrics.Trend{metrics.ResponseTime: {Unit: metrics.UnitMicros, Hist: metric.NewHistogram()}},
 			Counters: map[string]int64{}, Rates: map[string]*metrics.Rate{}, Gauges: map[string]*metrics.Gauge{metrics.VUs: {Value: 2, Min: 0, Max: 2}},
 			Errors: map[string]int64{}, Units: map[string]metrics.Unit{metrics.ResponseTime: metrics.UnitMicros},
 		}
 		for s := 0; s < p.secs; s++ {
-			h := metrics.NewHistogram()
+			h := metric.NewHistogram()
 			wall := p.zero.Add(time.Duration(s) * time.Second)
 			var errs int64
 			for range p.perSec {
@@ -96,7 +97,7 @@ func writePart(tb testing.TB, dir string, p part, tr *truth) {
 			sc.Counters[metrics.Errors] += errs
 			tr.errCount[name] += errs
 			pt := &metrics.Point{Scenario: name, Sec: int64(s), Time: wall, VUs: 2,
-				Counts: map[string]int64{metrics.Iterations: int64(p.perSec)}, Hist: h, RT: metrics.StatsOf(h)}
+				Counts: map[string]int64{metrics.Iterations: int64(p.perSec)}, Hist: h, RT: metric.StatsOf(h)}
 			if errs > 0 {
 				pt.Counts[metrics.Errors] = errs
 				pt.Errors = map[string]int64{"boom": errs}
@@ -133,7 +134,7 @@ func segmentedParts(n int, zeroSkew time.Duration) []part {
 	whole := engine.Config{Executor: engine.ConstantVUs, VUs: 10, Duration: 5 * time.Second}.Defaults()
 	var parts []part
 	for i := 1; i <= n; i++ {
-		seg := segment.Segment{Index: i, Count: n}
+		seg := executor.Segment{Index: i, Count: n}
 		c, _ := seg.Apply(whole)
 		parts = append(parts, part{segment: seg.String(), zero: t0.Add(time.Duration(i-1) * zeroSkew),
 			scenarios: []string{"go.Go1Step", "go.Go2Step"}, secs: 5, perSec: 200 + 37*i, seed: uint64(i), config: c})
@@ -225,8 +226,8 @@ func checkSeries(t *testing.T, out string, tr *truth, wantPoints int) {
 		if !reflect.DeepEqual(p.Hist.Export().Counts, want.Export().Counts) {
 			return fmt.Errorf("%s second %d: histogram differs", p.Scenario, p.Sec)
 		}
-		if p.RT != metrics.StatsOf(want) || p.Counts[metrics.Iterations] != want.TotalCount() {
-			return fmt.Errorf("%s second %d: stats %+v, want %+v", p.Scenario, p.Sec, p.RT, metrics.StatsOf(want))
+		if p.RT != metric.StatsOf(want) || p.Counts[metrics.Iterations] != want.TotalCount() {
+			return fmt.Errorf("%s second %d: stats %+v, want %+v", p.Scenario, p.Sec, p.RT, metric.StatsOf(want))
 		}
 		return nil
 	})
@@ -304,7 +305,7 @@ func TestMergeIdleSegmentExecutor(t *testing.T) {
 	whole := engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 1}.Defaults()
 	var dirs []string
 	for i := 1; i <= 2; i++ {
-		seg := segment.Segment{Index: 3 - i, Count: 2} // 2/2 (idle) first
+		seg := executor.Segment{Index: 3 - i, Count: 2} // 2/2 (idle) first
 		c, _ := seg.Apply(whole)
 		p := part{segment: seg.String(), zero: t0, scenarios: []string{"s"}, secs: 1, perSec: 1, seed: 1, config: c}
 		d := filepath.Join(root, fmt.Sprint(i))
@@ -335,7 +336,7 @@ func benchmarkMerge(b *testing.B, dirs, secs int) {
 	var parts []string
 	whole := engine.Config{Executor: engine.ConstantVUs, VUs: 1000, Duration: time.Duration(secs) * time.Second}.Defaults()
 	for i := 1; i <= dirs; i++ {
-		seg := segment.Segment{Index: i, Count: dirs}
+		seg := executor.Segment{Index: i, Count: dirs}
 		c, _ := seg.Apply(whole)
 		p := part{segment: seg.String(), zero: t0, scenarios: []string{"a", "b", "c", "d", "e"}, secs: secs, perSec: 500, seed: uint64(i), config: c}
 		d := filepath.Join(root, "parts", fmt.Sprintf("%03d", i))

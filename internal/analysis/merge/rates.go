@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // RateTrend names a trend whose samples are one process's count of a
@@ -46,7 +47,7 @@ func rebuildRateTrends(snap *metrics.Snapshot, all map[seriesKey]*seriesAcc, bas
 			if old == nil {
 				continue
 			}
-			h := metrics.NewHistogram()
+			h := metric.NewHistogram()
 			for s := first; s < last; s++ {
 				lo := base.Add(time.Duration(s) * time.Second)
 				hi := lo.Add(time.Second)

@@ -10,6 +10,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // writeRatePart writes a run of secs seconds whose messages counter
@@ -23,7 +24,7 @@ func writeRatePart(t *testing.T, dir string, zero time.Time, perSec []int64) {
 	end := zero.Add(time.Duration(len(perSec)) * time.Second)
 	sc := &metrics.ScenarioSnapshot{
 		Name: "kafka.Produce", Executor: engine.ConstantVUs, Start: zero, End: end,
-		Trends:   map[string]*metrics.Trend{"msgs_per_s": {Unit: metrics.UnitNone, Hist: metrics.NewHistogram()}},
+		Trends:   map[string]*metrics.Trend{"msgs_per_s": {Unit: metrics.UnitNone, Hist: metric.NewHistogram()}},
 		Counters: map[string]int64{}, Units: map[string]metrics.Unit{},
 	}
 	sw, err := resultdir.NewSeriesWriter(dir)

@@ -13,6 +13,7 @@ package sweep
 import (
 	"strconv"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
@@ -177,7 +178,7 @@ func measure(p *Point, sc *metrics.ScenarioSnapshot, cfg engine.Config) {
 		p.ErrorRate = float64(sc.Counters[metrics.Errors]) / float64(den)
 	}
 	p.Dropped = sc.Counters[metrics.DroppedIterations]
-	if e, err := engine.ExecutorOf(cfg); err == nil && e.Closed() {
+	if e, err := executor.Of(cfg); err == nil && e.Closed() {
 		p.Closed = true
 		p.VUs = float64(e.MaxVUsNeeded())
 	} else if g := sc.Gauges[metrics.VUsMax]; g != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/golden"
+	"github.com/stampede-bench/stampede/metric"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -236,8 +237,8 @@ func TestTableGolden(t *testing.T) {
 func TestFromResult(t *testing.T) {
 	dir := t.TempDir()
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	rt := metrics.NewHistogram()
-	it := metrics.NewHistogram()
+	rt := metric.NewHistogram()
+	it := metric.NewHistogram()
 	for i := 0; i < 1000; i++ {
 		rt.RecordValue(int64(1000 + i)) // 1–2 ms
 		it.RecordValue(int64(2000 + i))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // item is the part of a Point the writer goroutine needs. Counts and
@@ -168,7 +169,7 @@ func (e *encoder) add(it *item) {
 			name = base
 		}
 		if e.kinds(name) == metrics.KindRate {
-			pass, fail := metrics.RateParts(it.counts, name)
+			pass, fail := metric.RateParts(it.counts, name)
 			e.line(name, sc, "", t, func() {
 				e.floatField("value", float64(pass)/float64(pass+fail))
 				e.intField("fails", fail)

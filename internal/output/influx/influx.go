@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // Config configures an Output. Zero values take the defaults.
@@ -180,7 +181,7 @@ func (o *Output) Observe(p *metrics.Point) {
 		if it.trends == nil {
 			it.trends = map[string]metrics.PointStats{}
 		}
-		it.trends[name] = metrics.StatsOf(h)
+		it.trends[name] = metric.StatsOf(h)
 	}
 	n := int64(it.lines())
 	o.lines.Add(n)

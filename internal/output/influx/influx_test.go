@@ -21,6 +21,7 @@ import (
 	lp "github.com/influxdata/line-protocol/v2/lineprotocol"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 func TestParseURL(t *testing.T) {
@@ -188,7 +189,7 @@ func (r *receiver) find(measurement, scenario string) []line {
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func testPoint(scenario string, sec int64) *metrics.Point {
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	for _, v := range []int64{1000, 2000, 3000, 40_000} {
 		_ = h.RecordValue(v)
 	}
@@ -196,7 +197,7 @@ func testPoint(scenario string, sec int64) *metrics.Point {
 		Scenario: scenario, Sec: sec, Time: t0.Add(time.Duration(sec)*time.Second + 300*time.Millisecond),
 		Counts: map[string]int64{"iterations": 4, "requests": 4, "errors": 2, "checks": 3, "checks_total": 4, "retries": 7},
 		Errors: map[string]int64{"E_TIMEOUT": 1, "bad\nline\\": 1},
-		VUs:    10, Hist: h, RT: metrics.StatsOf(h),
+		VUs:    10, Hist: h, RT: metric.StatsOf(h),
 	}
 }
 

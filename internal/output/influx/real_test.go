@@ -12,6 +12,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/servertest"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // TestRealInfluxDB writes to a real InfluxDB 1.x (Debian's influxd) into a
@@ -50,13 +51,13 @@ func TestRealInfluxDB(t *testing.T) {
 	}
 	now := time.Now().Truncate(time.Second).Add(-10 * time.Second)
 	for i := range 3 {
-		h := metrics.NewHistogram()
+		h := metric.NewHistogram()
 		for v := int64(1); v <= 100; v++ {
 			h.RecordValue(v * 1000)
 		}
 		o.Observe(&metrics.Point{Scenario: "http.Request", Sec: int64(i), Time: now.Add(time.Duration(i) * time.Second),
 			Counts: map[string]int64{"http_reqs": 100, "http_req_failed": 1, "http_req_failed_total": 100, "iterations": 100},
-			VUs:    5, Hist: h, RT: metrics.StatsOf(h), Trends: map[string]*hdr.Histogram{metrics.HTTPReqDuration: h}})
+			VUs:    5, Hist: h, RT: metric.StatsOf(h), Trends: map[string]*hdr.Histogram{metrics.HTTPReqDuration: h}})
 	}
 	if st := o.Close(); st.Dropped() != 0 {
 		t.Fatalf("stats %+v", st)

@@ -28,6 +28,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // Options configure a Collector. Zero values take the defaults.
@@ -133,7 +134,7 @@ func (c *Collector) Declare(names ...string) {
 func (c *Collector) state(name string) *scenarioState {
 	s, ok := c.scenarios[name]
 	if !ok {
-		s = &scenarioState{counters: map[string]int64{}, rates: map[string][2]int64{}, msgs: map[string]int64{}, rt: metrics.NewHistogram()}
+		s = &scenarioState{counters: map[string]int64{}, rates: map[string][2]int64{}, msgs: map[string]int64{}, rt: metric.NewHistogram()}
 		c.scenarios[name] = s
 		c.order = append(c.order, name)
 	}

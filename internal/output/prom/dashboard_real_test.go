@@ -14,6 +14,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/servertest"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // TestDashboardPercentilesClassicAndNative scrapes a live collector with a
@@ -49,11 +50,11 @@ func TestDashboardPercentilesClassicAndNative(t *testing.T) {
 	defer close(stop)
 	go func() { // a second of 100 requests, 1–100 ms, every 200 ms
 		for i := 0; ; i++ {
-			h := metrics.NewHistogram()
+			h := metric.NewHistogram()
 			for v := int64(1); v <= 100; v++ {
 				h.RecordValue(v * 1000)
 			}
-			c.Observe(&metrics.Point{Scenario: "http.Request", Sec: int64(i), Time: time.Now(), Counts: map[string]int64{"requests": 100}, Hist: h, RT: metrics.StatsOf(h)})
+			c.Observe(&metrics.Point{Scenario: "http.Request", Sec: int64(i), Time: time.Now(), Counts: map[string]int64{"requests": 100}, Hist: h, RT: metric.StatsOf(h)})
 			select {
 			case <-stop:
 				return

@@ -18,17 +18,18 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // point builds a finished second with the given response times (µs).
 func point(scenario string, sec int64, counts map[string]int64, errs map[string]int64, vus int64, rts ...int64) *metrics.Point {
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	for _, v := range rts {
 		if err := h.RecordValue(v); err != nil {
 			panic(err)
 		}
 	}
-	return &metrics.Point{Scenario: scenario, Sec: sec, Counts: counts, Errors: errs, VUs: vus, Hist: h, RT: metrics.StatsOf(h)}
+	return &metrics.Point{Scenario: scenario, Sec: sec, Counts: counts, Errors: errs, VUs: vus, Hist: h, RT: metric.StatsOf(h)}
 }
 
 func newTestCollector() (*Collector, *metrics.Registry) {
@@ -175,7 +176,7 @@ func TestNativeHistogram(t *testing.T) {
 	}
 	want := map[int]int64{}
 	for _, v := range vals[1:] {
-		ref := metrics.NewHistogram()
+		ref := metric.NewHistogram()
 		_ = ref.RecordValue(v)
 		want[nativeIdxRef(float64(ref.Max())/1e6, 3)]++
 	}
@@ -368,11 +369,11 @@ func TestServeLoopbackByDefault(t *testing.T) {
 
 func BenchmarkObserve(b *testing.B) {
 	c := New(metrics.NewRegistry(), Options{})
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	for i := range 100_000 {
 		_ = h.RecordValue(int64(200 + (i*7919)%20_000))
 	}
-	p := &metrics.Point{Scenario: "s", Counts: map[string]int64{"iterations": 100_000, "requests": 100_000}, VUs: 50, Hist: h, RT: metrics.StatsOf(h), Time: time.Now()}
+	p := &metrics.Point{Scenario: "s", Counts: map[string]int64{"iterations": 100_000, "requests": 100_000}, VUs: 50, Hist: h, RT: metric.StatsOf(h), Time: time.Now()}
 	b.ReportAllocs()
 	for b.Loop() {
 		c.Observe(p)
@@ -381,12 +382,12 @@ func BenchmarkObserve(b *testing.B) {
 
 func BenchmarkCollect(b *testing.B) {
 	c := New(metrics.NewRegistry(), Options{})
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	for i := range 100_000 {
 		_ = h.RecordValue(int64(200 + (i*7919)%20_000))
 	}
 	for i := range 5 {
-		c.Observe(&metrics.Point{Scenario: fmt.Sprint("s", i), Counts: map[string]int64{"requests": 1}, Hist: h, RT: metrics.StatsOf(h)})
+		c.Observe(&metrics.Point{Scenario: fmt.Sprint("s", i), Counts: map[string]int64{"requests": 1}, Hist: h, RT: metric.StatsOf(h)})
 	}
 	r := prometheus.NewRegistry()
 	r.MustRegister(c)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // TestLive: the registry entry (and k6's alias) makes an output that
@@ -56,10 +57,10 @@ func TestLive(t *testing.T) {
 			t.Errorf("description %q", d)
 		}
 		for i := range 2 {
-			h := metrics.NewHistogram()
+			h := metric.NewHistogram()
 			h.RecordValue(1000)
 			o.Observe(&metrics.Point{Scenario: "http.Request", Sec: int64(i), Time: time.Now().Add(time.Duration(i-2) * time.Second),
-				Counts: map[string]int64{"requests": 1, "http_reqs": 1}, VUs: 1, Hist: h, RT: metrics.StatsOf(h),
+				Counts: map[string]int64{"requests": 1, "http_reqs": 1}, VUs: 1, Hist: h, RT: metric.StatsOf(h),
 				Trends: map[string]*hdr.Histogram{metrics.HTTPReqDuration: h}})
 		}
 		if err := o.Stop(); err != nil {

@@ -34,6 +34,7 @@ import (
 	"github.com/klauspost/compress/snappy"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // Config configures an Output. Zero values take the defaults.
@@ -148,7 +149,7 @@ func (s *scenarioState) add(name string, h *hdr.Histogram) {
 	}
 	t := s.trends[name]
 	if t == nil {
-		t = &trendState{h: metrics.NewHistogram()}
+		t = &trendState{h: metric.NewHistogram()}
 		s.trends[name] = t
 	}
 	t.h.Merge(h)
@@ -269,7 +270,7 @@ func (o *Output) seriesOf(scenario string, s *scenarioState, vus, vusMax, ts int
 			}
 		}
 		if check, ok := metrics.CheckName(k); ok {
-			pass, fail := metrics.RateParts(s.counts, k)
+			pass, fail := metric.RateParts(s.counts, k)
 			addLabelled("k6_checks_rate", "check", check, float64(pass)/float64(pass+fail))
 			continue
 		}
@@ -283,7 +284,7 @@ func (o *Output) seriesOf(scenario string, s *scenarioState, vus, vusMax, ts int
 			continue // named checks: k6_checks_rate covers them
 		}
 		if o.kinds(k) == metrics.KindRate {
-			pass, fail := metrics.RateParts(s.counts, k)
+			pass, fail := metric.RateParts(s.counts, k)
 			add(metricName(k)+"_rate", float64(pass)/float64(pass+fail))
 			continue
 		}

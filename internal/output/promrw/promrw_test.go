@@ -16,6 +16,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/servertest"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 func registry(t *testing.T) *metrics.Registry {
@@ -30,13 +31,13 @@ func registry(t *testing.T) *metrics.Registry {
 func feed(o *Output, scenario string, n int) {
 	now := time.Now().Truncate(time.Second)
 	for i := range n {
-		h := metrics.NewHistogram()
+		h := metric.NewHistogram()
 		for v := int64(1); v <= 100; v++ {
 			h.RecordValue(v * 1000) // 1..100 ms
 		}
 		p := &metrics.Point{Scenario: scenario, Sec: int64(i), Time: now.Add(time.Duration(i-n) * time.Second),
 			Counts: map[string]int64{"requests": 100, "http_reqs": 100, "http_req_failed": 1, "http_req_failed_total": 100, "data_sent": 6100},
-			VUs:    10, Hist: h, RT: metrics.StatsOf(h), Trends: map[string]*hdr.Histogram{metrics.HTTPReqDuration: h}}
+			VUs:    10, Hist: h, RT: metric.StatsOf(h), Trends: map[string]*hdr.Histogram{metrics.HTTPReqDuration: h}}
 		o.Observe(p)
 	}
 }

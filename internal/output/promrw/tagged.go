@@ -9,6 +9,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/reqlog"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // k6's HTTP metrics with k6's system tags. Each HTTP request record
@@ -90,7 +91,7 @@ func (p *phaseState) record(us int64) {
 		return
 	}
 	if p.h == nil {
-		p.h = metrics.NewHistogram()
+		p.h = metric.NewHistogram()
 	}
 	_ = p.h.RecordValue(min(us, metrics.HistHighest))
 	p.sum += float64(us) / 1e6

@@ -6,12 +6,13 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // benchPoint is one second of an HTTP scenario: a responseTime histogram
 // of 1000 requests, counts, errors and the HTTP phases.
 func benchPoint(sec int64, base time.Time) *metrics.Point {
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	for i := int64(1); i <= 1000; i++ {
 		_ = h.RecordValue(i * 37 % 50000)
 	}
@@ -19,7 +20,7 @@ func benchPoint(sec int64, base time.Time) *metrics.Point {
 	for _, name := range metrics.HTTPPhases() {
 		ts[name] = metrics.PointStats{N: 1000, Mean: 120}
 	}
-	return &metrics.Point{Scenario: "s", Sec: sec, Time: base.Add(time.Duration(sec) * time.Second), VUs: 50, Hist: h, RT: metrics.StatsOf(h),
+	return &metrics.Point{Scenario: "s", Sec: sec, Time: base.Add(time.Duration(sec) * time.Second), VUs: 50, Hist: h, RT: metric.StatsOf(h),
 		Counts:     map[string]int64{metrics.Requests: 1000, metrics.Errors: 3, metrics.DataSent: 90000, metrics.DataReceived: 400000},
 		Errors:     map[string]int64{"HTTP 500": 2, fmt.Sprint("timeout ", sec%3): 1},
 		TrendStats: ts}

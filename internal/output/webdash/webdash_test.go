@@ -13,6 +13,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/result/report"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 func TestEventFormat(t *testing.T) {
@@ -130,9 +131,9 @@ func TestServer(t *testing.T) {
 	if name, _ := readEvent(t, r); name != "payload" {
 		t.Fatalf("first event %q", name)
 	}
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	_ = h.RecordValue(1500)
-	d.Observe(&metrics.Point{Scenario: "s", Sec: 0, Time: time.Now(), Counts: map[string]int64{metrics.Requests: 42}, Hist: h, RT: metrics.StatsOf(h)})
+	d.Observe(&metrics.Point{Scenario: "s", Sec: 0, Time: time.Now(), Counts: map[string]int64{metrics.Requests: 42}, Hist: h, RT: metric.StatsOf(h)})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		name, data := readEvent(t, r)

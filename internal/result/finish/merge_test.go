@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/result/finish"
@@ -29,7 +28,7 @@ func noopRun(t *testing.T, dir string, tags map[string]string, thresholds ...str
 		Scenarios: []run.Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 30}.Defaults()}},
 		Out: dir, Tags: tags, Thresholds: ts, Outputs: []run.OutputSpec{{Kind: outputs.Series}},
-	}, run.Deps{Drivers: driver.NewRegistry(), Outputs: outputs.New()})
+	}, run.Deps{Outputs: outputs.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/output/outputtest"
+	"github.com/stampede-bench/stampede/metric"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/envinfo"
@@ -56,8 +57,8 @@ func writeFixture(t testing.TB, dir string, fr fixtureRun) *resultdir.Result {
 		opts.Args = append(opts.Args, fs.name)
 		cfg := engine.Config{Executor: fs.executor, VUs: fs.vus, Duration: time.Duration(fs.seconds) * time.Second}
 		opts.Scenarios = append(opts.Scenarios, resultdir.ScenarioOptions{Name: fs.name, Config: cfg})
-		rt := metrics.NewHistogram()
-		lat := metrics.NewHistogram()
+		rt := metric.NewHistogram()
+		lat := metric.NewHistogram()
 		ss := &metrics.ScenarioSnapshot{
 			Name: fs.name, Executor: fs.executor,
 			Start:  fixtureBase.Add(time.Duration(fs.start)*time.Second + 250*time.Millisecond),
@@ -69,7 +70,7 @@ func writeFixture(t testing.TB, dir string, fr fixtureRun) *resultdir.Result {
 		nreq := 0
 		for s := 0; s <= fs.seconds; s++ {
 			sec := int64(fs.start + s)
-			h := metrics.NewHistogram()
+			h := metric.NewHistogram()
 			p := &metrics.Point{Scenario: fs.name, Sec: sec, Time: fixtureBase.Add(time.Duration(sec) * time.Second), Counts: map[string]int64{}, VUs: fs.vus}
 			n := fs.perSec
 			switch s { // partial first and last seconds: the scenario starts 0.25 s into its first
@@ -119,7 +120,7 @@ func writeFixture(t testing.TB, dir string, fr fixtureRun) *resultdir.Result {
 					ss.Counters[k] += v
 				}
 			}
-			p.Hist, p.RT = h, metrics.StatsOf(h)
+			p.Hist, p.RT = h, metric.StatsOf(h)
 			rt.Merge(h)
 			sw.Observe(p)
 		}

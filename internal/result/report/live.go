@@ -8,6 +8,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // LiveOptions tune a Live payload. Zero values take the defaults.
@@ -72,7 +73,7 @@ func (l *Live) scenario(name string) *liveScenario {
 			return s
 		}
 	}
-	s := &liveScenario{name: name, rt: metrics.NewHistogram(), counts: map[string]int64{}, errors: map[string]int64{}}
+	s := &liveScenario{name: name, rt: metric.NewHistogram(), counts: map[string]int64{}, errors: map[string]int64{}}
 	l.scs = append(l.scs, s)
 	return s
 }
@@ -196,7 +197,7 @@ func (s *liveScenario) payload() *Scenario {
 		sum.ErrorRate = round(float64(sum.Errors)/float64(ops), 6)
 	}
 	sum.Checks = -1
-	if pass, fail := metrics.RateParts(s.counts, metrics.Checks); pass+fail > 0 {
+	if pass, fail := metric.RateParts(s.counts, metrics.Checks); pass+fail > 0 {
 		sum.Checks = round(float64(pass)/float64(pass+fail), 6)
 		sc.Rates = []RateRow{{Name: metrics.Checks, Passes: pass, Fails: fail, Value: sum.Checks}}
 	}

@@ -8,17 +8,18 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // livePoint is second sec of scenario s with n requests of i·100 µs
 // (i = 1..n), n bytes sent, 10·n received and a waiting phase of n ms.
 func livePoint(s string, base time.Time, sec int64, n int64) *metrics.Point {
-	h := metrics.NewHistogram()
+	h := metric.NewHistogram()
 	for i := int64(1); i <= n; i++ {
 		_ = h.RecordValue(i * 100)
 	}
 	return &metrics.Point{
-		Scenario: s, Sec: sec, Time: base.Add(time.Duration(sec) * time.Second), VUs: 2, Hist: h, RT: metrics.StatsOf(h),
+		Scenario: s, Sec: sec, Time: base.Add(time.Duration(sec) * time.Second), VUs: 2, Hist: h, RT: metric.StatsOf(h),
 		Counts:     map[string]int64{metrics.Requests: n, metrics.Errors: 1, metrics.DataSent: n, metrics.DataReceived: 10 * n},
 		Errors:     map[string]int64{"boom": 1},
 		TrendStats: map[string]metrics.PointStats{metrics.HTTPReqWaiting: {N: n, Mean: float64(n) * 1000}},
@@ -47,7 +48,7 @@ func TestLivePayload(t *testing.T) {
 		wantReq = append(wantReq, float64(sec))
 		wantSent = append(wantSent, float64(sec))
 		wantWait = append(wantWait, float64(sec))
-		wantP50 = append(wantP50, usToMs(float64(metrics.StatsOf(livePoint("a", base, sec, sec).Hist).P50)))
+		wantP50 = append(wantP50, usToMs(float64(metric.StatsOf(livePoint("a", base, sec, sec).Hist).P50)))
 	}
 	if !reflect.DeepEqual(se.Req, wantReq) || !reflect.DeepEqual(se.Sent, wantSent) || !reflect.DeepEqual(se.P50, wantP50) {
 		t.Errorf("series req %v sent %v p50 %v\nwant %v %v %v", se.Req, se.Sent, se.P50, wantReq, wantSent, wantP50)

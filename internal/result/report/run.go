@@ -54,7 +54,7 @@ func buildRun(r *resultdir.Result, label string, sc *selfcheck.Report, maxPoints
 func buildScenario(s *metrics.ScenarioSnapshot, v verdict.Scenario, sc *selfcheck.Report, runNotes []string) *Scenario {
 	out := &Scenario{
 		Name: s.Name, Executor: s.Executor, Start: s.Start, Duration: round(s.Duration().Seconds(), 3),
-		Interrupted: s.Interrupted, Notes: s.OwnNotes(runNotes),
+		Interrupted: s.Interrupted, Notes: metrics.OwnNotes(s, runNotes),
 	}
 	sum := &out.Summary
 	sum.Iterations = s.Counters[metrics.Iterations]
@@ -87,7 +87,7 @@ func buildScenario(s *metrics.ScenarioSnapshot, v verdict.Scenario, sc *selfchec
 		if v.Top.Msg != "" {
 			w += fmt.Sprintf("; top error (%d×): %s", v.Top.N, v.Top.Msg)
 		}
-		if s.Failure() != nil {
+		if metrics.FailureOf(s) != nil {
 			w += " — throughput and latency below include the failed requests"
 		}
 		out.Warnings = append(out.Warnings, w)

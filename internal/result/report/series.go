@@ -11,6 +11,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // topMessages is how many error messages get their own series.
@@ -176,7 +177,7 @@ func (a *seriesAcc) add(p *metrics.Point) error {
 		// are exact, percentiles keep what the bucket had.
 		return nil
 	}
-	h, err := metrics.DecodeHistogram(p.HistEnc)
+	h, err := metric.DecodeHistogram(p.HistEnc)
 	if err != nil {
 		return err
 	}

@@ -48,7 +48,7 @@ func (c *console) errors(sc *metrics.ScenarioSnapshot) {
 // notes lists the scenario's own notes; the run-wide ones
 // (metrics.RunNotes) are listed once, by runNotes.
 func (c *console) notes(sc *metrics.ScenarioSnapshot) {
-	c.noteLines(sc.OwnNotes(metrics.RunNotes(c.snap)))
+	c.noteLines(metrics.OwnNotes(sc, metrics.RunNotes(c.snap)))
 }
 
 // runNotes lists, once, the notes every scenario of the run carries.

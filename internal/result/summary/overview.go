@@ -38,7 +38,7 @@ func (c *console) overview() {
 	// summary.txt by column): a failing run says so below the table.
 	failing := false
 	for _, sc := range c.snap.Scenarios {
-		failing = failing || sc.Failure() != nil
+		failing = failing || metrics.FailureOf(sc) != nil
 	}
 	widths := make([]int, len(head))
 	for i, r := range rows {

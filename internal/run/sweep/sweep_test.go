@@ -14,7 +14,6 @@ import (
 	"time"
 
 	analysis "github.com/stampede-bench/stampede/internal/analysis/sweep"
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/redact"
@@ -76,7 +75,7 @@ func noopRunner(stdout, stderr *bytes.Buffer, plans *[]run.Plan) Runner {
 			*plans = append(*plans, p)
 			return p, nil
 		},
-		Deps:   run.Deps{Drivers: driver.NewRegistry(), Outputs: outputs.New()},
+		Deps:   run.Deps{Outputs: outputs.New()},
 		Stdout: stdout, Stderr: stderr,
 	}
 }
@@ -302,7 +301,7 @@ func TestAnalyseNoSweep(t *testing.T) {
 		Scenarios: []run.Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 5}.Defaults()}},
 		Out: filepath.Join(dir, "r"), Outputs: []run.OutputSpec{{Kind: outputs.Series}},
-	}, run.Deps{Drivers: driver.NewRegistry(), Outputs: outputs.New()})
+	}, run.Deps{Outputs: outputs.New()})
 	if err != nil || res == nil {
 		t.Fatal(err)
 	}

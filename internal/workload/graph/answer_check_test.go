@@ -117,7 +117,6 @@ func TestWrongIDsRightCountFail(t *testing.T) {
 	for name, tgt := range map[string]string{"sqlite": db, "nebula stand-in": neb} {
 		t.Run(name, func(t *testing.T) {
 			env, _ := testEnv(t, tgt)
-			env.Drivers = nebulaDrivers()
 			opened, err := newFamily(t, "--data", right, "--check-sample", "1").Open(t.Context(), env, []string{Go1Step, FindShortestPath})
 			if err != nil {
 				t.Fatal(err)

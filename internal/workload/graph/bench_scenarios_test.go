@@ -23,10 +23,10 @@ func TestDirectedQueriesAnswerOnEveryTarget(t *testing.T) {
 	targets["nebula"], _ = standIn(t, data)
 	for name, tgt := range targets {
 		t.Run(name, func(t *testing.T) {
-			u, _ := nebulaDrivers().ParseTarget(tgt)
+			u, _ := drivers().ParseTarget(tgt)
 			d := dialectFor(u.Scheme)
 			bd := d.(benchDialect)
-			drv, err := nebulaDrivers().Open(t.Context(), u, driver.Options{PoolSize: 1})
+			drv, err := drivers().Open(t.Context(), u, driver.Options{PoolSize: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +73,6 @@ func TestBenchScenariosThroughEngine(t *testing.T) {
 	for name, tgt := range targets {
 		t.Run(name, func(t *testing.T) {
 			env, _ := testEnv(t, tgt)
-			env.Drivers = nebulaDrivers()
 			f := newFamily(t, "--data", data, "--check-sample", "1", "--batch-size", "2")
 			opened, err := f.Open(t.Context(), env, names)
 			if err != nil {
@@ -95,8 +94,8 @@ func TestBenchScenariosThroughEngine(t *testing.T) {
 			}
 			// The inserted edges are there: 100->101 of the first pass,
 			// and of the next pass (ids shifted by 1<<52).
-			u, _ := env.Drivers.ParseTarget(tgt)
-			drv, err := env.Drivers.Open(t.Context(), u, driver.Options{PoolSize: 1})
+			u, _ := drivers().ParseTarget(tgt)
+			drv, err := drivers().Open(t.Context(), u, driver.Options{PoolSize: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -55,6 +55,10 @@ type Family struct {
 	customParsed bool
 	custom       []customSpec
 	customErr    error
+
+	// drivers open the family's targets: SQLite (the embedded default),
+	// PostgreSQL and NebulaGraph.
+	drivers *driver.Registry
 }
 
 var (
@@ -63,15 +67,12 @@ var (
 )
 
 // New returns the family with options opts (see DefaultOptions).
-func New(opts Options) *Family { return &Family{opts: opts} }
-
-// RegisterDrivers registers the graph family's target drivers: SQLite
-// (the embedded default), PostgreSQL and NebulaGraph
-// (workload.DriverUser).
-func (f *Family) RegisterDrivers(r *driver.Registry) {
+func New(opts Options) *Family {
+	r := driver.NewRegistry()
 	sqlite.Register(r)
 	postgres.Register(r)
 	nebula.Register(r)
+	return &Family{opts: opts, drivers: r}
 }
 
 // Name is "graph".

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/driver/postgres"
 	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -27,17 +25,13 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload/graph/loader"
 )
 
-func drivers() *driver.Registry {
-	r := driver.NewRegistry()
-	sqlite.Register(r)
-	postgres.Register(r)
-	return r
-}
+// drivers are the graph family's: SQLite, PostgreSQL and NebulaGraph.
+func drivers() *driver.Registry { return New(DefaultOptions()).drivers }
 
 func testEnv(t *testing.T, target string) (*workload.Env, *bytes.Buffer) {
 	log := &bytes.Buffer{}
 	return &workload.Env{
-		Target: target, Drivers: drivers(), DataDir: t.TempDir(), Metrics: metrics.NewRegistry(),
+		Target: target, DataDir: t.TempDir(), Metrics: metrics.NewRegistry(),
 		MaxVUs: 4, Seed: 1, Timeout: 30 * time.Second, Log: log, Stderr: log, Quiet: false,
 		Getenv: func(string) string { return "" },
 	}, log
@@ -363,7 +357,7 @@ func TestOpenErrors(t *testing.T) {
 		{"bad order", "", []string{"--param-order", "sorted"}, "--param-order"},
 		{"bad depth", "", []string{"--max-depth", "40"}, "--max-depth"},
 		{"bad sf", "", []string{"--sf", "0.5"}, "--sf"},
-		{"unknown scheme", "mysql://x", nil, "unknown target scheme"},
+		{"unknown scheme", "mysql://x", nil, "need a sqlite://, postgres:// or nebula:// target, not mysql"},
 		{"not graph", "http://127.0.0.1:1/", nil, "need a sqlite://, postgres:// or nebula:// target"},
 		{"unloaded", empty, nil, "stampede load"},
 		{"unreachable", "postgres://u:hunter2@127.0.0.1:1/db?connect_timeout=2", nil, "127.0.0.1:1"},
@@ -374,7 +368,6 @@ func TestOpenErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			env, _ := testEnv(t, tc.target)
-			env.Drivers.Register(func(context.Context, *url.URL, driver.Options) (driver.Driver, error) { return nil, nil }, "http")
 			args := append([]string{"--data", data}, tc.args...)
 			if len(tc.args) > 1 && tc.args[1] == "MISSING_PARAMS" {
 				d := t.TempDir()

@@ -3,11 +3,11 @@ package graph
 import (
 	"strconv"
 
-	"github.com/spf13/pflag"
+	"github.com/stampede-bench/stampede/flags"
 )
 
 // BindFlags implements workload.FlagBinder: the graph options as run flags.
-func (f *Family) BindFlags(fs *pflag.FlagSet) {
+func (f *Family) BindFlags(fs flags.Set) {
 	o := &f.opts
 	fs.StringVar(&o.Data, "data", o.Data, "LDBC data set directory (default DATA_DIR/ldbc-sfSF, generated when missing)")
 	fs.Float64Var(&o.SF, "sf", o.SF, "scale factor of the default data set when it is generated")

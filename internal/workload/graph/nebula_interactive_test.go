@@ -41,8 +41,8 @@ func TestNebulaInteractive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, _ := nebulaDrivers().ParseTarget(target)
-	drv, err := nebulaDrivers().Open(t.Context(), u, driver.Options{PoolSize: 1})
+	u, _ := drivers().ParseTarget(target)
+	drv, err := drivers().Open(t.Context(), u, driver.Options{PoolSize: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,6 @@ func knowsEdge(t *testing.T, c driver.Conn, a, b int64) string {
 func interactiveThroughEngine(t *testing.T, data, target, only string, fails int64) {
 	t.Helper()
 	env, _ := testEnv(t, target)
-	env.Drivers = nebulaDrivers()
 	f := newFamily(t, "--data", data, "--check-sample", "1")
 	names := []string{IS1, IS2, IS3, IS4, IS5, IS6, IS7, IC1, IC2, IC7, IC8, IC9, IC13}
 	vus, iterations := int64(2), int64(10)

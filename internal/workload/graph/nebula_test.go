@@ -28,21 +28,15 @@ func standIn(t *testing.T, data string) (string, *nebulatest.Cluster) {
 	return target, c
 }
 
-func nebulaDrivers() *driver.Registry {
-	r := drivers()
-	nebula.Register(r)
-	return r
-}
-
 // The nGQL of every scenario gives the hand-checked answers on the
 // stand-in, independently of the reference.
 func TestNGQLAnswers(t *testing.T) {
 	data := t.TempDir()
 	ldbctest.Write(t, data, ldbctest.Tiny)
 	target, _ := standIn(t, data)
-	u, _ := nebulaDrivers().ParseTarget(target)
+	u, _ := drivers().ParseTarget(target)
 	d := dialectFor(u.Scheme).(ngqlDialect)
-	drv, err := nebulaDrivers().Open(t.Context(), u, driver.Options{PoolSize: 1})
+	drv, err := drivers().Open(t.Context(), u, driver.Options{PoolSize: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +85,6 @@ func TestNebulaScenariosThroughEngine(t *testing.T) {
 	ldbctest.Write(t, data, ldbctest.Tiny)
 	target, cluster := standIn(t, data)
 	env, _ := testEnv(t, target)
-	env.Drivers = nebulaDrivers()
 	f := newFamily(t, "--check-sample", "1", "--batch-size", "2") // no --data: the space's load record names it
 	names := []string{Go1Step, Go2Step, Go3Step, FindShortestPath, InsertPerson, FetchTag}
 	opened, err := f.Open(t.Context(), env, names)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -59,7 +60,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	dir := f.DataDir(env)
 	if !embedded && f.opts.Data == "" {
 		// A loaded target knows where its data set was loaded from.
-		if d := loadedFrom(ctx, env, target); d != "" {
+		if d := f.loadedFrom(ctx, env, target); d != "" {
 			dir = d
 		}
 	}
@@ -72,19 +73,15 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		}
 		target = sqlite.URL(filepath.Join(env.DataDir, filepath.Base(filepath.Clean(dir))+".db"))
 	}
-	u, err := env.Drivers.ParseTarget(target)
+	u, d, err := f.parseTarget(target)
 	if err != nil {
-		return nil, usage.Errorf("%v", err)
-	}
-	d := dialectFor(u.Scheme)
-	if d == nil {
-		return nil, usage.Errorf("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s", u.Scheme)
+		return nil, err
 	}
 	meta, err := f.ensureLoaded(ctx, env, dir, target, embedded, slices.ContainsFunc(names, needsActivity))
 	if err != nil {
 		return nil, err
 	}
-	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: max(env.MaxVUs, 1), Timeout: env.Timeout, Getenv: env.Getenv})
+	drv, err := f.drivers.Open(ctx, u, driver.Options{PoolSize: max(env.MaxVUs, 1), Timeout: env.Timeout, Getenv: env.Getenv})
 	if err != nil {
 		return nil, usage.Errorf("cannot open target %s: %v", redact.URL(target), err)
 	}
@@ -113,11 +110,25 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	return opened, nil
 }
 
+// parseTarget checks that target is one of the family's (sqlite://,
+// postgres://, nebula://) and returns it with its dialect; the error is a
+// usage error.
+func (f *Family) parseTarget(target string) (*url.URL, dialect, error) {
+	if raw, err := url.Parse(target); err == nil && raw.Scheme != "" && dialectFor(raw.Scheme) == nil {
+		return nil, nil, usage.Errorf("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s (name a scenario of that target's family; see stampede scenarios)", raw.Scheme)
+	}
+	u, err := f.drivers.ParseTarget(target)
+	if err != nil {
+		return nil, nil, usage.Errorf("%v", err)
+	}
+	return u, dialectFor(u.Scheme), nil
+}
+
 // loadedFrom returns the data set directory a target was loaded from,
 // when the target says and the directory is here; "" otherwise (errors
 // are reported by the checks that follow).
-func loadedFrom(ctx context.Context, env *workload.Env, target string) string {
-	if _, err := env.Drivers.ParseTarget(target); err != nil {
+func (f *Family) loadedFrom(ctx context.Context, env *workload.Env, target string) string {
+	if _, err := f.drivers.ParseTarget(target); err != nil {
 		return ""
 	}
 	meta, err := inspect(ctx, target, env.Getenv)

@@ -33,14 +33,11 @@ func (f *Family) Preflight(ctx context.Context, env *workload.Env, _ []string) e
 	if env.Target == "" {
 		return nil
 	}
-	u, err := env.Drivers.ParseTarget(env.Target)
+	u, _, err := f.parseTarget(env.Target)
 	if err != nil {
-		return usage.Errorf("%v", err)
+		return err
 	}
-	if dialectFor(u.Scheme) == nil {
-		return usage.Errorf("graph scenarios need a sqlite://, postgres:// or nebula:// target, not %s (name a scenario of that target's family; see stampede scenarios)", u.Scheme)
-	}
-	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: 1, Timeout: env.Timeout, Getenv: env.Getenv})
+	drv, err := f.drivers.Open(ctx, u, driver.Options{PoolSize: 1, Timeout: env.Timeout, Getenv: env.Getenv})
 	if err != nil {
 		return usage.Errorf("cannot open target %s: %v", redact.URL(env.Target), err)
 	}

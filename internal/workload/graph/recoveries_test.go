@@ -34,7 +34,6 @@ func TestReloginNoted(t *testing.T) {
 		t.Fatal(err)
 	}
 	env, _ := testEnv(t, target)
-	env.Drivers = nebulaDrivers()
 	opened, err := newFamily(t, "--data", data).Open(t.Context(), env, []string{Go1Step})
 	if err != nil {
 		t.Fatal(err)

@@ -7,8 +7,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -63,10 +61,8 @@ func BenchmarkIteration(b *testing.B) {
 			name = "k6-metrics"
 		}
 		b.Run(name, func(b *testing.B) {
-			drivers := driver.NewRegistry()
-			httpdrv.Register(drivers)
 			reg := metrics.NewRegistry()
-			env := &workload.Env{Target: url, Drivers: drivers, MaxVUs: 1, Metrics: reg}
+			env := &workload.Env{Target: url, MaxVUs: 1, Metrics: reg}
 			o, err := New(DefaultOptions()).Open(context.Background(), env, []string{"http.Request"})
 			if err != nil {
 				b.Fatal(err)

@@ -1,9 +1,9 @@
 package http
 
-import "github.com/spf13/pflag"
+import "github.com/stampede-bench/stampede/flags"
 
 // BindFlags implements workload.FlagBinder.
-func (f *Family) BindFlags(fs *pflag.FlagSet) {
+func (f *Family) BindFlags(fs flags.Set) {
 	o := &f.opts
 	fs.StringVar(&o.Method, "method", o.Method, "HTTP method")
 	fs.StringVar(&o.Path, "path", o.Path, "request path and query, may use {{column}} from --params (default: the target URL's path)")

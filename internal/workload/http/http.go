@@ -24,6 +24,8 @@ import (
 // Family is the "http" family.
 type Family struct {
 	opts Options
+	// drivers open the family's targets: HTTP and HTTPS.
+	drivers *driver.Registry
 }
 
 var (
@@ -32,10 +34,11 @@ var (
 )
 
 // New returns the http family with options opts (see DefaultOptions).
-func New(opts Options) *Family { return &Family{opts: opts} }
-
-// RegisterDrivers registers the HTTP driver (workload.DriverUser).
-func (f *Family) RegisterDrivers(r *driver.Registry) { httpdrv.Register(r) }
+func New(opts Options) *Family {
+	r := driver.NewRegistry()
+	httpdrv.Register(r)
+	return &Family{opts: opts, drivers: r}
+}
 
 // Name implements workload.Family.
 func (*Family) Name() string { return "http" }
@@ -50,12 +53,12 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	if env.Target == "" {
 		return nil, usage.Errorf("http.Request needs --target http://HOST:PORT/PATH")
 	}
-	u, err := env.Drivers.ParseTarget(env.Target)
+	if raw, err := url.Parse(env.Target); err == nil && raw.Scheme != "" && !strings.EqualFold(raw.Scheme, "http") && !strings.EqualFold(raw.Scheme, "https") {
+		return nil, usage.Errorf("http.Request needs an http:// or https:// target, not %s://", raw.Scheme)
+	}
+	u, err := f.drivers.ParseTarget(env.Target)
 	if err != nil {
 		return nil, usage.Errorf("%v", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, usage.Errorf("http.Request needs an http:// or https:// target, not %s://", u.Scheme)
 	}
 	path := f.opts.Path
 	if path == "" {
@@ -99,7 +102,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	if err != nil {
 		return nil, usage.Errorf("%v", err)
 	}
-	drv, err := env.Drivers.Open(ctx, u, driver.Options{PoolSize: env.MaxVUs, Timeout: env.Timeout,
+	drv, err := f.drivers.Open(ctx, u, driver.Options{PoolSize: env.MaxVUs, Timeout: env.Timeout,
 		InsecureSkipTLSVerify: env.InsecureSkipTLSVerify, UserAgent: env.UserAgent})
 	if err != nil {
 		return nil, usage.Errorf("%v", err)

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/bounded"
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -110,10 +109,8 @@ func TestRedactPath(t *testing.T) {
 func TestOpen(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer srv.Close()
-	drivers := driver.NewRegistry()
-	httpdrv.Register(drivers)
 	f := New(DefaultOptions())
-	env := &workload.Env{Target: srv.URL + "/x", Drivers: drivers, MaxVUs: 1}
+	env := &workload.Env{Target: srv.URL + "/x", MaxVUs: 1}
 	o, err := f.Open(context.Background(), env, []string{"http.Request"})
 	if err != nil {
 		t.Fatal(err)
@@ -123,11 +120,12 @@ func TestOpen(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, target, want string }{
 		{"no target", "", "needs --target"},
-		{"wrong scheme", "kafka://127.0.0.1:9092", "unknown target scheme"},
+		{"wrong scheme", "kafka://127.0.0.1:9092", "needs an http:// or https:// target, not kafka://"},
+		{"no scheme", "127.0.0.1:8080", "bad target URL"},
 		{"unreachable", "http://127.0.0.1:1/", "unreachable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := New(DefaultOptions()).Open(context.Background(), &workload.Env{Target: tc.target, Drivers: drivers}, []string{"http.Request"})
+			_, err := New(DefaultOptions()).Open(context.Background(), &workload.Env{Target: tc.target}, []string{"http.Request"})
 			if err == nil || !usage.Is(err) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want a usage error with %q", err, tc.want)
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
@@ -126,13 +127,13 @@ func parseOptions(script string, raw []byte) (*Options, error) {
 					execKeys = append(execKeys, f)
 				}
 			}
-			var executor string
+			var exec string
 			if raw, ok := fields["executor"]; ok {
-				json.Unmarshal(raw, &executor)
+				json.Unmarshal(raw, &exec)
 			}
-			if executor != "" {
+			if exec != "" {
 				sort.Strings(execKeys)
-				if err := engine.CheckFields(executor, execKeys); err != nil {
+				if err := executor.CheckFields(exec, execKeys); err != nil {
 					return nil, usage.Errorf("%s: scenario %s: %v", script, name, err)
 				}
 			}

@@ -1,12 +1,12 @@
 package kafka
 
-import "github.com/spf13/pflag"
+import "github.com/stampede-bench/stampede/flags"
 
 // BindFlags implements workload.FlagBinder: the options as run flags,
 // with the family's options as defaults. A --kafka-profile setting applies
 // to the options whose flags the user did not give and the program did
 // not change from DefaultOptions.
-func (f *Family) BindFlags(fs *pflag.FlagSet) {
+func (f *Family) BindFlags(fs flags.Set) {
 	o := &f.opts
 	fs.StringVar(&o.Profile, "kafka-profile", o.Profile, "settings from the seed: high-throughput (RF 1, 1 partition, acks=1) or high-reliability (RF 3, 3 partitions, acks=all, min.insync.replicas=2, flush.messages=1); explicit flags win")
 	fs.IntVar(&o.Brokers, "brokers", o.Brokers, "brokers of the embedded cluster (used without --target)")

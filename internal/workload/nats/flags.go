@@ -1,12 +1,12 @@
 package nats
 
-import "github.com/spf13/pflag"
+import "github.com/stampede-bench/stampede/flags"
 
 // BindFlags implements workload.FlagBinder: the options as run flags,
 // with the family's options as defaults. A --nats-profile setting applies
 // to the options whose flags the user did not give and the program did
 // not change from DefaultOptions.
-func (f *Family) BindFlags(fs *pflag.FlagSet) {
+func (f *Family) BindFlags(fs flags.Set) {
 	o := &f.opts
 	fs.StringVar(&o.Profile, "nats-profile", o.Profile, "settings from the seed: high-throughput (R1, async publish) or high-reliability (R3, sync publish waiting for the quorum PubAck, fsync every message); explicit flags win")
 	fs.IntVar(&o.Nodes, "nats-nodes", o.Nodes, "nodes of the embedded nats-server cluster (used without --target)")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/stampede-bench/stampede/flags"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
@@ -42,7 +43,7 @@ func Validate[O any](t *testing.T, defaults func() O, validate func(*O) error, c
 
 // FlagDefaults binds flags on a fresh flag set and checks the default
 // each named flag shows in --help.
-func FlagDefaults(t *testing.T, bind func(*pflag.FlagSet), want map[string]string) {
+func FlagDefaults(t *testing.T, bind func(flags.Set), want map[string]string) {
 	t.Helper()
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	bind(fs)

@@ -1,4 +1,4 @@
-package engine
+package executor
 
 import (
 	"fmt"
@@ -61,7 +61,7 @@ func (s Shortcuts) Config() (Config, error) {
 	}
 	c := Config{Executor: name, Iterations: s.Iterations, Rate: s.Rate, TimeUnit: s.TimeUnit,
 		Stages: s.Stages, GracefulStop: s.GracefulStop, Warmup: s.Warmup}
-	e, err := ExecutorOf(c)
+	e, err := Of(c)
 	if err != nil {
 		return c, err
 	}

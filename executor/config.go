@@ -1,4 +1,4 @@
-package engine
+package executor
 
 import (
 	"errors"
@@ -19,8 +19,10 @@ const (
 	RampingArrivalRate  = "ramping-arrival-rate"
 )
 
-// ExecutorNames lists the supported executors.
-var ExecutorNames = []string{ConstantVUs, RampingVUs, PerVUIterations, SharedIterations, ConstantArrivalRate, RampingArrivalRate}
+// Names lists the supported executors, in k6's order.
+func Names() []string {
+	return []string{ConstantVUs, RampingVUs, PerVUIterations, SharedIterations, ConstantArrivalRate, RampingArrivalRate}
+}
 
 // Stage is one step of a ramping executor: reach Target (VUs, or
 // iterations per TimeUnit) linearly over Duration.
@@ -89,7 +91,7 @@ func (c Config) Defaults() Config {
 	if c.TimeUnit == 0 {
 		c.TimeUnit = time.Second
 	}
-	if e, err := ExecutorOf(c); err == nil {
+	if e, err := Of(c); err == nil {
 		e.defaults().store(&c)
 	}
 	return c
@@ -101,7 +103,7 @@ func (c Config) Validate() error {
 	if c.GracefulStop < 0 || c.Warmup < 0 {
 		p.bad("gracefulStop and warmup must not be negative")
 	}
-	if e, err := ExecutorOf(c); err != nil {
+	if e, err := Of(c); err != nil {
 		p = append(p, err)
 	} else if err := e.Validate(); err != nil {
 		p = append(p, err)
@@ -153,7 +155,7 @@ func (c Config) ValidateInput() error {
 // TotalDuration is the longest the executor runs, without graceful stop
 // (Executor.TotalDuration; maxDuration for an unknown executor).
 func (c Config) TotalDuration() time.Duration {
-	if e, err := ExecutorOf(c); err == nil {
+	if e, err := Of(c); err == nil {
 		return e.TotalDuration()
 	}
 	return c.MaxDuration
@@ -162,7 +164,7 @@ func (c Config) TotalDuration() time.Duration {
 // MaxVUsNeeded is how many VUs the executor may use at most
 // (Executor.MaxVUsNeeded; vus for an unknown executor).
 func (c Config) MaxVUsNeeded() int64 {
-	if e, err := ExecutorOf(c); err == nil {
+	if e, err := Of(c); err == nil {
 		return e.MaxVUsNeeded()
 	}
 	return c.VUs
@@ -171,7 +173,7 @@ func (c Config) MaxVUsNeeded() int64 {
 // Describe is a short human description of the executor, e.g. "50 VUs for
 // 30s" (Executor.Describe; the executor's name when it is unknown).
 func (c Config) Describe() string {
-	if e, err := ExecutorOf(c); err == nil {
+	if e, err := Of(c); err == nil {
 		return e.Describe()
 	}
 	return c.Executor

@@ -1,4 +1,4 @@
-package engine
+package executor
 
 import (
 	"strings"
@@ -105,7 +105,7 @@ func TestExecutorDescribe(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
 			c := tt.c.Defaults()
-			e, err := ExecutorOf(c)
+			e, err := Of(c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +121,7 @@ func TestExecutorDescribe(t *testing.T) {
 				t.Errorf("Config: maxVUs %d total %s", c.MaxVUsNeeded(), c.TotalDuration())
 			}
 			if back := c.With(e); back.Describe() != tt.want || back.MaxVUs != c.MaxVUs || back.VUs != c.VUs {
-				t.Errorf("With(ExecutorOf(c)) = %+v, want %+v", back, c)
+				t.Errorf("With(Of(c)) = %+v, want %+v", back, c)
 			}
 		})
 	}
@@ -160,7 +160,7 @@ func TestExecutorSplit(t *testing.T) {
 	for _, tt := range tests {
 		whole := tt.c.Defaults()
 		for n := 1; n <= 7; n++ {
-			e, err := ExecutorOf(whole)
+			e, err := Of(whole)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +187,7 @@ func TestExecutorSplit(t *testing.T) {
 }
 
 func TestExecutorSplitArrivalRate(t *testing.T) {
-	e, _ := ExecutorOf(Config{Executor: ConstantArrivalRate, Rate: 1000, Duration: time.Second, PreAllocatedVUs: 2, MaxVUs: 4}.Defaults())
+	e, _ := Of(Config{Executor: ConstantArrivalRate, Rate: 1000, Duration: time.Second, PreAllocatedVUs: 2, MaxVUs: 4}.Defaults())
 	var rates []int64
 	for i := 1; i <= 3; i++ {
 		part, ok := e.Split(segmentShare(i, 3))
@@ -201,11 +201,11 @@ func TestExecutorSplitArrivalRate(t *testing.T) {
 		t.Errorf("3 segments of 1000/s: rates %v", rates)
 	}
 	// More segments than the rate: some have nothing to run.
-	e, _ = ExecutorOf(Config{Executor: ConstantArrivalRate, Rate: 1, Duration: time.Second}.Defaults())
+	e, _ = Of(Config{Executor: ConstantArrivalRate, Rate: 1, Duration: time.Second}.Defaults())
 	if _, ok := e.Split(segmentShare(1, 2)); ok {
 		t.Error("segment 1/2 of rate 1 is not idle")
 	}
-	e, _ = ExecutorOf(Config{Executor: SharedIterations, VUs: 5, Iterations: 6}.Defaults())
+	e, _ = Of(Config{Executor: SharedIterations, VUs: 5, Iterations: 6}.Defaults())
 	part, ok := e.Split(segmentShare(1, 4))
 	if p := part.(SharedIterationsConfig); !ok || p.Iterations != 1 || p.VUs != 1 {
 		t.Errorf("shared-iterations 1/4 of 6 iterations and 5 VUs = %+v, %v", p, ok)
@@ -245,14 +245,14 @@ func TestCheckFields(t *testing.T) {
 }
 
 // Every listed executor decodes to itself and accepts its own options.
-func TestExecutorNames(t *testing.T) {
-	for _, name := range ExecutorNames {
-		e, err := ExecutorOf(Config{Executor: name})
+func TestNames(t *testing.T) {
+	for _, name := range Names() {
+		e, err := Of(Config{Executor: name})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if e.Name() != name {
-			t.Errorf("ExecutorOf(%s).Name() = %s", name, e.Name())
+			t.Errorf("Of(%s).Name() = %s", name, e.Name())
 		}
 		if err := CheckFields(name, append([]string{"executor"}, e.fields()...)); err != nil {
 			t.Errorf("%s rejects its own options: %v", name, err)

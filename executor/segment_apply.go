@@ -1,15 +1,13 @@
-package segment
+package executor
 
 import (
 	"fmt"
 	"slices"
 	"time"
-
-	"github.com/stampede-bench/stampede/internal/engine"
 )
 
 // Apply returns the part of executor c (with its defaults applied) that
-// segment s runs: engine.Executor.Split with the segment's Share, e.g.
+// segment s runs: Executor.Split with the segment's Share, e.g.
 //
 //   - constant-vus, per-vu-iterations: VUs split (per-VU iterations stay);
 //   - shared-iterations: iterations and VUs split; a segment's VUs are then
@@ -29,11 +27,11 @@ import (
 // iterations or rate), idle is true and out is Idle(c): the scenario keeps
 // its place and duration in this instance but runs no VU. An unknown
 // executor is returned unchanged (Validate reports it).
-func (s Segment) Apply(c engine.Config) (out engine.Config, idle bool) {
+func (s Segment) Apply(c Config) (out Config, idle bool) {
 	if s.Count <= 1 {
 		return c, false
 	}
-	e, err := engine.ExecutorOf(c)
+	e, err := Of(c)
 	if err != nil {
 		return c, false
 	}
@@ -55,24 +53,24 @@ func (s Segment) Apply(c engine.Config) (out engine.Config, idle bool) {
 
 // Idle returns the executor a segment runs when its share of c is nothing:
 // ramping-vus at 0 VUs for as long as c runs whatever the target does
-// (engine.Executor.FixedDuration: 0 for the iteration-based executors,
+// (Executor.FixedDuration: 0 for the iteration-based executors,
 // whose length depends on the target), so that scenarios after it start at
-// the same time in every segment. It passes engine.Config.Validate.
-func Idle(c engine.Config) engine.Config {
+// the same time in every segment. It passes Config.Validate.
+func Idle(c Config) Config {
 	var d time.Duration
-	if e, err := engine.ExecutorOf(c); err == nil {
+	if e, err := Of(c); err == nil {
 		d = e.FixedDuration()
 	}
-	return engine.Config{
-		Executor: engine.RampingVUs, StartVUs: 0, Stages: []engine.Stage{{Duration: d, Target: 0}},
+	return Config{
+		Executor: RampingVUs, StartVUs: 0, Stages: []Stage{{Duration: d, Target: 0}},
 		GracefulStop: c.GracefulStop, TimeUnit: c.TimeUnit,
 	}.Defaults()
 }
 
 // IsIdle reports whether c runs no VU at all (an idle segment, or a ramp
 // that stays at zero).
-func IsIdle(c engine.Config) bool {
-	return c.Executor == engine.RampingVUs && c.MaxVUsNeeded() == 0
+func IsIdle(c Config) bool {
+	return c.Executor == RampingVUs && c.MaxVUsNeeded() == 0
 }
 
 // Combine reverses Apply: it returns the executor that the given segments
@@ -81,8 +79,8 @@ func IsIdle(c engine.Config) bool {
 // durations. Integer quantities are summed (per-VU iterations are not), so
 // Combine of all N segments of c is c — except the VUs of shared-iterations,
 // which may differ by the clamping described at Apply.
-func Combine(parts []engine.Config) (engine.Config, error) {
-	var out engine.Config
+func Combine(parts []Config) (Config, error) {
+	var out Config
 	n := 0
 	for i, p := range parts {
 		if IsIdle(p) {
@@ -108,7 +106,7 @@ func Combine(parts []engine.Config) (engine.Config, error) {
 			out.Stages[j].Target += st.Target
 		}
 		out.VUs += p.VUs
-		if out.Executor == engine.SharedIterations {
+		if out.Executor == SharedIterations {
 			out.Iterations += p.Iterations
 		}
 		out.StartVUs += p.StartVUs

@@ -1,4 +1,4 @@
-package segment
+package executor
 
 import (
 	"math"
@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/stampede-bench/stampede/internal/engine"
 )
 
-func TestParse(t *testing.T) {
+func TestParseSegment(t *testing.T) {
 	tests := []struct {
 		in      string
 		want    Segment
@@ -30,15 +28,15 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := Parse(tt.in)
+			got, err := ParseSegment(tt.in)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("Parse(%q) error = %v, want containing %q", tt.in, err, tt.wantErr)
+					t.Fatalf("ParseSegment(%q) error = %v, want containing %q", tt.in, err, tt.wantErr)
 				}
 				return
 			}
 			if err != nil || got != tt.want {
-				t.Fatalf("Parse(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+				t.Fatalf("ParseSegment(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
 			}
 			if got.String() != strings.ReplaceAll(tt.in, " ", "") {
 				t.Errorf("String() = %q", got.String())
@@ -98,23 +96,23 @@ func TestShareCases(t *testing.T) {
 	}
 }
 
-func cfg(c engine.Config) engine.Config { return c.Defaults() }
+func cfg(c Config) Config { return c.Defaults() }
 
 var executors = []struct {
 	name string
-	c    engine.Config
+	c    Config
 }{
-	{"constant-vus", cfg(engine.Config{Executor: engine.ConstantVUs, VUs: 50, Duration: 10 * time.Second})},
-	{"constant-vus 3", cfg(engine.Config{Executor: engine.ConstantVUs, VUs: 3, Duration: 10 * time.Second})},
-	{"per-vu-iterations", cfg(engine.Config{Executor: engine.PerVUIterations, VUs: 7, Iterations: 13})},
-	{"shared-iterations", cfg(engine.Config{Executor: engine.SharedIterations, VUs: 10, Iterations: 1001})},
-	{"shared-iterations few", cfg(engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: 3})},
-	{"shared-iterations one", cfg(engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 1})},
-	{"ramping-vus", cfg(engine.Config{Executor: engine.RampingVUs, StartVUs: 5, Stages: []engine.Stage{
+	{"constant-vus", cfg(Config{Executor: ConstantVUs, VUs: 50, Duration: 10 * time.Second})},
+	{"constant-vus 3", cfg(Config{Executor: ConstantVUs, VUs: 3, Duration: 10 * time.Second})},
+	{"per-vu-iterations", cfg(Config{Executor: PerVUIterations, VUs: 7, Iterations: 13})},
+	{"shared-iterations", cfg(Config{Executor: SharedIterations, VUs: 10, Iterations: 1001})},
+	{"shared-iterations few", cfg(Config{Executor: SharedIterations, VUs: 2, Iterations: 3})},
+	{"shared-iterations one", cfg(Config{Executor: SharedIterations, VUs: 1, Iterations: 1})},
+	{"ramping-vus", cfg(Config{Executor: RampingVUs, StartVUs: 5, Stages: []Stage{
 		{Duration: 10 * time.Second, Target: 100}, {Duration: 20 * time.Second, Target: 33}, {Duration: 5 * time.Second, Target: 0}}})},
-	{"constant-arrival-rate", cfg(engine.Config{Executor: engine.ConstantArrivalRate, Rate: 1000, Duration: 10 * time.Second, PreAllocatedVUs: 10, MaxVUs: 40})},
-	{"constant-arrival-rate slow", cfg(engine.Config{Executor: engine.ConstantArrivalRate, Rate: 7, TimeUnit: time.Minute, Duration: 30 * time.Minute, PreAllocatedVUs: 1, MaxVUs: 2})},
-	{"ramping-arrival-rate", cfg(engine.Config{Executor: engine.RampingArrivalRate, StartRate: 50, PreAllocatedVUs: 20, MaxVUs: 100, Stages: []engine.Stage{
+	{"constant-arrival-rate", cfg(Config{Executor: ConstantArrivalRate, Rate: 1000, Duration: 10 * time.Second, PreAllocatedVUs: 10, MaxVUs: 40})},
+	{"constant-arrival-rate slow", cfg(Config{Executor: ConstantArrivalRate, Rate: 7, TimeUnit: time.Minute, Duration: 30 * time.Minute, PreAllocatedVUs: 1, MaxVUs: 2})},
+	{"ramping-arrival-rate", cfg(Config{Executor: RampingArrivalRate, StartRate: 50, PreAllocatedVUs: 20, MaxVUs: 100, Stages: []Stage{
 		{Duration: 10 * time.Second, Target: 2000}, {Duration: 30 * time.Second, Target: 2000}, {Duration: 10 * time.Second, Target: 0}}})},
 }
 
@@ -126,7 +124,7 @@ func TestApplyValidSumsExact(t *testing.T) {
 		for n := 1; n <= 10; n++ {
 			whole := planned(ex.c)
 			var sum float64
-			var parts []engine.Config
+			var parts []Config
 			for i := 1; i <= n; i++ {
 				part, idle := Segment{i, n}.Apply(ex.c)
 				if err := part.Validate(); err != nil {
@@ -142,7 +140,7 @@ func TestApplyValidSumsExact(t *testing.T) {
 				parts = append(parts, part)
 			}
 			switch ex.c.Executor {
-			case engine.ConstantArrivalRate, engine.RampingArrivalRate:
+			case ConstantArrivalRate, RampingArrivalRate:
 				if math.Abs(sum-whole) > 0.01*whole {
 					t.Errorf("%s N=%d: segments plan %.0f iterations, whole %.0f (> 1%% off)", ex.name, n, sum, whole)
 				}
@@ -158,14 +156,14 @@ func TestApplyValidSumsExact(t *testing.T) {
 			if back.MaxVUs > ex.c.MaxVUs { // raised to 1 per segment with a rate
 				back.MaxVUs = ex.c.MaxVUs
 			}
-			if ex.c.Executor != engine.SharedIterations && !equalConfig(back, ex.c) {
+			if ex.c.Executor != SharedIterations && !equalConfig(back, ex.c) {
 				t.Errorf("%s N=%d: Combine = %+v, want %+v", ex.name, n, back, ex.c)
 			}
 		}
 	}
 }
 
-func equalConfig(a, b engine.Config) bool {
+func equalConfig(a, b Config) bool {
 	if len(a.Stages) != len(b.Stages) {
 		return false
 	}
@@ -192,9 +190,9 @@ func TestApplyVUSums(t *testing.T) {
 			}
 			want := ex.c.VUs + ex.c.StartVUs + ex.c.PreAllocatedVUs
 			switch ex.c.Executor {
-			case engine.SharedIterations:
+			case SharedIterations:
 				continue // clamped, see Apply
-			case engine.ConstantArrivalRate, engine.RampingArrivalRate:
+			case ConstantArrivalRate, RampingArrivalRate:
 				if maxVUs < ex.c.MaxVUs {
 					t.Errorf("%s N=%d: maxVUs sum %d < %d", ex.name, n, maxVUs, ex.c.MaxVUs)
 				}
@@ -213,55 +211,55 @@ func TestApplyVUSums(t *testing.T) {
 func TestApplyEdgeCases(t *testing.T) {
 	tests := []struct {
 		name     string
-		c        engine.Config
+		c        Config
 		seg      Segment
 		wantIdle bool
-		check    func(t *testing.T, c engine.Config)
+		check    func(t *testing.T, c Config)
 	}{
 		{name: "more segments than VUs: idle keeps the duration", seg: Segment{2, 4},
-			c: cfg(engine.Config{Executor: engine.ConstantVUs, VUs: 2, Duration: 10 * time.Second}), wantIdle: true,
-			check: func(t *testing.T, c engine.Config) {
+			c: cfg(Config{Executor: ConstantVUs, VUs: 2, Duration: 10 * time.Second}), wantIdle: true,
+			check: func(t *testing.T, c Config) {
 				if c.TotalDuration() != 10*time.Second || c.MaxVUsNeeded() != 0 {
 					t.Errorf("idle config %+v", c)
 				}
 			}},
 		{name: "idle iteration executor takes no time", seg: Segment{2, 2},
-			c: cfg(engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 1}), wantIdle: true,
-			check: func(t *testing.T, c engine.Config) {
+			c: cfg(Config{Executor: SharedIterations, VUs: 1, Iterations: 1}), wantIdle: true,
+			check: func(t *testing.T, c Config) {
 				if c.TotalDuration() != 0 {
 					t.Errorf("idle duration %s", c.TotalDuration())
 				}
 			}},
 		{name: "shared iterations: a segment with iterations gets a VU", seg: Segment{2, 5},
-			c: cfg(engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: 3}),
-			check: func(t *testing.T, c engine.Config) {
+			c: cfg(Config{Executor: SharedIterations, VUs: 2, Iterations: 3}),
+			check: func(t *testing.T, c Config) {
 				if c.Iterations != 1 || c.VUs != 1 {
 					t.Errorf("vus %d iterations %d, want 1 and 1", c.VUs, c.Iterations)
 				}
 			}},
 		{name: "shared iterations: no iterations, no VU", seg: Segment{3, 5},
-			c:        cfg(engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: 3}),
+			c:        cfg(Config{Executor: SharedIterations, VUs: 2, Iterations: 3}),
 			wantIdle: true},
 		{name: "arrival rate with rate share gets a VU", seg: Segment{2, 4},
-			c: cfg(engine.Config{Executor: engine.ConstantArrivalRate, Rate: 100, Duration: time.Second, PreAllocatedVUs: 1, MaxVUs: 1}),
-			check: func(t *testing.T, c engine.Config) {
+			c: cfg(Config{Executor: ConstantArrivalRate, Rate: 100, Duration: time.Second, PreAllocatedVUs: 1, MaxVUs: 1}),
+			check: func(t *testing.T, c Config) {
 				if c.Rate != 25 || c.MaxVUs != 1 || c.PreAllocatedVUs != 0 {
 					t.Errorf("got rate %d pre %d max %d", c.Rate, c.PreAllocatedVUs, c.MaxVUs)
 				}
 			}},
 		{name: "arrival rate below N", seg: Segment{2, 4},
-			c:        cfg(engine.Config{Executor: engine.ConstantArrivalRate, Rate: 1, Duration: time.Second, PreAllocatedVUs: 1, MaxVUs: 1}),
+			c:        cfg(Config{Executor: ConstantArrivalRate, Rate: 1, Duration: time.Second, PreAllocatedVUs: 1, MaxVUs: 1}),
 			wantIdle: true},
-		{name: "whole is unchanged", seg: Whole,
-			c: cfg(engine.Config{Executor: engine.ConstantVUs, VUs: 1, Duration: time.Second}),
-			check: func(t *testing.T, c engine.Config) {
+		{name: "whole is unchanged", seg: Segment{Index: 1, Count: 1},
+			c: cfg(Config{Executor: ConstantVUs, VUs: 1, Duration: time.Second}),
+			check: func(t *testing.T, c Config) {
 				if c.VUs != 1 {
 					t.Errorf("vus %d", c.VUs)
 				}
 			}},
 		{name: "input stages are not modified", seg: Segment{1, 2},
-			c: cfg(engine.Config{Executor: engine.RampingVUs, Stages: []engine.Stage{{Duration: time.Second, Target: 10}}}),
-			check: func(t *testing.T, c engine.Config) {
+			c: cfg(Config{Executor: RampingVUs, Stages: []Stage{{Duration: time.Second, Target: 10}}}),
+			check: func(t *testing.T, c Config) {
 				if c.Stages[0].Target != 5 {
 					t.Errorf("target %d", c.Stages[0].Target)
 				}
@@ -270,7 +268,7 @@ func TestApplyEdgeCases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			orig := tt.c
-			origStages := append([]engine.Stage(nil), tt.c.Stages...)
+			origStages := append([]Stage(nil), tt.c.Stages...)
 			got, idle := tt.seg.Apply(tt.c)
 			if idle != tt.wantIdle {
 				t.Fatalf("idle = %v, want %v (%+v)", idle, tt.wantIdle, got)
@@ -291,18 +289,18 @@ func TestApplyEdgeCases(t *testing.T) {
 }
 
 func TestCombineMismatch(t *testing.T) {
-	a := cfg(engine.Config{Executor: engine.ConstantVUs, VUs: 2, Duration: time.Second})
-	b := cfg(engine.Config{Executor: engine.ConstantArrivalRate, Rate: 2, Duration: time.Second})
-	if _, err := Combine([]engine.Config{a, b}); err == nil {
+	a := cfg(Config{Executor: ConstantVUs, VUs: 2, Duration: time.Second})
+	b := cfg(Config{Executor: ConstantArrivalRate, Rate: 2, Duration: time.Second})
+	if _, err := Combine([]Config{a, b}); err == nil {
 		t.Fatal("Combine of different executors succeeded")
 	}
-	r1 := cfg(engine.Config{Executor: engine.RampingVUs, Stages: []engine.Stage{{Duration: time.Second, Target: 1}}})
-	r2 := cfg(engine.Config{Executor: engine.RampingVUs, Stages: []engine.Stage{{Duration: 2 * time.Second, Target: 1}}})
-	if _, err := Combine([]engine.Config{r1, r2}); err == nil {
+	r1 := cfg(Config{Executor: RampingVUs, Stages: []Stage{{Duration: time.Second, Target: 1}}})
+	r2 := cfg(Config{Executor: RampingVUs, Stages: []Stage{{Duration: 2 * time.Second, Target: 1}}})
+	if _, err := Combine([]Config{r1, r2}); err == nil {
 		t.Fatal("Combine of different stage durations succeeded")
 	}
 	idle := Idle(a)
-	if got, err := Combine([]engine.Config{idle, idle}); err != nil || !IsIdle(got) {
+	if got, err := Combine([]Config{idle, idle}); err != nil || !IsIdle(got) {
 		t.Fatalf("Combine of idle parts = %+v, %v", got, err)
 	}
 }
@@ -311,15 +309,15 @@ func TestCombineMismatch(t *testing.T) {
 // executors; for arrival rates it counts the intended starts the way the
 // engine's schedule does. Duration-based closed executors return their
 // VU-seconds (a proxy that must add up the same way).
-func planned(c engine.Config) float64 {
+func planned(c Config) float64 {
 	switch c.Executor {
-	case engine.PerVUIterations:
+	case PerVUIterations:
 		return float64(c.VUs * c.Iterations)
-	case engine.SharedIterations:
+	case SharedIterations:
 		return float64(c.Iterations)
-	case engine.ConstantVUs:
+	case ConstantVUs:
 		return float64(c.VUs) * c.Duration.Seconds()
-	case engine.RampingVUs:
+	case RampingVUs:
 		var area float64
 		from := float64(c.StartVUs)
 		for _, s := range c.Stages {
@@ -327,10 +325,10 @@ func planned(c engine.Config) float64 {
 			from = float64(s.Target)
 		}
 		return area
-	case engine.ConstantArrivalRate:
+	case ConstantArrivalRate:
 		// k/rate < duration for k = 0, 1, ...: ceil(rate·duration/unit).
 		return math.Ceil(float64(c.Rate) * float64(c.Duration) / float64(c.TimeUnit))
-	case engine.RampingArrivalRate:
+	case RampingArrivalRate:
 		var k, segCount float64
 		from := float64(c.StartRate) / float64(c.TimeUnit)
 		for _, s := range c.Stages {

@@ -1,4 +1,6 @@
-// Package segment splits a run into N execution segments that together do
+package executor
+
+// Segments: a run split into N execution segments that together do
 // exactly the work of the whole, without a coordinator: instance i of N
 // runs `stampede run --segment i/N` and scales every executor with the
 // arithmetic here (k6's execution segments, with equal segments).
@@ -13,7 +15,6 @@
 // telescopes: the N shares of any x add up to x exactly. Every quantity of
 // one executor is split the same way, so the stage targets of a ramp split
 // consistently and the segments' ramps add up to the whole ramp.
-package segment
 
 import (
 	"fmt"
@@ -21,20 +22,17 @@ import (
 	"strings"
 )
 
-// MaxCount is the largest number of segments accepted (N in i/N).
-const MaxCount = 1 << 20
+// MaxSegments is the largest number of segments accepted (N in i/N).
+const MaxSegments = 1 << 20
 
 // Segment is segment Index (1-based) of Count equal segments. The zero
-// value is not valid; Whole is the unsegmented run.
+// value is not valid; 1/1 is the unsegmented run.
 type Segment struct {
 	Index, Count int
 }
 
-// Whole is the one segment that is the entire run (1/1).
-var Whole = Segment{Index: 1, Count: 1}
-
-// Parse reads "i/N" with 1 ≤ i ≤ N ≤ MaxCount, e.g. "2/4".
-func Parse(s string) (Segment, error) {
+// ParseSegment reads "i/N" with 1 ≤ i ≤ N ≤ MaxSegments, e.g. "2/4".
+func ParseSegment(s string) (Segment, error) {
 	is, ns, ok := strings.Cut(strings.TrimSpace(s), "/")
 	if !ok {
 		return Segment{}, fmt.Errorf("bad segment %q: want i/N, e.g. 2/4", s)
@@ -44,8 +42,8 @@ func Parse(s string) (Segment, error) {
 	if err1 != nil || err2 != nil {
 		return Segment{}, fmt.Errorf("bad segment %q: want whole numbers i/N, e.g. 2/4", s)
 	}
-	if n < 1 || n > MaxCount {
-		return Segment{}, fmt.Errorf("bad segment %q: N must be between 1 and %d", s, MaxCount)
+	if n < 1 || n > MaxSegments {
+		return Segment{}, fmt.Errorf("bad segment %q: N must be between 1 and %d", s, MaxSegments)
 	}
 	if i < 1 || i > n {
 		return Segment{}, fmt.Errorf("bad segment %q: i must be between 1 and N (%d); segments count from 1", s, n)
@@ -69,7 +67,7 @@ func (s Segment) Share(x int64) int64 {
 }
 
 // ceilPart is ceil(x·a/n) for 0 ≤ a ≤ n without overflow for any int64 x
-// (n ≤ MaxCount keeps r·a small).
+// (n ≤ MaxSegments keeps r·a small).
 func ceilPart(x, a, n int64) int64 {
 	q, r := x/n, x%n
 	return q*a + (r*a+n-1)/n
