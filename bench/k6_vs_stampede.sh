@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # k6_vs_stampede.sh: the same k6 scripts under k6 and under `stampede run`,
-# rounds alternated (k6, then stampede, in every round), each figure read
+# the order of the two tools alternating round by round (odd rounds k6
+# first, even rounds stampede first), each figure read
 # from each tool's own --summary-export and /usr/bin/time; medians and
 # ranges. k6 is a peer for measuring, never a dependency: pass its binary
 # as K6 (built once with `go install go.k6.io/k6@v1.8.1`).
@@ -37,15 +38,16 @@ PY
 }
 med() { python3 -c 'import statistics as s,sys; print(s.median(float(l.split()[int(sys.argv[2])]) for l in open(sys.argv[1]) if l.strip()))' "$1" "$2"; }
 ratio() { python3 -c 'import sys; print(f"{float(sys.argv[1])/float(sys.argv[2]):.2f}")' "$1" "$2"; }
+# inorder ROUND A B: runs the functions A and B, A first in odd rounds.
+inorder() { if (($1 % 2)); then "$2"; "$3"; else "$3"; "$2"; fi; }
 
 for mode in $modes; do
 case $mode in
 empty)
 	: > "$work/k6"; : > "$work/st"
-	for i in $(seq "$ROUNDS"); do
-		k6run bench/k6scripts/empty.js; echo "$(jq_ iterations rate) $(cut -d' ' -f4 "$work/time")" >> "$work/k6"
-		strun bench/k6scripts/empty.js; echo "$(jq_ iterations rate) $(cut -d' ' -f4 "$work/time")" >> "$work/st"
-	done
+	k6one() { k6run bench/k6scripts/empty.js; echo "$(jq_ iterations rate) $(cut -d' ' -f4 "$work/time")" >> "$work/k6"; }
+	stone() { strun bench/k6scripts/empty.js; echo "$(jq_ iterations rate) $(cut -d' ' -f4 "$work/time")" >> "$work/st"; }
+	for i in $(seq "$ROUNDS"); do inorder "$i" k6one stone; done
 	echo "empty default, 50 VUs, 5 s: iterations/s k6 $(stats "$work/k6" 0)  stampede $(stats "$work/st" 0)  stampede/k6 $(ratio "$(med "$work/st" 0)" "$(med "$work/k6" 0)")"
 	;;
 http)
@@ -54,12 +56,15 @@ http)
 	sleep 0.5
 	: > "$work/k6"; : > "$work/st"
 	pin="taskset -c 0"
-	for i in $(seq "$ROUNDS"); do
+	k6one() {
 		k6run -e URL=http://127.0.0.1:$port/ bench/k6scripts/http_get_check.js --no-thresholds
 		read -r _ u s _ < "$work/time"; n=$(jq_ http_reqs count); echo "$(jq_ http_reqs rate) $(python3 -c "print(($u+$s)/$n*1e6)")" >> "$work/k6"
+	}
+	stone() {
 		strun -e URL=http://127.0.0.1:$port/ bench/k6scripts/http_get_check.js
 		read -r _ u s _ < "$work/time"; n=$(jq_ http_reqs count); echo "$(jq_ http_reqs rate) $(python3 -c "print(($u+$s)/$n*1e6)")" >> "$work/st"
-	done
+	}
+	for i in $(seq "$ROUNDS"); do inorder "$i" k6one stone; done
 	kill %1 2>/dev/null || true
 	pin=""
 	echo "http.get+check, 50 VUs, 5 s: req/s k6 $(stats "$work/k6" 0)  stampede $(stats "$work/st" 0)  stampede/k6 $(ratio "$(med "$work/st" 0)" "$(med "$work/k6" 0)")"
@@ -68,10 +73,9 @@ http)
 vus)
 	for n in 1 1000 10000; do
 		: > "$work/k6-$n"; : > "$work/st-$n"
-		for i in $(seq "$ROUNDS"); do
-			k6run -u "$n" -i "$n" bench/k6scripts/vus.js; cut -d' ' -f1,4 "$work/time" >> "$work/k6-$n"
-			strun -u "$n" -i "$n" bench/k6scripts/vus.js; cut -d' ' -f1,4 "$work/time" >> "$work/st-$n"
-		done
+		k6one() { k6run -u "$n" -i "$n" bench/k6scripts/vus.js; cut -d' ' -f1,4 "$work/time" >> "$work/k6-$n"; }
+		stone() { strun -u "$n" -i "$n" bench/k6scripts/vus.js; cut -d' ' -f1,4 "$work/time" >> "$work/st-$n"; }
+		for i in $(seq "$ROUNDS"); do inorder "$i" k6one stone; done
 		echo "$n VUs (-u $n -i $n): wall s k6 $(stats "$work/k6-$n" 0)  stampede $(stats "$work/st-$n" 0)  stampede/k6 $(ratio "$(med "$work/st-$n" 0)" "$(med "$work/k6-$n" 0)");  peak RSS KiB k6 $(stats "$work/k6-$n" 1)  stampede $(stats "$work/st-$n" 1)"
 	done
 	for n in 1000 10000; do
