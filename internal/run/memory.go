@@ -14,7 +14,7 @@ import (
 // holds for an idle VU (its goroutine's stack, recorder, iteration state
 // and the scenario's VU value): BenchmarkIdleVUMemory measures 2.9 KB of
 // heap and stacks per VU at 100,000 VUs, and the whole program's RSS per
-// idle VU was 3–4 KB (bench/RESULTS.md); the plan takes about twice that
+// idle VU was 3–4 KB in one earlier run (bench/HISTORY.md); the plan takes about twice that
 // to leave room for the runtime's and the kernel's overhead. Outputs add
 // their own share (output.Factory.VUBytes: the per-request CSV's writer
 // and buffer, which the log's budget bounds). Connections a driver opens per VU come on top
