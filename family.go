@@ -3,6 +3,7 @@ package stampede
 import (
 	"context"
 
+	"github.com/stampede-bench/stampede/family"
 	"github.com/stampede-bench/stampede/flags"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/redact"
@@ -46,12 +47,8 @@ type FlagBinder = flags.Binder
 type FlagSharer = flags.Sharer
 
 // ScenarioInfo describes one scenario of a family, as Family.Scenarios
-// lists it. Fields:
-//
-//	Name        string // in family.Scenario form, e.g. "echo.RoundTrip"; unique in the catalog
-//	Description string // one line for `stampede scenarios`
-//	Default     bool   // run by a bare `stampede run` when the family is the catalog's first
-type ScenarioInfo = workload.Info
+// lists it; see package family.
+type ScenarioInfo = family.ScenarioInfo
 
 // Env is what Family.Open gets. Fields a family reads:
 //

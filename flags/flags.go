@@ -13,6 +13,8 @@ import "time"
 // the family's current option value.
 type Set interface {
 	BoolVar(p *bool, name string, value bool, usage string)
+	// BoolVarP is BoolVar with a one-letter shorthand (-q for --quiet).
+	BoolVarP(p *bool, name, shorthand string, value bool, usage string)
 	IntVar(p *int, name string, value int, usage string)
 	Int16Var(p *int16, name string, value int16, usage string)
 	Int32Var(p *int32, name string, value int32, usage string)

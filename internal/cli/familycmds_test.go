@@ -8,8 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spf13/pflag"
-
+	"github.com/stampede-bench/stampede/flags"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
 
@@ -35,7 +34,7 @@ func TestFamilyCommands(t *testing.T) {
 		var loud bool
 		return workload.Command{
 			Use: "echo [WORD]", Short: "say a word", MaxArgs: 1,
-			Flags: func(fs *pflag.FlagSet) { fs.BoolVar(&loud, "loud", false, "shout") },
+			Flags: func(fs flags.Set) { fs.BoolVar(&loud, "loud", false, "shout") },
 			Run: func(_ context.Context, env *workload.CommandEnv) error {
 				w := strings.Join(env.Args, " ")
 				if loud {

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
-
+	"github.com/stampede-bench/stampede/flags"
 	"github.com/stampede-bench/stampede/internal/lab"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/usage"
@@ -26,7 +25,7 @@ type options struct {
 	loss                                     float64
 }
 
-func (o *options) bind(fs *pflag.FlagSet) {
+func (o *options) bind(fs flags.Set) {
 	fs.StringVar(&o.nodes, "nodes", "1,2,3,4,5,6", "node counts (nodes, budgets presets) or the one node count (clients, topics; default 3)")
 	fs.StringVar(&o.clients, "clients", "", "client counts of the clients preset (default 1…2×nodes)")
 	fs.Float64Var(&o.clientsPerNode, "clients-per-node", 2, "clients per node in the nodes, topics and budgets presets")

@@ -47,6 +47,8 @@ var layers = []layer{
 	{-2, "executor", "k6's executors as configuration: Config, Shortcuts, limits"},
 	// The output contract speaks of the measurements.
 	{-1, "output", "the contract of a live output: Output, Annotator"},
+	// A family's declarations name its flags.
+	{-1, "family", "what a family declares: scenarios, commands, cluster sizing, rate trends"},
 
 	// Leaves: standard library only (the driver interface: and redact).
 	{0, "internal/usage", "the one usage-error type"},

@@ -13,19 +13,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stampede-bench/stampede/family"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
-// Info describes one scenario.
-type Info struct {
-	// Name in nebula-bench form, e.g. "go.Go1Step" or "kafka.Produce".
-	Name        string
-	Description string
-	// Default marks scenarios run by a bare `stampede run`.
-	Default bool
-}
+// Info describes one scenario (family.ScenarioInfo).
+type Info = family.ScenarioInfo
 
 // Family is a group of scenarios sharing a target kind and its setup.
 // A family is built from its typed options (each family package has an

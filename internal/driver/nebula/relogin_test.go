@@ -3,6 +3,7 @@ package nebula_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
@@ -40,6 +41,11 @@ func TestReloginAfterSessionInvalid(t *testing.T) {
 		}
 	}
 	do("")
+	// Open's probe of the server signs its session out on a connection
+	// of its own; under load the server may not have handled that yet.
+	for deadline := time.Now().Add(10 * time.Second); srv.Sessions() > 1 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 	accepted, auths := srv.Accepted.Load(), srv.Authenticated.Load()
 	for round := 1; round <= 3; round++ {
 		if n := srv.DropSessions(); n != 1 {

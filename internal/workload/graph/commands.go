@@ -10,8 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/spf13/pflag"
-
+	"github.com/stampede-bench/stampede/flags"
 	"github.com/stampede-bench/stampede/internal/progress/termbar"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -47,7 +46,7 @@ type genOptions struct {
 	nebula  genNebulaOptions
 }
 
-func (o *genOptions) bind(f *pflag.FlagSet) {
+func (o *genOptions) bind(f flags.Set) {
 	f.Float64Var(&o.sf, "sf", 1, "LDBC scale factor: 0.1, 0.3, 1, 3, 10, 30, 100 (below 0.1 for small test sets)")
 	f.StringVar(&o.out, "out", "", "output directory (required; must be empty unless --force)")
 	f.Int64Var(&o.seed, "seed", 42, "random seed; the same seed gives byte-identical output")

@@ -10,8 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/pflag"
-
+	"github.com/stampede-bench/stampede/flags"
 	"github.com/stampede-bench/stampede/internal/progress/termbar"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -47,7 +46,7 @@ type nebulaLoadOptions struct {
 // nebulaOnly are the flags of nebulaLoadOptions, refused on other targets.
 var nebulaOnly = []string{"dry-run", "partitions", "replica-factor", "batch-size", "schema-wait"}
 
-func (o *loadOptions) bind(f *pflag.FlagSet) {
+func (o *loadOptions) bind(f flags.Set) {
 	f.StringVar(&o.target, "target", "", "database URL: sqlite://PATH, postgres://... or nebula://user:pass@host:9669/SPACE (required)")
 	f.StringVar(&o.data, "data", "", "LDBC data set directory, as written by stampede gen ldbc (required)")
 	f.BoolVar(&o.drop, "drop", false, "drop the graph tables first (reload)")

@@ -7,8 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
-
+	"github.com/stampede-bench/stampede/flags"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -62,7 +61,7 @@ type serveOptions struct {
 	topics    []string
 }
 
-func (o *serveOptions) bind(fs *pflag.FlagSet) {
+func (o *serveOptions) bind(fs flags.Set) {
 	fs.IntVar(&o.brokers, "brokers", 3, "number of brokers")
 	fs.StringVar(&o.ports, "ports", "", "listen on these loopback ports, one per broker (default: free ports)")
 	fs.DurationVar(&o.forDur, "for", 0, "stop after this long (default: until Ctrl+C)")

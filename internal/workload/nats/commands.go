@@ -7,8 +7,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/spf13/pflag"
-
+	"github.com/stampede-bench/stampede/flags"
 	"github.com/stampede-bench/stampede/internal/natscluster"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -36,7 +35,7 @@ type serveOptions struct {
 	fsync   string
 }
 
-func (o *serveOptions) bind(fs *pflag.FlagSet) {
+func (o *serveOptions) bind(fs flags.Set) {
 	fs.IntVar(&o.nodes, "nodes", 3, "number of nats-server nodes")
 	fs.StringVar(&o.dataDir, "data-dir", "stampede-data", "parent of the cluster's store directory")
 	fs.DurationVar(&o.forDur, "for", 0, "stop after this long (default: until Ctrl+C)")
@@ -69,7 +68,7 @@ All nodes share this machine's cores.`,
 			Use:    "node",
 			Short:  "Run one node of the embedded cluster (started by stampede itself)",
 			Hidden: true,
-			Flags: func(fs *pflag.FlagSet) {
+			Flags: func(fs flags.Set) {
 				fs.StringVar(&config, "config", "", "nats-server config file")
 			},
 			Run: func(_ context.Context, env *workload.CommandEnv) error {
