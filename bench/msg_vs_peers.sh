@@ -141,9 +141,10 @@ if [ "$ONLY" != nats ]; then
 	read_us=$(awk '{print $3}' "$res")
 	: >"$res"
 	echo "kcat input: $N_KAFKA lines in /dev/shm; reading them (cat) costs $read_us µs/msg of CPU"
-	# stampede creates the topic (1 partition); every tool then writes it.
-	"$work/stampede" run kafka.Produce --target "$kurl" -i 1 -u 1 --topic-prefix bench --no-csv --no-report -q --out "$work/kwarm" >/dev/null
-	common=(--target "$kurl" --topic-prefix bench --acks 1 --no-csv --no-report -q --out "$work/krun")
+	# stampede creates the topic (1 partition: without --partitions a
+	# topic gets one per broker); every tool then writes it.
+	"$work/stampede" run kafka.Produce --target "$kurl" -i 1 -u 1 --partitions 1 --topic-prefix bench --no-csv --no-report -q --out "$work/kwarm" >/dev/null
+	common=(--target "$kurl" --partitions 1 --topic-prefix bench --acks 1 --no-csv --no-report -q --out "$work/krun")
 	for r in $(seq "$ROUNDS"); do
 		for tool in $(rotate "$r" kafka-one kafka-window kcat); do
 			rm -rf "$work/krun"
