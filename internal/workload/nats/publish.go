@@ -33,8 +33,9 @@ type publisher struct {
 	seq  uint64
 	next int // index of the next stream
 	buf  []byte
-	// async state, reused across iterations: each message's first send,
-	// last send (a retry's), stream index and stamp sequence.
+	// The window's state, reused across iterations: the PubAcks, each
+	// message's first send, last send (a retry's), stream index and
+	// stamp sequence.
 	acks   *pubAcks
 	sent   []time.Duration
 	from   []time.Duration
@@ -48,24 +49,17 @@ type publisher struct {
 	// index of its stream.
 	lastSeq uint64
 	lastSi  int
-	// opts turn nats.go's own retries off: stampede retries and counts.
-	opts []jetstream.PublishOpt
 	// subjects are the streams' subjects (the scenario's, shared).
 	subjects []string
-	// hdr is an empty header shared by every message: with options,
-	// nats.go would allocate one per message (an empty header is not sent).
-	hdr nats.Header
 	// msg is the one message every publish hands to nats.go, which copies
 	// its subject and data into the connection's buffer during the call.
 	msg nats.Msg
-	// ackWait bounds the async wait for a window's PubAcks: one timer per
-	// VU instead of nats.go's timer per message.
+	// ackWait bounds the wait for a window's PubAcks (sync: a window of
+	// one): one timer per VU, not one per message.
 	ackWait *time.Timer
-	// pctx bounds each sync publish.
-	pctx *pubCtx
 }
 
-// errAckTimeout is an async message whose PubAck did not come within
+// errAckTimeout is a message whose PubAck did not come within
 // --nats-publish-timeout of its publish; it has the sync timeout's label.
 var errAckTimeout = fmt.Errorf("%w: no PubAck within the publish timeout", nats.ErrTimeout)
 
@@ -76,13 +70,6 @@ func noResponders(err error) bool {
 	return errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders)
 }
 
-// retried counts one retry and waits before it; false when ctx ended.
-func (p *publisher) retried(ctx context.Context, it *engine.Iter) bool {
-	p.b.Retries.Add(1)
-	it.Rec.Add(p.b.ids.retries, it.Now(), 1)
-	return msgload.SleepCtx(ctx, p.b.opts.PublishRetryWait)
-}
-
 func newPublisher(b *base, id int) (*publisher, error) {
 	o := &b.opts
 	vc, err := b.vuConn("stampede-"+b.Name+"-"+strconv.Itoa(id), jetstream.WithDefaultTimeout(o.PublishTimeout))
@@ -90,11 +77,10 @@ func newPublisher(b *base, id int) (*publisher, error) {
 		return nil, err
 	}
 	p := &publisher{b: b, vc: vc, vu: uint32(id), next: id % len(b.streams),
-		buf:  newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15),
-		opts: []jetstream.PublishOpt{jetstream.WithRetryAttempts(0)}, hdr: nats.Header{},
-		ackWait: time.NewTimer(time.Hour), pctx: newPubCtx()}
+		buf:     newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15),
+		ackWait: time.NewTimer(time.Hour)}
 	p.ackWait.Stop()
-	p.msg = nats.Msg{Data: p.buf, Header: p.hdr}
+	p.msg = nats.Msg{Data: p.buf}
 	p.subjects = b.subjects
 	return p, nil
 }
@@ -119,34 +105,19 @@ func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
 	return si, now
 }
 
-// publishSync publishes one message and waits for its PubAck. ok reports
-// an acknowledged message; err is the run's stop.
+// publishSync publishes one message and waits for its PubAck: a window
+// of one (publishAsync). ok reports an acknowledged message; err is the
+// run's stop.
 func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, err error) {
-	si, sent := p.pick(it)
-	p.lastSi = si
-	subj := p.subjects[si]
-	var perr error
-	for try := 0; ; try++ {
-		// The run's context may carry a far deadline (the graceful
-		// stop), which would replace the client's default timeout:
-		// bound each wait (pctx, reused from publish to publish).
-		p.pctx.arm(ctx, p.b.opts.PublishTimeout)
-		var ack *jetstream.PubAck
-		p.msg.Subject = subj
-		ack, perr = p.vc.js.PublishMsg(p.pctx, &p.msg, p.opts...)
-		p.pctx.disarm()
-		if ack != nil {
-			p.lastSeq = ack.Sequence
-		}
-		if perr == nil || !noResponders(perr) || try >= p.b.opts.PublishRetries || !p.retried(ctx, it) {
-			break
-		}
+	if err := p.publishAsync(ctx, it, 1); err != nil {
+		return false, err
 	}
-	if perr != nil && ctx.Err() != nil {
-		return false, ctx.Err()
+	r := p.acks.result(0)
+	p.lastSi = p.si[0]
+	if r.err == nil {
+		p.lastSeq = r.seq
 	}
-	p.record(it, si, sent, perr)
-	return perr == nil, nil
+	return r.err == nil, nil
 }
 
 // publishAsync publishes k messages without waiting, then waits for every
@@ -292,7 +263,6 @@ func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err erro
 
 func (p *publisher) close() {
 	if p != nil {
-		p.pctx.close()
 		p.acks.close()
 		p.vc.close()
 	}
