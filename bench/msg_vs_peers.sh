@@ -4,9 +4,10 @@
 # round, so no tool always runs first or last on a warming machine):
 #
 #   kafka: kafka.Produce one message per iteration (-u 1024 --linger 5ms),
-#          kafka.Produce --produce-window 1024 (-u 64 --linger 5ms), and
-#          kcat (librdkafka defaults: linger 5 ms, up to 100,000 queued),
-#          N_KAFKA 2048-byte messages each, acks=1, to one topic (1
+#          kafka.Produce --produce-window 1024 (-u 16 --linger 5ms: 16,384
+#          in flight; -u 64, 65,536 in flight, cost more CPU per message in
+#          alternated probes), and kcat (librdkafka defaults: linger 5 ms,
+#          up to 100,000 queued), N_KAFKA 2048-byte messages each, acks=1, to one topic (1
 #          partition) of `stampede kafka serve --brokers 3 --blackhole`;
 #          at the end the partition's end offset must count every message;
 #   nats:  nats.Publish async (window 500) and sync, and `nats bench js pub
@@ -150,7 +151,7 @@ if [ "$ONLY" != nats ]; then
 			rm -rf "$work/krun"
 			case $tool in
 			kafka-one) measure "$tool" "$N_KAFKA" "$kpid" "$work/stampede" run kafka.Produce -i "$N_KAFKA" -u 1024 --linger 5ms "${common[@]}" ;;
-			kafka-window) measure "$tool" "$N_KAFKA" "$kpid" "$work/stampede" run kafka.Produce -i "$N_KAFKA" -u 64 --produce-window 1024 --linger 5ms "${common[@]}" ;;
+			kafka-window) measure "$tool" "$N_KAFKA" "$kpid" "$work/stampede" run kafka.Produce -i "$N_KAFKA" -u 16 --produce-window 1024 --linger 5ms "${common[@]}" ;;
 			kcat) measure "$tool" "$N_KAFKA" "$kpid" kcat -P -b "$brokers" -t bench-0 -X acks=1 -l "$shm/msgs.txt" ;;
 			esac
 			show "$r"
