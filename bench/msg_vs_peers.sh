@@ -7,8 +7,9 @@
 #          kafka.Produce --produce-window 1024 (-u 16 --linger 5ms: 16,384
 #          in flight; -u 64, 65,536 in flight, cost more CPU per message in
 #          alternated probes), and kcat (librdkafka defaults: linger 5 ms,
-#          up to 100,000 queued), N_KAFKA 2048-byte messages each, acks=1, to one topic (1
-#          partition) of `stampede kafka serve --brokers 3 --blackhole`;
+#          up to 100,000 queued), N_KAFKA 2048-byte messages each,
+#          acks=1, to one topic (1 partition) of `stampede kafka serve
+#          --brokers 3 --blackhole`;
 #          at the end the partition's end offset must count every message;
 #   nats:  nats.Publish async (window 500) and sync, and `nats bench js pub
 #          async --batch 500` / `sync`, 4 clients, 2048-byte messages, to
