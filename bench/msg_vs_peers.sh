@@ -4,10 +4,14 @@
 # round, so no tool always runs first or last on a warming machine):
 #
 #   kafka: kafka.Produce one message per iteration (-u 1024 --linger 5ms),
-#          kafka.Produce --produce-window 1024 (-u 64 --linger 5ms), and
-#          kcat (librdkafka defaults: linger 5 ms, up to 100,000 queued),
-#          N_KAFKA 2048-byte messages each, acks=1, to one topic (1
-#          partition) of `stampede kafka serve --brokers 3 --blackhole`;
+#          kafka.Produce --produce-window 1024 (-u 16 --linger 5ms: 16,384
+#          in flight; -u 64, 65,536 in flight, cost more CPU per message in
+#          alternated probes), kcat (librdkafka defaults: linger 5 ms,
+#          up to 100,000 queued) and kcat-1024 (at most 1,024 queued:
+#          -X queue.buffering.max.messages=1024, the in-flight depth of
+#          the one-per-iteration mode), N_KAFKA 2048-byte messages each,
+#          acks=1, to one topic (1 partition) of `stampede kafka serve
+#          --brokers 3 --blackhole`;
 #          at the end the partition's end offset must count every message;
 #   nats:  nats.Publish async (window 500) and sync, and `nats bench js pub
 #          async --batch 500` / `sync`, 4 clients, 2048-byte messages, to
@@ -141,24 +145,26 @@ if [ "$ONLY" != nats ]; then
 	read_us=$(awk '{print $3}' "$res")
 	: >"$res"
 	echo "kcat input: $N_KAFKA lines in /dev/shm; reading them (cat) costs $read_us µs/msg of CPU"
-	# stampede creates the topic (1 partition); every tool then writes it.
-	"$work/stampede" run kafka.Produce --target "$kurl" -i 1 -u 1 --topic-prefix bench --no-csv --no-report -q --out "$work/kwarm" >/dev/null
-	common=(--target "$kurl" --topic-prefix bench --acks 1 --no-csv --no-report -q --out "$work/krun")
+	# stampede creates the topic (1 partition: without --partitions a
+	# topic gets one per broker); every tool then writes it.
+	"$work/stampede" run kafka.Produce --target "$kurl" -i 1 -u 1 --partitions 1 --topic-prefix bench --no-csv --no-report -q --out "$work/kwarm" >/dev/null
+	common=(--target "$kurl" --partitions 1 --topic-prefix bench --acks 1 --no-csv --no-report -q --out "$work/krun")
 	for r in $(seq "$ROUNDS"); do
-		for tool in $(rotate "$r" kafka-one kafka-window kcat); do
+		for tool in $(rotate "$r" kafka-one kafka-window kcat kcat-1024); do
 			rm -rf "$work/krun"
 			case $tool in
 			kafka-one) measure "$tool" "$N_KAFKA" "$kpid" "$work/stampede" run kafka.Produce -i "$N_KAFKA" -u 1024 --linger 5ms "${common[@]}" ;;
-			kafka-window) measure "$tool" "$N_KAFKA" "$kpid" "$work/stampede" run kafka.Produce -i "$N_KAFKA" -u 64 --produce-window 1024 --linger 5ms "${common[@]}" ;;
+			kafka-window) measure "$tool" "$N_KAFKA" "$kpid" "$work/stampede" run kafka.Produce -i "$N_KAFKA" -u 16 --produce-window 1024 --linger 5ms "${common[@]}" ;;
 			kcat) measure "$tool" "$N_KAFKA" "$kpid" kcat -P -b "$brokers" -t bench-0 -X acks=1 -l "$shm/msgs.txt" ;;
+			kcat-1024) measure "$tool" "$N_KAFKA" "$kpid" kcat -P -b "$brokers" -t bench-0 -X acks=1 -X queue.buffering.max.messages=1024 -l "$shm/msgs.txt" ;;
 			esac
 			show "$r"
 		done
 	done
-	want=$((1 + 3 * ROUNDS * N_KAFKA))
+	want=$((1 + 4 * ROUNDS * N_KAFKA))
 	got=$(kcat -Q -b "$brokers" -t bench-0:0:-1 | awk '{print $NF}')
 	[ "$got" = "$want" ] || { echo "end offset $got, want $want: messages were lost" >&2; exit 1; }
-	echo "end offset of bench-0: $got = 1 + 3 tools × $ROUNDS rounds × $N_KAFKA (nothing lost)"
+	echo "end offset of bench-0: $got = 1 + 4 tools × $ROUNDS rounds × $N_KAFKA (nothing lost)"
 	rm -f "$shm/msgs.txt"
 	kill "$kpid" 2>/dev/null || true
 fi
@@ -234,6 +240,7 @@ ratio() { # LABEL TOOL PEER [PEER_MINUS]
 }
 row kcat kcat
 [ -n "${read_us:-}" ] && row "kcat less its input ($read_us µs)" kcat "$read_us"
+row "kcat, 1,024 queued" kcat-1024
 row "kafka.Produce one per iteration" kafka-one
 row "kafka.Produce --produce-window" kafka-window
 row "nats bench async" natsbench-async
@@ -243,6 +250,7 @@ row "nats.Publish sync" nats-sync
 echo
 ratio "one per iteration / kcat" kafka-one kcat
 [ -n "${read_us:-}" ] && ratio "one per iteration / kcat less its input" kafka-one kcat "$read_us"
+ratio "one per iteration / kcat, 1,024 queued" kafka-one kcat-1024
 ratio "--produce-window / kcat" kafka-window kcat
 [ -n "${read_us:-}" ] && ratio "--produce-window / kcat less its input" kafka-window kcat "$read_us"
 ratio "nats.Publish async / nats bench async" nats-async natsbench-async

@@ -279,6 +279,16 @@ func (c *Core) Published(it *engine.Iter, label string, part int, sent time.Dura
 	return end
 }
 
+// PublishedEnd is Published for a message acknowledged at end (a run
+// offset, when its acknowledgement arrived), recorded later: a window's
+// acknowledgements are taken as they come and recorded when the window is
+// complete.
+func (c *Core) PublishedEnd(it *engine.Iter, label string, part int, sent, end time.Duration, size int, res driver.Result) time.Duration {
+	end = it.RequestAuditAt(engine.Audit{Label: label}, sent, end, res)
+	c.published(it, end, part, it.Intended, sent, it.Intended != it.Start, size, res.Err)
+	return end
+}
+
 // PublishedAt is Published for a message with its own intended send time,
 // recorded by a later iteration than the one that sent it (a window of
 // messages in flight); scheduled tells that intended came from an

@@ -33,10 +33,14 @@ type publisher struct {
 	seq  uint64
 	next int // index of the next stream
 	buf  []byte
-	// async state, reused across iterations.
-	futs []jetstream.PubAckFuture
-	sent []time.Duration
-	si   []int
+	// The window's state, reused across iterations: the PubAcks, each
+	// message's first send, last send (a retry's), stream index and
+	// stamp sequence.
+	acks   *pubAcks
+	sent   []time.Duration
+	from   []time.Duration
+	si     []int
+	stamps []uint64
 	// sentNs is the wall time of the last message published.
 	sentNs int64
 	// it is the VU's last iteration, for closeVU.
@@ -45,30 +49,17 @@ type publisher struct {
 	// index of its stream.
 	lastSeq uint64
 	lastSi  int
-	// opts turn nats.go's own retries off: stampede retries and counts.
-	opts []jetstream.PublishOpt
 	// subjects are the streams' subjects (the scenario's, shared).
 	subjects []string
-	// hdr is an empty header shared by every message: with options,
-	// nats.go would allocate one per message (an empty header is not sent).
-	hdr nats.Header
 	// msg is the one message every publish hands to nats.go, which copies
-	// its subject and data into the connection's buffer during the call
-	// and keeps the pointer only for PubAckFuture.Msg (not used here).
+	// its subject and data into the connection's buffer during the call.
 	msg nats.Msg
-	// jsOpts made vc.js; a fresh JetStream context after an async
-	// timeout drops the PubAcks that never came (nats.go keeps them
-	// pending otherwise).
-	jsOpts []jetstream.JetStreamOpt
-	// ackWait bounds the async wait for a window's PubAcks: one timer per
-	// VU instead of nats.go's timer per message.
+	// ackWait bounds the wait for a window's PubAcks (sync: a window of
+	// one): one timer per VU, not one per message.
 	ackWait *time.Timer
-	armed   time.Duration // the run offset ackWait fires at
-	// pctx bounds each sync publish.
-	pctx *pubCtx
 }
 
-// errAckTimeout is an async message whose PubAck did not come within
+// errAckTimeout is a message whose PubAck did not come within
 // --nats-publish-timeout of its publish; it has the sync timeout's label.
 var errAckTimeout = fmt.Errorf("%w: no PubAck within the publish timeout", nats.ErrTimeout)
 
@@ -79,31 +70,17 @@ func noResponders(err error) bool {
 	return errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders)
 }
 
-// retried counts one retry and waits before it; false when ctx ended.
-func (p *publisher) retried(ctx context.Context, it *engine.Iter) bool {
-	p.b.Retries.Add(1)
-	it.Rec.Add(p.b.ids.retries, it.Now(), 1)
-	return msgload.SleepCtx(ctx, p.b.opts.PublishRetryWait)
-}
-
 func newPublisher(b *base, id int) (*publisher, error) {
 	o := &b.opts
-	// No WithPublishAsyncTimeout: it arms a timer per message;
-	// publishAsync times the window's PubAcks itself (ackWait).
-	jsOpts := []jetstream.JetStreamOpt{
-		jetstream.WithDefaultTimeout(o.PublishTimeout),
-		jetstream.WithPublishAsyncMaxPending(o.AsyncWindow + 1),
-	}
-	vc, err := b.vuConn("stampede-"+b.Name+"-"+strconv.Itoa(id), jsOpts...)
+	vc, err := b.vuConn("stampede-"+b.Name+"-"+strconv.Itoa(id), jetstream.WithDefaultTimeout(o.PublishTimeout))
 	if err != nil {
 		return nil, err
 	}
 	p := &publisher{b: b, vc: vc, vu: uint32(id), next: id % len(b.streams),
-		buf:  newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15),
-		opts: []jetstream.PublishOpt{jetstream.WithRetryAttempts(0)}, hdr: nats.Header{},
-		jsOpts: jsOpts, ackWait: time.NewTimer(time.Hour), pctx: newPubCtx()}
+		buf:     newPayload(o.MessageSize, uint64(b.seed)+uint64(id)*0x9E3779B97F4A7C15),
+		ackWait: time.NewTimer(time.Hour)}
 	p.ackWait.Stop()
-	p.msg = nats.Msg{Data: p.buf, Header: p.hdr}
+	p.msg = nats.Msg{Data: p.buf}
 	p.subjects = b.subjects
 	return p, nil
 }
@@ -128,141 +105,155 @@ func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
 	return si, now
 }
 
-// publishSync publishes one message and waits for its PubAck. ok reports
-// an acknowledged message; err is the run's stop.
+// publishSync publishes one message and waits for its PubAck: a window
+// of one (publishAsync). ok reports an acknowledged message; err is the
+// run's stop.
 func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, err error) {
-	si, sent := p.pick(it)
-	p.lastSi = si
-	subj := p.subjects[si]
-	var perr error
-	for try := 0; ; try++ {
-		// The run's context may carry a far deadline (the graceful
-		// stop), which would replace the client's default timeout:
-		// bound each wait (pctx, reused from publish to publish).
-		p.pctx.arm(ctx, p.b.opts.PublishTimeout)
-		var ack *jetstream.PubAck
-		p.msg.Subject = subj
-		ack, perr = p.vc.js.PublishMsg(p.pctx, &p.msg, p.opts...)
-		p.pctx.disarm()
-		if ack != nil {
-			p.lastSeq = ack.Sequence
-		}
-		if perr == nil || !noResponders(perr) || try >= p.b.opts.PublishRetries || !p.retried(ctx, it) {
-			break
-		}
+	if err := p.publishAsync(ctx, it, 1); err != nil {
+		return false, err
 	}
-	if perr != nil && ctx.Err() != nil {
-		return false, ctx.Err()
+	r := p.acks.result(0)
+	p.lastSi = p.si[0]
+	if r.err == nil {
+		p.lastSeq = r.seq
 	}
-	p.record(it, si, sent, perr)
-	return perr == nil, nil
+	return r.err == nil, nil
 }
 
 // publishAsync publishes k messages without waiting, then waits for every
-// PubAck (or its failure) and records each. A message whose PubAck has not
-// come --nats-publish-timeout after its publish fails with errAckTimeout;
-// one timer per VU times the window (futures are awaited in publish
-// order, so the earliest deadline is always the one awaited).
+// PubAck (or its failure) and records each, timed to when its PubAck came
+// (pubAcks). A message whose PubAck has not come --nats-publish-timeout
+// after its publish fails with errAckTimeout; one timer per VU times the
+// window. A message that found no stream to answer is sent again, up to
+// --nats-publish-retries times, after one --nats-publish-retry-wait for
+// all of the window's.
 func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) error {
-	p.futs, p.sent, p.si = p.futs[:0], p.sent[:0], p.si[:0]
-	for range k {
-		si, sent := p.pick(it)
-		p.msg.Subject = p.subjects[si]
-		f, err := p.vc.js.PublishMsgAsync(&p.msg, p.opts...)
+	if p.acks == nil {
+		// The async publish takes its PubAcks itself, not through
+		// nats.go's PublishMsgAsync.
+		a, err := newPubAcks(p.vc.nc, k)
 		if err != nil {
+			return fmt.Errorf("nats: subscribing for PubAcks: %w", err)
+		}
+		p.acks = a
+	}
+	a := p.acks
+	a.begin(k, it.Clock)
+	p.sent, p.from, p.si, p.stamps = p.sent[:0], p.from[:0], p.si[:0], p.stamps[:0]
+	for i := range k {
+		si, sent := p.pick(it)
+		p.sent, p.from, p.si, p.stamps = append(p.sent, sent), append(p.from, sent), append(p.si, si), append(p.stamps, p.seq)
+		if err := p.send(i, false); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			p.record(it, si, sent, err)
-			continue
+			a.fail(i, it.Now(), err)
 		}
-		p.futs, p.sent, p.si = append(p.futs, f), append(p.sent, sent), append(p.si, si)
-	}
-	if len(p.futs) == 0 {
-		return nil
 	}
 	timeout := p.b.opts.PublishTimeout
-	p.arm(it, p.sent[0]+timeout)
-	defer p.ackWait.Stop()
 	timedOut := false
-	for i, f := range p.futs {
-		from := p.sent[i] // the publish the deadline counts from
-		for try := 0; ; try++ {
-			err, stop := p.await(ctx, it, f, from+timeout)
-			if stop != nil {
-				return stop
-			}
-			if err == errAckTimeout {
-				timedOut = true
-			} else if err != nil && noResponders(err) && try < p.b.opts.PublishRetries && p.retried(ctx, it) {
-				p.msg.Subject = p.subjects[p.si[i]]
-				if f2, rerr := p.vc.js.PublishMsgAsync(&p.msg, p.opts...); rerr == nil {
-					f, from = f2, it.Now()
-					continue
-				}
-			}
-			p.record(it, p.si[i], p.sent[i], err)
+	for try := 0; ; try++ {
+		to, stop := p.wait(ctx, it, timeout)
+		if stop != nil {
+			return stop
+		}
+		timedOut = timedOut || to
+		if try >= p.b.opts.PublishRetries || !p.resend(ctx, it) {
 			break
 		}
 	}
+	for i := range k {
+		r := a.result(i)
+		p.b.PublishedEnd(it, p.b.streams[p.si[i]], p.si[i], p.sent[i], r.at, len(p.buf), driver.Result{Rows: 1, Err: natsdrv.Wrap(r.err)})
+	}
 	if timedOut {
-		// nats.go still counts the unanswered messages as pending (they
-		// would fill the window): start a fresh JetStream context on the
-		// same connection.
-		if js, err := jetstream.New(p.vc.nc, p.jsOpts...); err == nil {
-			p.vc.js = js
+		// A PubAck that comes now must not count for the next window.
+		if err := a.subscribe(); err != nil {
+			return fmt.Errorf("nats: resubscribing for PubAcks: %w", err)
 		}
 	}
 	return nil
 }
 
-// arm sets ackWait to fire at deadline (a run offset).
-func (p *publisher) arm(it *engine.Iter, deadline time.Duration) {
-	p.ackWait.Reset(max(deadline-it.Now(), 0))
-	p.armed = deadline
+// send publishes the window's message i with slot i's reply subject; a
+// retry (restamp) stamps the payload again as when it was first sent.
+func (p *publisher) send(i int, restamp bool) error {
+	if restamp {
+		putStamp(p.buf, stamp{SentNs: p.it.Clock.Wall(msgload.Origin(p.it, p.sent[i])).UnixNano(), VU: p.vu, Seq: p.stamps[i]})
+	}
+	p.msg.Subject, p.msg.Reply = p.subjects[p.si[i]], p.acks.replies[i]
+	return p.vc.nc.PublishMsg(&p.msg)
 }
 
-// await waits for f's PubAck until deadline (a run offset) and returns
-// its error (errAckTimeout past the deadline), or stop when ctx ended.
-// ackWait stays armed for the earliest deadline of the window: it is
-// re-armed only when it fired early or is set for a later deadline (a
-// retried message's).
-func (p *publisher) await(ctx context.Context, it *engine.Iter, f jetstream.PubAckFuture, deadline time.Duration) (err, stop error) {
-	// A PubAck already there (the common case: they come back while the
-	// window is still being published) costs no error channel.
-	select {
-	case <-f.Ok():
-		return nil, nil
-	default:
+// wait waits until every message of the window is answered, failing with
+// errAckTimeout those whose PubAck did not come within timeout of their
+// last publish (from); timedOut tells that one did, stop that ctx ended.
+func (p *publisher) wait(ctx context.Context, it *engine.Iter, timeout time.Duration) (timedOut bool, stop error) {
+	a := p.acks
+	if a.complete() {
+		return false, nil
 	}
-	if p.armed > deadline {
-		p.arm(it, deadline)
-	}
+	p.ackWait.Reset(max(p.from[0]+timeout-it.Now(), 0))
+	defer p.ackWait.Stop()
 	for {
 		select {
-		case <-f.Ok():
-			return nil, nil
-		case err := <-f.Err():
-			return err, nil
+		case <-a.done:
+			return timedOut, nil
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return timedOut, ctx.Err()
 		case <-p.ackWait.C:
-			p.armed = 1<<63 - 1 // not armed
-			// An answer already there wins over the timer: the VU may
-			// look late (a busy machine) at a PubAck that came in time.
-			select {
-			case <-f.Ok():
-				return nil, nil
-			case err := <-f.Err():
-				return err, nil
-			default:
+			// Fail what is overdue; wait for the earliest of the rest.
+			now := it.Now()
+			next := time.Duration(-1)
+			for i, from := range p.from {
+				if a.result(i).ok {
+					continue
+				}
+				if from+timeout <= now {
+					a.fail(i, now, errAckTimeout)
+					timedOut = true
+				} else if next < 0 || from+timeout < next {
+					next = from + timeout
+				}
 			}
-			if deadline-it.Now() <= 0 {
-				return errAckTimeout, nil
+			if next < 0 || a.complete() {
+				return timedOut, nil
 			}
-			p.arm(it, deadline)
+			p.ackWait.Reset(next - now)
 		}
 	}
+}
+
+// resend sends again, after one --nats-publish-retry-wait, the window's
+// messages that found no stream to answer, each counted as a retry; false
+// when there were none or ctx ended.
+func (p *publisher) resend(ctx context.Context, it *engine.Iter) bool {
+	a := p.acks
+	n := 0
+	for i := range p.from {
+		if r := a.result(i); r.err != nil && noResponders(r.err) {
+			n++
+		}
+	}
+	if n == 0 {
+		return false
+	}
+	p.b.Retries.Add(int64(n))
+	it.Rec.Add(p.b.ids.retries, it.Now(), int64(n))
+	if !msgload.SleepCtx(ctx, p.b.opts.PublishRetryWait) {
+		return false
+	}
+	for i := range p.from {
+		if r := a.result(i); r.err == nil || !noResponders(r.err) {
+			continue
+		}
+		a.retry(i)
+		p.from[i] = it.Now()
+		if err := p.send(i, true); err != nil {
+			a.fail(i, it.Now(), err)
+		}
+	}
+	return true
 }
 
 func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err error) {
@@ -272,7 +263,7 @@ func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err erro
 
 func (p *publisher) close() {
 	if p != nil {
-		p.pctx.close()
+		p.acks.close()
 		p.vc.close()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
 	"github.com/stampede-bench/stampede/internal/engine"
@@ -57,6 +58,29 @@ func TestAsyncPubAckTimeout(t *testing.T) {
 	// Three windows, each timed out 1 s after its publishes.
 	if took < 3*time.Second || took > 6*time.Second {
 		t.Errorf("3 windows with a 1 s timeout took %s", took)
+	}
+}
+
+// TestAsyncNoResponders: an async message that no stream answers is sent
+// again --nats-publish-retries times, each retry counted, and then fails
+// with the "no responders" label.
+func TestAsyncNoResponders(t *testing.T) {
+	const window, iters, retries = 4, 2, 2
+	f := family(t, "--nats-nodes", "1", "--nats-publish", "async", "--nats-async-window", strconv.Itoa(window),
+		"--nats-publish-retries", strconv.Itoa(retries), "--nats-publish-retry-wait", "10ms")
+	o, env, err := open(t, f, "", 1, ScenarioPublish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := o.Scenarios[ScenarioPublish].(*publishScenario)
+	s.subjects = []string{"nostream.0"}
+	sc := runOpened(t, o, env, step{ScenarioPublish, iterations(1, iters)}).Scenario(ScenarioPublish)
+	label := natsdrv.ErrorMessage(jetstream.ErrNoStreamResponse)
+	if got := sc.Errors[label]; got != window*iters || len(sc.Errors) != 1 || sc.Counters[MetricMessages] != 0 {
+		t.Fatalf("errors %v, acknowledged %d: want %d × %q and nothing else", sc.Errors, sc.Counters[MetricMessages], window*iters, label)
+	}
+	if got := sc.Counters[MetricPublishRetries]; got != window*iters*retries {
+		t.Errorf("publish_retries %d, want %d", got, window*iters*retries)
 	}
 }
 
