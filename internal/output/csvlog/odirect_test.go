@@ -26,6 +26,8 @@ type fakeDirect struct {
 	direct  int  // direct writes
 	toggles int
 	bad     []string
+	// buffered are the lengths of the writes made with O_DIRECT off.
+	buffered []int
 }
 
 func (f *fakeDirect) Write(p []byte) (int, error) {
@@ -39,6 +41,8 @@ func (f *fakeDirect) Write(p []byte) (int, error) {
 		if uintptr(unsafe.Pointer(unsafe.SliceData(p)))%directAlign != 0 || len(p)%directAlign != 0 || f.buf.Len()%directAlign != 0 {
 			f.bad = append(f.bad, fmt.Sprintf("direct write of %d bytes at %d", len(p), f.buf.Len()))
 		}
+	} else {
+		f.buffered = append(f.buffered, len(p))
 	}
 	return f.buf.Write(p)
 }
@@ -162,6 +166,24 @@ func TestDirectSinkTailThenBusy(t *testing.T) {
 	}
 	if f.direct == 0 || f.toggles < 2 {
 		t.Errorf("%d direct writes, O_DIRECT turned off and on %d times", f.direct, f.toggles)
+	}
+}
+
+// TestTickWritesAlignedPartDirect: writing all that is staged (a tick,
+// Close) writes its aligned part with O_DIRECT and only the tail, less
+// than a block, through the page cache.
+func TestTickWritesAlignedPartDirect(t *testing.T) {
+	f := &fakeDirect{on: true}
+	s := newStager(&Log{}, f)
+	b := bytes.Repeat([]byte("0123456789,noop,,0,true,0,,,\n"), 3*directAlign/29+10)
+	s.put(chunk{b: b, n: 1})
+	s.flush(true)
+	tail := len(b) % directAlign
+	if f.direct != 1 || len(f.buffered) != 1 || f.buffered[0] != tail || len(f.bad) > 0 {
+		t.Errorf("%d direct writes (bad: %v), buffered writes %v; want 1 and [%d]", f.direct, f.bad, f.buffered, tail)
+	}
+	if !bytes.Equal(f.buf.Bytes(), b) || s.off != int64(len(b)) || len(s.buf) != 0 {
+		t.Errorf("wrote %d bytes of %d, offset %d, %d still staged", f.buf.Len(), len(b), s.off, len(s.buf))
 	}
 }
 
