@@ -170,20 +170,40 @@ func TestDirectSinkTailThenBusy(t *testing.T) {
 }
 
 // TestTickWritesAlignedPartDirect: writing all that is staged (a tick,
-// Close) writes its aligned part with O_DIRECT and only the tail, less
-// than a block, through the page cache.
+// Close) writes its aligned part with O_DIRECT and only what does not
+// fill a block without it, also when an earlier tick left the file's
+// offset unaligned.
 func TestTickWritesAlignedPartDirect(t *testing.T) {
-	f := &fakeDirect{on: true}
-	s := newStager(&Log{}, f)
-	b := bytes.Repeat([]byte("0123456789,noop,,0,true,0,,,\n"), 3*directAlign/29+10)
-	s.put(chunk{b: b, n: 1})
-	s.flush(true)
-	tail := len(b) % directAlign
-	if f.direct != 1 || len(f.buffered) != 1 || f.buffered[0] != tail || len(f.bad) > 0 {
-		t.Errorf("%d direct writes (bad: %v), buffered writes %v; want 1 and [%d]", f.direct, f.bad, f.buffered, tail)
+	tests := []struct {
+		name     string
+		puts     []int // bytes staged before each tick
+		direct   int   // direct writes
+		buffered []int // lengths of the writes without O_DIRECT
+	}{
+		{"one tick", []int{3*directAlign + 100}, 1, []int{100}},
+		{"aligned", []int{2 * directAlign}, 1, nil},
+		{"a tail, then more", []int{100, 3*directAlign + 50}, 1, []int{100, directAlign - 100, 150}},
+		{"tails only", []int{100, 200, 300}, 0, []int{100, 200, 300}},
+		{"a tail, then the rest of its block", []int{100, directAlign - 100}, 0, []int{100, directAlign - 100}},
 	}
-	if !bytes.Equal(f.buf.Bytes(), b) || s.off != int64(len(b)) || len(s.buf) != 0 {
-		t.Errorf("wrote %d bytes of %d, offset %d, %d still staged", f.buf.Len(), len(b), s.off, len(s.buf))
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeDirect{on: true}
+			s := newStager(&Log{}, f)
+			var want []byte
+			for i, n := range tc.puts {
+				b := bytes.Repeat([]byte{'a' + byte(i)}, n)
+				want = append(want, b...)
+				s.put(chunk{b: b, n: 1})
+				s.flush(true)
+			}
+			if f.direct != tc.direct || fmt.Sprint(f.buffered) != fmt.Sprint(tc.buffered) || len(f.bad) > 0 {
+				t.Errorf("%d direct writes (bad: %v), buffered writes %v; want %d and %v", f.direct, f.bad, f.buffered, tc.direct, tc.buffered)
+			}
+			if !bytes.Equal(f.buf.Bytes(), want) || s.off != int64(len(want)) || len(s.buf) != s.head {
+				t.Errorf("wrote %d bytes of %d, offset %d, %d still staged", f.buf.Len(), len(want), s.off, len(s.buf)-s.head)
+			}
+		})
 	}
 }
 
