@@ -50,10 +50,18 @@ type stager struct {
 // mark is where a staged chunk of rows records ends in the file.
 type mark struct{ end, rows int64 }
 
-func newStager(l *Log, d directSink) *stager {
-	raw := make([]byte, directSize+directAlign)
+// newStager stages into mem, whose capacity is the stage's size and whose
+// first byte is aligned (stageMem).
+func newStager(l *Log, d directSink, mem []byte) *stager {
+	return &stager{l: l, d: d, direct: true, can: true, buf: mem[:0]}
+}
+
+// heapStage is n bytes of the Go heap, aligned to directAlign, with
+// length 0.
+func heapStage(n int) []byte {
+	raw := make([]byte, n+directAlign)
 	skip := int(-uintptr(unsafe.Pointer(unsafe.SliceData(raw))) & (directAlign - 1))
-	return &stager{l: l, d: d, direct: true, can: true, buf: raw[skip : skip : skip+directSize]}
+	return raw[skip : skip : skip+n]
 }
 
 // runDirect is run over a directSink: every chunk is staged, written
@@ -62,7 +70,9 @@ func newStager(l *Log, d directSink) *stager {
 // end.
 func (l *Log) runDirect(d directSink) {
 	defer close(l.done)
-	s := newStager(l, d)
+	mem, free := stageMem(directSize)
+	defer free()
+	s := newStager(l, d, mem)
 	tick := time.NewTicker(flushEvery)
 	defer tick.Stop()
 	for {

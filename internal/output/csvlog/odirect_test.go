@@ -189,7 +189,7 @@ func TestTickWritesAlignedPartDirect(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeDirect{on: true}
-			s := newStager(&Log{}, f)
+			s := newStager(&Log{}, f, heapStage(directSize))
 			var want []byte
 			for i, n := range tc.puts {
 				b := bytes.Repeat([]byte{'a' + byte(i)}, n)
