@@ -40,8 +40,9 @@ type stager struct {
 	d      directSink
 	direct bool   // O_DIRECT is on
 	can    bool   // O_DIRECT may be turned on again
-	buf    []byte // staged bytes, aligned, capacity directSize
-	off    int64  // file offset of buf[0]
+	buf    []byte // staged bytes from head, aligned, capacity directSize
+	head   int    // buf[:head] is written: head is off's place in its block
+	off    int64  // file offset of buf[head]
 	marks  []mark // ends of the staged chunks not written yet
 	failed bool
 }
@@ -49,10 +50,18 @@ type stager struct {
 // mark is where a staged chunk of rows records ends in the file.
 type mark struct{ end, rows int64 }
 
-func newStager(l *Log, d directSink) *stager {
-	raw := make([]byte, directSize+directAlign)
+// newStager stages into mem, whose capacity is the stage's size and whose
+// first byte is aligned (stageMem).
+func newStager(l *Log, d directSink, mem []byte) *stager {
+	return &stager{l: l, d: d, direct: true, can: true, buf: mem[:0]}
+}
+
+// heapStage is n bytes of the Go heap, aligned to directAlign, with
+// length 0.
+func heapStage(n int) []byte {
+	raw := make([]byte, n+directAlign)
 	skip := int(-uintptr(unsafe.Pointer(unsafe.SliceData(raw))) & (directAlign - 1))
-	return &stager{l: l, d: d, direct: true, can: true, buf: raw[skip : skip : skip+directSize]}
+	return raw[skip : skip : skip+n]
 }
 
 // runDirect is run over a directSink: every chunk is staged, written
@@ -61,7 +70,9 @@ func newStager(l *Log, d directSink) *stager {
 // end.
 func (l *Log) runDirect(d directSink) {
 	defer close(l.done)
-	s := newStager(l, d)
+	mem, free := stageMem(directSize)
+	defer free()
+	s := newStager(l, d, mem)
 	tick := time.NewTicker(flushEvery)
 	defer tick.Stop()
 	for {
@@ -98,48 +109,72 @@ func (s *stager) put(c chunk) {
 	if s.failed {
 		s.l.lost.Add(c.n)
 	} else {
-		s.marks = append(s.marks, mark{end: s.off + int64(len(s.buf)), rows: c.n})
+		s.marks = append(s.marks, mark{end: s.off + int64(len(s.buf)-s.head), rows: c.n})
 	}
 	s.l.recycle(c)
 }
 
 // flush writes what is staged: with all, everything; otherwise the
-// aligned part (direct), the rest staying for the next write.
+// aligned part (direct), the rest, less than a block, staying for the
+// next write. After a tick wrote a tail without O_DIRECT the file's
+// offset is not aligned: the bytes up to the next aligned offset are
+// written without it, and buf keeps every byte at its file offset's
+// place within a block (head), so that the rest is aligned in memory
+// as well and nothing is moved but the last, unaligned block.
 func (s *stager) flush(all bool) {
 	if s.failed {
 		return
 	}
-	if !s.direct && s.can && !all {
-		// A full buffer: many rows per second again. Up to an aligned
-		// offset without O_DIRECT, then the rest with it.
-		if k := int(-s.off & (directAlign - 1)); k > 0 {
-			if !s.write(s.buf[:k]) {
+	lo, hi := s.head, len(s.buf)
+	if s.can {
+		if a := (lo + directAlign - 1) &^ (directAlign - 1); a > lo && a < hi {
+			if !s.plain(s.buf[lo:a]) {
 				return
 			}
-			s.buf = s.buf[:copy(s.buf, s.buf[k:])] // keeps buf[0] aligned in memory
+			lo = a
 		}
-		if s.d.SetDirect(true) == nil {
-			s.direct = true
-		} else {
-			s.can = false
-		}
-	}
-	n := len(s.buf)
-	if s.direct {
-		if all && n%directAlign != 0 {
-			if err := s.d.SetDirect(false); err != nil {
-				s.fail(err)
+		if a := hi &^ (directAlign - 1); lo%directAlign == 0 && a > lo && s.setDirect(true) {
+			if !s.write(s.buf[lo:a]) {
 				return
 			}
-			s.direct = false
-		} else {
-			n &^= directAlign - 1
+			lo = a
+		}
+		if s.failed {
+			return
 		}
 	}
-	if n > 0 && s.write(s.buf[:n]) {
-		s.buf = s.buf[:copy(s.buf, s.buf[n:])]
+	if (all || !s.can) && lo < hi {
+		if !s.plain(s.buf[lo:hi]) {
+			return
+		}
+		lo = hi
 	}
+	base := lo &^ (directAlign - 1)
+	s.head = lo - base
+	s.buf = s.buf[:s.head+copy(s.buf[s.head:], s.buf[lo:hi])]
 }
+
+// setDirect turns O_DIRECT on or off for the writes that follow and
+// reports whether it is so: a file that refuses it on is written without
+// it from then on (can), one that refuses it off fails.
+func (s *stager) setDirect(on bool) bool {
+	if s.direct == on {
+		return true
+	}
+	if err := s.d.SetDirect(on); err != nil {
+		if on {
+			s.can = false
+		} else {
+			s.fail(err)
+		}
+		return false
+	}
+	s.direct = on
+	return true
+}
+
+// plain writes b without O_DIRECT.
+func (s *stager) plain(b []byte) bool { return s.setDirect(false) && s.write(b) }
 
 // write writes b, which starts at s.off, and accounts the chunks it
 // completes (Log.Rows, Log.Written). A destination that refuses O_DIRECT
@@ -187,5 +222,5 @@ func (s *stager) fail(err error) {
 	for _, m := range s.marks {
 		s.l.lost.Add(m.rows)
 	}
-	s.marks, s.buf = nil, s.buf[:0]
+	s.marks, s.buf, s.head = nil, s.buf[:0], 0
 }

@@ -26,6 +26,8 @@ type fakeDirect struct {
 	direct  int  // direct writes
 	toggles int
 	bad     []string
+	// buffered are the lengths of the writes made with O_DIRECT off.
+	buffered []int
 }
 
 func (f *fakeDirect) Write(p []byte) (int, error) {
@@ -39,6 +41,8 @@ func (f *fakeDirect) Write(p []byte) (int, error) {
 		if uintptr(unsafe.Pointer(unsafe.SliceData(p)))%directAlign != 0 || len(p)%directAlign != 0 || f.buf.Len()%directAlign != 0 {
 			f.bad = append(f.bad, fmt.Sprintf("direct write of %d bytes at %d", len(p), f.buf.Len()))
 		}
+	} else {
+		f.buffered = append(f.buffered, len(p))
 	}
 	return f.buf.Write(p)
 }
@@ -162,6 +166,44 @@ func TestDirectSinkTailThenBusy(t *testing.T) {
 	}
 	if f.direct == 0 || f.toggles < 2 {
 		t.Errorf("%d direct writes, O_DIRECT turned off and on %d times", f.direct, f.toggles)
+	}
+}
+
+// TestTickWritesAlignedPartDirect: writing all that is staged (a tick,
+// Close) writes its aligned part with O_DIRECT and only what does not
+// fill a block without it, also when an earlier tick left the file's
+// offset unaligned.
+func TestTickWritesAlignedPartDirect(t *testing.T) {
+	tests := []struct {
+		name     string
+		puts     []int // bytes staged before each tick
+		direct   int   // direct writes
+		buffered []int // lengths of the writes without O_DIRECT
+	}{
+		{"one tick", []int{3*directAlign + 100}, 1, []int{100}},
+		{"aligned", []int{2 * directAlign}, 1, nil},
+		{"a tail, then more", []int{100, 3*directAlign + 50}, 1, []int{100, directAlign - 100, 150}},
+		{"tails only", []int{100, 200, 300}, 0, []int{100, 200, 300}},
+		{"a tail, then the rest of its block", []int{100, directAlign - 100}, 0, []int{100, directAlign - 100}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeDirect{on: true}
+			s := newStager(&Log{}, f, heapStage(directSize))
+			var want []byte
+			for i, n := range tc.puts {
+				b := bytes.Repeat([]byte{'a' + byte(i)}, n)
+				want = append(want, b...)
+				s.put(chunk{b: b, n: 1})
+				s.flush(true)
+			}
+			if f.direct != tc.direct || fmt.Sprint(f.buffered) != fmt.Sprint(tc.buffered) || len(f.bad) > 0 {
+				t.Errorf("%d direct writes (bad: %v), buffered writes %v; want %d and %v", f.direct, f.bad, f.buffered, tc.direct, tc.buffered)
+			}
+			if !bytes.Equal(f.buf.Bytes(), want) || s.off != int64(len(want)) || len(s.buf) != s.head {
+				t.Errorf("wrote %d bytes of %d, offset %d, %d still staged", f.buf.Len(), len(want), s.off, len(s.buf)-s.head)
+			}
+		})
 	}
 }
 
