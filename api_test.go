@@ -37,6 +37,7 @@ var publicPackages = []string{
 	"github.com/stampede-bench/stampede/executor",
 	"github.com/stampede-bench/stampede/output",
 	"github.com/stampede-bench/stampede/family",
+	"github.com/stampede-bench/stampede/threshold",
 }
 
 // notYetPublic are the identifiers of the public API that still expose an
@@ -72,7 +73,6 @@ var notYetPublic = map[string]bool{
 	"OutputRequestLogger":             true,
 	"OutputSpec":                      true,
 	"Outputs":                         true,
-	"ParseThresholds":                 true,
 	"Plan":                            true,
 	"PlanScenario":                    true,
 	"RequestRecord":                   true,
@@ -83,8 +83,6 @@ var notYetPublic = map[string]bool{
 	"ShowNothing":                     true,
 	"ShowSummary":                     true,
 	"SummaryMode":                     true,
-	"ThresholdResult":                 true,
-	"Thresholds":                      true,
 	"families/builtin.DefaultOptions": true,
 	"families/builtin.New":            true,
 	"families/builtin.Options":        true,

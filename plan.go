@@ -8,7 +8,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/run"
-	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // Plan is one run, as a value: Execute runs it without changing it;
@@ -82,12 +82,12 @@ const (
 )
 
 // Thresholds are a plan's pass/fail criteria, parsed once by
-// ParseThresholds (the zero value has none): Specs() returns them as
-// given, Len() counts them.
-type Thresholds = run.Thresholds
+// ParseThresholds (the zero value has none): see threshold.Set.
+type Thresholds = threshold.Set
 
 // ParseThresholds parses k6 threshold expressions such as
-// "responseTime: p(95)<200" (trend values in milliseconds).
+// "responseTime: p(95)<200" (trend values in milliseconds); a bad spec
+// is a usage error (IsUsage).
 func ParseThresholds(specs ...string) (Thresholds, error) { return run.ParseThresholds(specs) }
 
 // Result is what Execute measured and wrote. Fields:
@@ -107,16 +107,7 @@ func ParseThresholds(specs ...string) (Thresholds, error) { return run.ParseThre
 // else exactly summary.txt), ShowJSON (summary.json) or ShowNothing.
 type Result = run.Result
 
-// ThresholdResult is one evaluated threshold. Fields:
-//
-//	Metric string  // k6's key of the (sub)metric, e.g. "responseTime{scenario:echo.RoundTrip}"
-//	Expr   string  // the expression as written, e.g. "p(95)<200"
-//	Value  float64 // the observed statistic: ms for times, a fraction for rates, per second for a counter's rate
-//	Agg    (threshold.Agg) // the statistic judged (p(95), avg, rate, count, ...)
-//	Kind, Unit     // the metric's kind and unit (zero when it has no data)
-//	Pass   bool    // the expression held (false when Err is set)
-//	NoData bool    // the metric has no samples: as in k6, the expression then passes
-//	Err    error   // why it could not be judged (no samples, unknown scenario): the threshold fails
+// ThresholdResult is one evaluated threshold: see threshold.Result.
 type ThresholdResult = threshold.Result
 
 // SummaryMode is what Result.Show prints.

@@ -144,16 +144,6 @@ func (r *Recorder) trendOrZero(b *Batch, id ID, v int64) {
 
 func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
 
-// WithTag returns k6's name of the submetric of name restricted to tag
-// key:value: "NAME{key:value}", or "NAME{a:b,key:value}" when name is
-// already a submetric.
-func WithTag(name, key, value string) string {
-	if n := len(name); n > 0 && name[n-1] == '}' {
-		return name[:n-1] + "," + key + ":" + value + "}"
-	}
-	return name + "{" + key + ":" + value + "}"
-}
-
 // HTTPPhases returns k6's per-request HTTP trends in the order of a
 // request's life, then http_req_duration (sending+waiting+receiving).
 func HTTPPhases() []string {

@@ -10,35 +10,20 @@ package metrics
 import (
 	"fmt"
 	"sort"
+
+	"github.com/stampede-bench/stampede/metric"
 )
 
-// Kind is the type of a metric, following k6.
-type Kind uint8
+// Kind is the type of a metric (metric.Kind).
+type Kind = metric.Kind
 
+// The kinds of metric.
 const (
-	// KindTrend is a distribution recorded into an HDR histogram.
-	KindTrend Kind = iota + 1
-	// KindCounter is a monotonically increasing sum.
-	KindCounter
-	// KindRate is a fraction of passes (checks); recorded as pass/fail counts.
-	KindRate
-	// KindGauge is a last value with min/max (vus, vus_max).
-	KindGauge
+	KindTrend   = metric.KindTrend
+	KindCounter = metric.KindCounter
+	KindRate    = metric.KindRate
+	KindGauge   = metric.KindGauge
 )
-
-func (k Kind) String() string {
-	switch k {
-	case KindTrend:
-		return "trend"
-	case KindCounter:
-		return "counter"
-	case KindRate:
-		return "rate"
-	case KindGauge:
-		return "gauge"
-	}
-	return "unknown"
-}
 
 // ID indexes a metric in a Registry.
 type ID uint16

@@ -268,18 +268,6 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-func TestWithTag(t *testing.T) {
-	for _, tc := range []struct{ name, key, value, want string }{
-		{HTTPReqDuration, "status", "200", "http_req_duration{status:200}"},
-		{HTTPReqDurationExp, "scenario", "s", "http_req_duration{expected_response:true,scenario:s}"},
-		{"", "k", "v", "{k:v}"},
-	} {
-		if got := WithTag(tc.name, tc.key, tc.value); got != tc.want {
-			t.Errorf("WithTag(%q) = %q, want %q", tc.name, got, tc.want)
-		}
-	}
-}
-
 func TestClock(t *testing.T) {
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	c := ClockAt(base)
