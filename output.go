@@ -4,7 +4,6 @@ import (
 	internalout "github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/reqlog"
-	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/metric"
 	"github.com/stampede-bench/stampede/output"
 )
@@ -101,12 +100,9 @@ type OutputParams = internalout.Params
 // one; set Deps.Outputs to it when you run a Plan with Execute.
 type OutputRegistry = internalout.Registry
 
-// OutputSpec names one output of a Plan, as --out KIND=ARG would:
-//
-//	Kind string // the registry name, e.g. "influxdb" or your factory's Name
-//	Arg  string // ARG
-//	Options map[string]string // settings beyond Arg, which the factory gets as OutputParams.Options (nil: none)
-type OutputSpec = run.OutputSpec
+// OutputSpec names one output of a Plan, as --out KIND=ARG would; see
+// output.Spec.
+type OutputSpec = output.Spec
 
 // Point is one second of one scenario, as Output.Observe gets it; see
 // package metric for its fields.

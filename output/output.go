@@ -55,3 +55,13 @@ func AddNote(notes []string, note string) []string {
 	}
 	return append(notes, note)
 }
+
+// Spec names one output of a run, as --out KIND=ARG would: Kind is a
+// registry name (a factory's Name or one of its aliases, e.g. "influxdb"),
+// Arg its ARG, Options the output's settings beyond ARG, by name (e.g.
+// "linger" of the Prometheus endpoint; nil: none), which the factory gets
+// with its parameters.
+type Spec struct {
+	Kind, Arg string
+	Options   map[string]string
+}
