@@ -6,7 +6,6 @@ import (
 
 	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
-	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/threshold"
 )
@@ -102,23 +101,12 @@ func ParseThresholds(specs ...string) (Thresholds, error) { return run.ParseThre
 //	SummaryText      []byte            // summary.txt as written (the console summary without colour)
 //	Tags             map[string]string // the run's tags, testid included
 //
-// Show(w, mode, color) prints the summary the way `stampede run` does:
-// mode ShowSummary (the console summary, in ANSI colour when color is set,
-// else exactly summary.txt), ShowJSON (summary.json) or ShowNothing.
+// WriteConsole(w, color) prints the console summary the way `stampede run`
+// does: in ANSI colour when color is set, else exactly summary.txt.
 type Result = run.Result
 
 // ThresholdResult is one evaluated threshold: see threshold.Result.
 type ThresholdResult = threshold.Result
-
-// SummaryMode is what Result.Show prints.
-type SummaryMode = finish.Print
-
-// The modes of Result.Show.
-const (
-	ShowSummary = finish.PrintText // the console summary
-	ShowJSON    = finish.PrintJSON // summary.json
-	ShowNothing = finish.PrintNone // nothing
-)
 
 // Deps are what Execute uses from the process; DefaultDeps fills them.
 // Fields:
