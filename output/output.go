@@ -4,8 +4,9 @@
 // (Annotator). Outputs are made by factories a program adds to its
 // catalog (stampede.Catalog.AddOutput) and named by --out NAME=ARG; the
 // built-in ones (the request CSV, InfluxDB, Prometheus, k6's JSON and CSV
-// streams, the report) implement the same interfaces. The package depends
-// on nothing of stampede but package metric.
+// streams, the report) implement the same interfaces. Factory, Params
+// and Registry are how outputs are made and named, Spec how a run names
+// one. The package depends on nothing of stampede but package metric.
 package output
 
 import "github.com/stampede-bench/stampede/metric"
