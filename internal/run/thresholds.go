@@ -58,12 +58,3 @@ func submetrics(reg *metrics.Registry) []string {
 	}
 	return out
 }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
