@@ -50,27 +50,11 @@ type FlagSharer = flags.Sharer
 // lists it; see package family.
 type ScenarioInfo = family.ScenarioInfo
 
-// Env is what Family.Open gets. Fields a family reads:
-//
-//	Target  string             // the --target URL; "" means the family's embedded default
-//	DataDir string             // --data-dir: generated data, embedded databases
-//	Seed    int64              // --seed: make parameter choices reproducible with it
-//	Timeout time.Duration      // --timeout: bound each operation (0: none)
-//	MaxVUs  int                // the most VUs any opened scenario will use: size pools with it
-//	Getenv  func(string) string // the environment (never nil): credentials come from here, never from flags
-//	Log     io.Writer          // preparation messages (generation, loading); never nil
-//	Stderr  io.Writer          // progress bars; discards when stderr is no terminal; never nil
-//	Quiet   bool               // -q: keep Log quiet (Logf does)
-//	InsecureSkipTLSVerify bool // --insecure-skip-tls-verify
-//	UserAgent string           // --user-agent ("" : the driver's default)
-//	Vars    map[string]string  // -e KEY=VALUE pairs
-//
-// Metrics (the run's metrics registry) serves the built-in families; a
+// Env is what a family's Open gets from the run: the target, the run's
+// settings and its metrics registry (see family.Env for the fields). A
 // family registers metrics of its own with NewCounter, NewTrend and
-// NewCheck (Example_customMetric), and opens its targets itself (the
-// built-in ones with drivers of their own). env.Logf(format, args...)
-// writes one preparation message unless Quiet.
-type Env = workload.Env
+// NewCheck (Example_customMetric) and opens its targets itself.
+type Env = family.Env
 
 // Opened is what Family.Open returns: the opened scenarios and what the
 // summary says about the target. Fields:

@@ -4,7 +4,6 @@ import (
 	internalout "github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/reqlog"
-	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/metric"
 	"github.com/stampede-bench/stampede/output"
 )
@@ -62,51 +61,22 @@ type RequestRecord = reqlog.Record
 type RequestWriter = reqlog.Writer
 
 // OutputFactory makes one kind of output; Catalog.AddOutput makes it
-// available to --out, OutputRegistry.Add to Deps.Outputs. Fields:
-//
-//	Name    string                             // what --out NAME=ARG names: lower-case letters, digits, dashes
-//	Aliases []string                           // other names for it (optional)
-//	Usage   string                             // the form shown when --out names an unknown output, e.g. "tally=FILE"
-//	Check   func(arg string) error             // validates ARG before anything runs, without side effects; nil accepts any
-//	New     func(p OutputParams) (Output, error) // makes one output per run; must not start anything (Start does)
-//	Preflight func(ctx context.Context, p OutputParams) error // checks the output can work (endpoint answers, file writable, port free) before the run; nil: nothing
-//	Flag    string                             // the run flag that makes it instead of --out (e.g. "--prometheus"), "-" for one every run adds; "": an --out output
-//	VUBytes int64                              // memory it needs per VU, bytes, for the memory check (0: none)
-//
-// A Check error is reported as "--out NAME: ERROR", exit code 2.
-type OutputFactory = internalout.Factory
+// available to --out, OutputRegistry.Add to Deps.Outputs. See
+// output.Factory for its fields; a Check error is reported as
+// "--out NAME: ERROR", exit code 2.
+type OutputFactory = output.Factory
 
-// OutputParams are what OutputFactory.New gets. Fields:
-//
-//	Arg        string              // the text after NAME= in --out NAME=ARG
-//	Scenarios  []string            // the run's scenario names, in run order
-//	Tags       map[string]string   // the run's tags (--tag, testid); TagsWithSegment() adds "segment"
-//	Segment    string              // "i/N" when the run is a segment of a distributed run, else ""
-//	Origin     string              // the target, without credentials
-//	Thresholds map[string][]string // threshold expressions by metric name
-//	Getenv     func(string) string // the environment (tokens come from here; may be nil: use Env)
-//	Warn, Info io.Writer           // warnings, and remarks --quiet silences (may be nil: use WarnTo, InfoTo)
-//	Start      time.Time           // when the run started (zero: now)
-//	Options    map[string]string   // the spec's settings beyond Arg (OutputSpec.Options; nil: none)
-//	Dir        string              // the result directory
-//	TargetScheme string            // the target URL's scheme, lower case ("": each family's embedded default)
-//	Run, Repeat int                // run n (from 1; 0: a single run) of Repeat repeated runs: name files outside Dir per run when Repeat > 1
-//
-// Registry (the run's metrics registry) and Generator serve the built-in
-// outputs.
-type OutputParams = internalout.Params
+// OutputParams are what OutputFactory.New gets: see output.Params.
+type OutputParams = output.Params
 
-// OutputRegistry maps output names to factories: Add(OutputFactory)
-// error, Lookup(name), Usages(). Outputs() and Catalog.Outputs() make
-// one; set Deps.Outputs to it when you run a Plan with Execute.
-type OutputRegistry = internalout.Registry
+// OutputRegistry maps output names to factories (see output.Registry).
+// Outputs() and Catalog.Outputs() make one; set Deps.Outputs to it when
+// you run a Plan with Execute.
+type OutputRegistry = output.Registry
 
-// OutputSpec names one output of a Plan, as --out KIND=ARG would:
-//
-//	Kind string // the registry name, e.g. "influxdb" or your factory's Name
-//	Arg  string // ARG
-//	Options map[string]string // settings beyond Arg, which the factory gets as OutputParams.Options (nil: none)
-type OutputSpec = run.OutputSpec
+// OutputSpec names one output of a Plan, as --out KIND=ARG would; see
+// output.Spec.
+type OutputSpec = output.Spec
 
 // Point is one second of one scenario, as Output.Observe gets it; see
 // package metric for its fields.

@@ -6,9 +6,8 @@ import (
 
 	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
-	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/run"
-	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // Plan is one run, as a value: Execute runs it without changing it;
@@ -82,12 +81,12 @@ const (
 )
 
 // Thresholds are a plan's pass/fail criteria, parsed once by
-// ParseThresholds (the zero value has none): Specs() returns them as
-// given, Len() counts them.
-type Thresholds = run.Thresholds
+// ParseThresholds (the zero value has none): see threshold.Set.
+type Thresholds = threshold.Set
 
 // ParseThresholds parses k6 threshold expressions such as
-// "responseTime: p(95)<200" (trend values in milliseconds).
+// "responseTime: p(95)<200" (trend values in milliseconds); a bad spec
+// is a usage error (IsUsage).
 func ParseThresholds(specs ...string) (Thresholds, error) { return run.ParseThresholds(specs) }
 
 // Result is what Execute measured and wrote. Fields:
@@ -102,32 +101,12 @@ func ParseThresholds(specs ...string) (Thresholds, error) { return run.ParseThre
 //	SummaryText      []byte            // summary.txt as written (the console summary without colour)
 //	Tags             map[string]string // the run's tags, testid included
 //
-// Show(w, mode, color) prints the summary the way `stampede run` does:
-// mode ShowSummary (the console summary, in ANSI colour when color is set,
-// else exactly summary.txt), ShowJSON (summary.json) or ShowNothing.
+// WriteConsole(w, color) prints the console summary the way `stampede run`
+// does: in ANSI colour when color is set, else exactly summary.txt.
 type Result = run.Result
 
-// ThresholdResult is one evaluated threshold. Fields:
-//
-//	Metric string  // k6's key of the (sub)metric, e.g. "responseTime{scenario:echo.RoundTrip}"
-//	Expr   string  // the expression as written, e.g. "p(95)<200"
-//	Value  float64 // the observed statistic: ms for times, a fraction for rates, per second for a counter's rate
-//	Agg    (threshold.Agg) // the statistic judged (p(95), avg, rate, count, ...)
-//	Kind, Unit     // the metric's kind and unit (zero when it has no data)
-//	Pass   bool    // the expression held (false when Err is set)
-//	NoData bool    // the metric has no samples: as in k6, the expression then passes
-//	Err    error   // why it could not be judged (no samples, unknown scenario): the threshold fails
+// ThresholdResult is one evaluated threshold: see threshold.Result.
 type ThresholdResult = threshold.Result
-
-// SummaryMode is what Result.Show prints.
-type SummaryMode = finish.Print
-
-// The modes of Result.Show.
-const (
-	ShowSummary = finish.PrintText // the console summary
-	ShowJSON    = finish.PrintJSON // summary.json
-	ShowNothing = finish.PrintNone // nothing
-)
 
 // Deps are what Execute uses from the process; DefaultDeps fills them.
 // Fields:

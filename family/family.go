@@ -4,16 +4,20 @@
 // commands it contributes (the graph family's gen and load, kafka serve,
 // nats serve); ClusterResizer and StandInCluster, what a node sweep may do
 // with its embedded cluster; RateTrender, per-second rate trends that
-// `stampede merge` rebuilds. A family of a Go program gets the same
-// treatment as a built-in one. The package depends on nothing of stampede
-// but package flags.
+// `stampede merge` rebuilds; and Env, what a family's Open gets from the
+// run. A family of a Go program gets the same treatment as a built-in
+// one. The package depends on nothing of stampede but packages flags and
+// metric.
 package family
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"time"
 
 	"github.com/stampede-bench/stampede/flags"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // ScenarioInfo describes one scenario of a family.
@@ -125,4 +129,42 @@ type RateTrend struct {
 // (msgs/s) that `stampede merge` rebuilds from the merged series.
 type RateTrender interface {
 	RateTrends() []RateTrend
+}
+
+// Env is what families get from the run command.
+type Env struct {
+	// Target is the raw --target URL; empty means the embedded default.
+	Target string
+	// DataDir holds generated data and embedded databases.
+	DataDir string
+	// Metrics is the run's registry: add custom metrics during Open.
+	Metrics *metric.Registry
+	// MaxVUs is the most VUs any selected scenario will use (pool sizing).
+	MaxVUs int
+	// Seed makes parameter choices reproducible.
+	Seed int64
+	// Timeout bounds each operation (0: none).
+	Timeout time.Duration
+	// Log receives human-readable preparation messages (generation,
+	// loading); Stderr is for progress bars and discards them when stderr
+	// is not a terminal. Both are never nil.
+	Log    io.Writer
+	Stderr io.Writer
+	Quiet  bool
+	Getenv func(string) string
+
+	// k6 options (see stampede run --help, "k6 options").
+	// InsecureSkipTLSVerify accepts any TLS certificate; UserAgent is the
+	// HTTP User-Agent (empty: the driver's default).
+	InsecureSkipTLSVerify bool
+	UserAgent             string
+	// Vars are the -e/--env KEY=VALUE pairs, for {{__ENV.KEY}} in templates.
+	Vars map[string]string
+}
+
+// Logf writes one preparation message.
+func (e *Env) Logf(format string, args ...any) {
+	if !e.Quiet {
+		fmt.Fprintf(e.Log, format+"\n", args...)
+	}
 }

@@ -4,8 +4,9 @@
 // (Annotator). Outputs are made by factories a program adds to its
 // catalog (stampede.Catalog.AddOutput) and named by --out NAME=ARG; the
 // built-in ones (the request CSV, InfluxDB, Prometheus, k6's JSON and CSV
-// streams, the report) implement the same interfaces. The package depends
-// on nothing of stampede but package metric.
+// streams, the report) implement the same interfaces. Factory, Params
+// and Registry are how outputs are made and named, Spec how a run names
+// one. The package depends on nothing of stampede but package metric.
 package output
 
 import "github.com/stampede-bench/stampede/metric"
@@ -54,4 +55,14 @@ func AddNote(notes []string, note string) []string {
 		}
 	}
 	return append(notes, note)
+}
+
+// Spec names one output of a run, as --out KIND=ARG would: Kind is a
+// registry name (a factory's Name or one of its aliases, e.g. "influxdb"),
+// Arg its ARG, Options the output's settings beyond ARG, by name (e.g.
+// "linger" of the Prometheus endpoint; nil: none), which the factory gets
+// with its parameters.
+type Spec struct {
+	Kind, Arg string
+	Options   map[string]string
 }

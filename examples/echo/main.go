@@ -112,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	_ = res.Show(stdout, stampede.ShowSummary, false)
+	_ = res.WriteConsole(stdout, false)
 	if res.ThresholdsFailed {
 		return 99
 	}

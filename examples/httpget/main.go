@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 1
 	}
-	_ = res.Show(stdout, stampede.ShowSummary, false)
+	_ = res.WriteConsole(stdout, false)
 	return 0
 }
 

@@ -14,9 +14,9 @@ import (
 	"github.com/stampede-bench/stampede/internal/result/summary"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/runconfig"
-	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/k6js"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // ExitScriptAborted is k6's exit code after test.abort() in a script.

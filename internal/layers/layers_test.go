@@ -47,6 +47,8 @@ var layers = []layer{
 	{-2, "executor", "k6's executors as configuration: Config, Shortcuts, limits"},
 	// The output contract speaks of the measurements.
 	{-1, "output", "the contract of a live output: Output, Annotator"},
+	// k6 thresholds judge the measurements.
+	{-1, "threshold", "k6 thresholds: parse, evaluate against a snapshot"},
 	// A family's declarations name its flags.
 	{-1, "family", "what a family declares: scenarios, commands, cluster sizing, rate trends"},
 
@@ -73,7 +75,6 @@ var layers = []layer{
 	{1, "internal/secret", "which values are credentials; hiding them in records"},
 	{1, "internal/progress/termbar", "draws progress reports"},
 	{1, "internal/profile", ""},
-	{1, "internal/threshold", ""},
 	{1, "internal/verdict", "passed / degraded / failed, from a scenario's counters"},
 	{1, "internal/driver/...", "driver implementations"},
 	{1, "internal/lab", "network namespaces, tc shaping, cgroup quotas"},
@@ -314,7 +315,7 @@ func TestGroupOf(t *testing.T) {
 	}
 	// The imports the layering was fixed for are refused.
 	for _, tc := range [][2]string{
-		{"internal/threshold", "internal/result/summary"},
+		{"threshold", "internal/result/summary"},
 		{"internal/output/csvlog", "internal/result/report"},
 		{"internal/output/csvlog", "internal/result/summary"},
 		{"internal/result/summary", "internal/output/csvlog"},

@@ -34,18 +34,18 @@ func RegisterHTTP(r *Registry) (HTTPIDs, error) {
 		id *ID
 		d  Def
 	}{
-		{&ids.Reqs, Def{HTTPReqs, KindCounter, UnitNone}},
-		{&ids.Duration, Def{HTTPReqDuration, KindTrend, UnitMicros}},
-		{&ids.DurationExpected, Def{HTTPReqDurationExp, KindTrend, UnitMicros}},
-		{&ids.Failed, Def{HTTPReqFailed, KindRate, UnitNone}},
-		{&ids.Blocked, Def{HTTPReqBlocked, KindTrend, UnitMicros}},
-		{&ids.Connecting, Def{HTTPReqConnecting, KindTrend, UnitMicros}},
-		{&ids.TLSHandshaking, Def{HTTPReqTLS, KindTrend, UnitMicros}},
-		{&ids.Sending, Def{HTTPReqSending, KindTrend, UnitMicros}},
-		{&ids.Waiting, Def{HTTPReqWaiting, KindTrend, UnitMicros}},
-		{&ids.Receive, Def{HTTPReqReceiving, KindTrend, UnitMicros}},
-		{&ids.Sent, Def{DataSent, KindCounter, UnitBytes}},
-		{&ids.Received, Def{DataReceived, KindCounter, UnitBytes}},
+		{&ids.Reqs, Def{Name: HTTPReqs, Kind: KindCounter, Unit: UnitNone}},
+		{&ids.Duration, Def{Name: HTTPReqDuration, Kind: KindTrend, Unit: UnitMicros}},
+		{&ids.DurationExpected, Def{Name: HTTPReqDurationExp, Kind: KindTrend, Unit: UnitMicros}},
+		{&ids.Failed, Def{Name: HTTPReqFailed, Kind: KindRate, Unit: UnitNone}},
+		{&ids.Blocked, Def{Name: HTTPReqBlocked, Kind: KindTrend, Unit: UnitMicros}},
+		{&ids.Connecting, Def{Name: HTTPReqConnecting, Kind: KindTrend, Unit: UnitMicros}},
+		{&ids.TLSHandshaking, Def{Name: HTTPReqTLS, Kind: KindTrend, Unit: UnitMicros}},
+		{&ids.Sending, Def{Name: HTTPReqSending, Kind: KindTrend, Unit: UnitMicros}},
+		{&ids.Waiting, Def{Name: HTTPReqWaiting, Kind: KindTrend, Unit: UnitMicros}},
+		{&ids.Receive, Def{Name: HTTPReqReceiving, Kind: KindTrend, Unit: UnitMicros}},
+		{&ids.Sent, Def{Name: DataSent, Kind: KindCounter, Unit: UnitBytes}},
+		{&ids.Received, Def{Name: DataReceived, Kind: KindCounter, Unit: UnitBytes}},
 	} {
 		id, err := r.Add(m.d)
 		if err != nil {
@@ -143,16 +143,6 @@ func (r *Recorder) trendOrZero(b *Batch, id ID, v int64) {
 }
 
 func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
-
-// WithTag returns k6's name of the submetric of name restricted to tag
-// key:value: "NAME{key:value}", or "NAME{a:b,key:value}" when name is
-// already a submetric.
-func WithTag(name, key, value string) string {
-	if n := len(name); n > 0 && name[n-1] == '}' {
-		return name[:n-1] + "," + key + ":" + value + "}"
-	}
-	return name + "{" + key + ":" + value + "}"
-}
 
 // HTTPPhases returns k6's per-request HTTP trends in the order of a
 // request's life, then http_req_duration (sending+waiting+receiving).

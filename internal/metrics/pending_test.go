@@ -9,7 +9,7 @@ import (
 // through whichever VU drains it.
 func TestPendingDrain(t *testing.T) {
 	reg := NewRegistry()
-	c := reg.MustAdd(Def{"pending_count", KindCounter, UnitNone})
+	c := reg.MustAdd(Def{Name: "pending_count", Kind: KindCounter, Unit: UnitNone})
 	agg := NewAggregator(reg, NewClock(), []string{"s"})
 	go agg.Run()
 	r := agg.Recorder(0, 0)

@@ -35,8 +35,8 @@ func histCounts(sc *ScenarioSnapshot) map[string][3]int64 {
 // What each Recorder method adds to the snapshot, value by value.
 func TestRecorderRecords(t *testing.T) {
 	reg := NewRegistry()
-	custom := reg.MustAdd(Def{"bytes_out", KindCounter, UnitBytes})
-	size := reg.MustAdd(Def{"msg_size", KindTrend, UnitBytes})
+	custom := reg.MustAdd(Def{Name: "bytes_out", Kind: KindCounter, Unit: UnitBytes})
+	size := reg.MustAdd(Def{Name: "msg_size", Kind: KindTrend, Unit: UnitBytes})
 	sec := time.Second
 	tests := []struct {
 		name     string
@@ -316,8 +316,8 @@ func TestRecorderHTTP(t *testing.T) {
 // Measurements left in a Pending by many goroutines arrive exactly once.
 func TestPendingConcurrent(t *testing.T) {
 	reg := NewRegistry()
-	c := reg.MustAdd(Def{"consumed", KindCounter, UnitNone})
-	tr := reg.MustAdd(Def{"lag", KindTrend, UnitMicros})
+	c := reg.MustAdd(Def{Name: "consumed", Kind: KindCounter, Unit: UnitNone})
+	tr := reg.MustAdd(Def{Name: "lag", Kind: KindTrend, Unit: UnitMicros})
 	var p Pending
 	sc := run(t, reg, 0, func(r *Recorder, _ *Aggregator) {
 		var wg sync.WaitGroup

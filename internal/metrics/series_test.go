@@ -45,7 +45,7 @@ func (l *pointLog) secs() []int64 {
 // time, responseTime statistics and marked series histograms.
 func TestPerSecondSeries(t *testing.T) {
 	reg := NewRegistry()
-	custom := reg.MustAdd(Def{"wire_time", KindTrend, UnitMicros})
+	custom := reg.MustAdd(Def{Name: "wire_time", Kind: KindTrend, Unit: UnitMicros})
 	reg.MarkSeries(custom)
 	reg.MarkSeries(custom) // once is enough
 	if len(reg.Series()) != 1 {

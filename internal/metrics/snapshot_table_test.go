@@ -229,21 +229,21 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("Lookup(%s) = %d %v, want %d", name, got, ok, id)
 		}
 	}
-	id, err := r.Add(Def{"kafka_lag", KindGauge, UnitNone})
+	id, err := r.Add(Def{Name: "kafka_lag", Kind: KindGauge, Unit: UnitNone})
 	if err != nil || id != 13 {
 		t.Fatalf("Add = %d, %v", id, err)
 	}
-	if again, err := r.Add(Def{"kafka_lag", KindGauge, UnitNone}); err != nil || again != id {
+	if again, err := r.Add(Def{Name: "kafka_lag", Kind: KindGauge, Unit: UnitNone}); err != nil || again != id {
 		t.Errorf("re-Add = %d, %v", again, err)
 	}
 	for _, tc := range []struct {
 		d    Def
 		want string
 	}{
-		{Def{"kafka_lag", KindCounter, UnitNone}, `metric "kafka_lag" already registered as a gauge`},
-		{Def{"kafka_lag", KindGauge, UnitBytes}, `metric "kafka_lag" already registered as a gauge`},
-		{Def{"", KindTrend, UnitNone}, "metric needs a name and a kind"},
-		{Def{"x", 0, UnitNone}, "metric needs a name and a kind"},
+		{Def{Name: "kafka_lag", Kind: KindCounter, Unit: UnitNone}, `metric "kafka_lag" already registered as a gauge`},
+		{Def{Name: "kafka_lag", Kind: KindGauge, Unit: UnitBytes}, `metric "kafka_lag" already registered as a gauge`},
+		{Def{Name: "", Kind: KindTrend, Unit: UnitNone}, "metric needs a name and a kind"},
+		{Def{Name: "x", Kind: 0, Unit: UnitNone}, "metric needs a name and a kind"},
 	} {
 		if _, err := r.Add(tc.d); err == nil || err.Error() != tc.want {
 			t.Errorf("Add(%+v) = %v, want %q", tc.d, err, tc.want)
@@ -264,18 +264,6 @@ func TestRegistry(t *testing.T) {
 	for u, s := range map[Unit]string{UnitNone: "default", UnitMicros: "time", UnitBytes: "data"} {
 		if u.String() != s {
 			t.Errorf("Unit %d = %s", u, u)
-		}
-	}
-}
-
-func TestWithTag(t *testing.T) {
-	for _, tc := range []struct{ name, key, value, want string }{
-		{HTTPReqDuration, "status", "200", "http_req_duration{status:200}"},
-		{HTTPReqDurationExp, "scenario", "s", "http_req_duration{expected_response:true,scenario:s}"},
-		{"", "k", "v", "{k:v}"},
-	} {
-		if got := WithTag(tc.name, tc.key, tc.value); got != tc.want {
-			t.Errorf("WithTag(%q) = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -6,12 +6,13 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/outputtest"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 func TestTotal(t *testing.T) {
 	snap := outputtest.Snapshot(t)
 	read, write := snap.Scenario(outputtest.Read), snap.Scenario(outputtest.Write)
-	all := metrics.Total(snap)
+	all := metric.Total(snap)
 
 	if got, want := all.Trends[metrics.ResponseTime].Hist.TotalCount(), read.Trends[metrics.ResponseTime].Hist.TotalCount()+write.Trends[metrics.ResponseTime].Hist.TotalCount(); got != want {
 		t.Errorf("responseTime count %d, want %d", got, want)
@@ -61,7 +62,7 @@ func TestGaugesOfConcurrentScenariosAddUp(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := metrics.Total(&metrics.Snapshot{Scenarios: tc.scs}).Gauges[metrics.VUs]
+			g := metric.Total(&metrics.Snapshot{Scenarios: tc.scs}).Gauges[metrics.VUs]
 			if g.Value != tc.wantValue || g.Max != tc.wantMax {
 				t.Errorf("vus %+v, want value %v max %v", *g, tc.wantValue, tc.wantMax)
 			}

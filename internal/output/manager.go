@@ -39,7 +39,7 @@ func (m *Manager) StartSpecs(reg *Registry, specs []Spec, p Params, info io.Writ
 	for _, s := range specs {
 		f, ok := reg.Lookup(s.Kind)
 		if !ok {
-			return usage.Wrap(reg.unknown(s.Kind))
+			return usage.Wrap(reg.Check(s.Kind, s.Arg)) // unknown: ErrUnknown
 		}
 		label := f.Label(s.Arg)
 		pp := p

@@ -102,14 +102,8 @@ type Finisher interface {
 	Finish(ctx context.Context, r Finished) error
 }
 
-// Spec names one output of a plan: Kind is a registry name (Factory.Name
-// or an alias), Arg its ARG (--out KIND=ARG), Options the output's
-// settings beyond ARG, by name (e.g. "linger" of the Prometheus endpoint;
-// nil: none).
-type Spec struct {
-	Kind, Arg string
-	Options   map[string]string
-}
+// Spec names one output of a plan (output.Spec).
+type Spec = output.Spec
 
 // AddNote appends note to notes unless it is already there.
 func AddNote(notes []string, note string) []string { return output.AddNote(notes, note) }

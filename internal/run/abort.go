@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // abortWatch is the Display of AbortOnFail.

@@ -22,6 +22,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/profile"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // Plan is everything one run needs, validated before any target is
@@ -69,7 +70,7 @@ type Plan struct {
 	SummaryMode string
 
 	// Thresholds are the pass/fail criteria, parsed once.
-	Thresholds Thresholds
+	Thresholds threshold.Set
 	// NoThresholds keeps the thresholds from being evaluated (they are
 	// still checked against the metrics and recorded).
 	NoThresholds bool

@@ -9,9 +9,9 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // Preflight checks, before any data is generated or loaded and before the
@@ -59,7 +59,7 @@ func Preflight(ctx context.Context, p Plan, deps Deps) error {
 // scenario can record. Families that register metrics while opening say
 // which through workload.MetricLister; when one does not, metrics it might
 // add are checked again once it is open.
-func precheckThresholds(th Thresholds, p Plan) error {
+func precheckThresholds(th threshold.Set, p Plan) error {
 	ts := th.List()
 	if len(ts) == 0 {
 		return nil
@@ -86,7 +86,7 @@ func precheckThresholds(th Thresholds, p Plan) error {
 			}
 		}
 	}
-	return asUsage(threshold.Check(ts, reg, p.Names()))
+	return asUsage(checkThresholdMetrics(ts, reg, p.Names()))
 }
 
 // CheckResultDir refuses a result directory that holds a run already or

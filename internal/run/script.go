@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // ScriptOptions are what a k6 script's options give a plan built from the

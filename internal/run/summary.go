@@ -3,14 +3,14 @@ package run
 import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/result/finish"
-	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/verdict"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // checkThresholds verifies, once the metrics are known, that every
 // threshold names an existing metric with a fitting statistic.
-func checkThresholds(ts Thresholds, reg *metrics.Registry, scenarios []string) error {
-	return asUsage(threshold.Check(ts.List(), reg, scenarios))
+func checkThresholds(ts threshold.Set, reg *metrics.Registry, scenarios []string) error {
+	return asUsage(checkThresholdMetrics(ts.List(), reg, scenarios))
 }
 
 // finishDir finishes the result directory of res (finish.Dir, the path

@@ -6,7 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // Thresholds are the thresholds of a --config file, either a list of

@@ -7,15 +7,11 @@ package workload
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/stampede-bench/stampede/family"
 	"github.com/stampede-bench/stampede/internal/engine"
-	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/usage"
 )
 
@@ -74,43 +70,8 @@ type Opened struct {
 	Close func() error
 }
 
-// Env is what families get from the run command.
-type Env struct {
-	// Target is the raw --target URL; empty means the embedded default.
-	Target string
-	// DataDir holds generated data and embedded databases.
-	DataDir string
-	// Metrics is the run's registry: add custom metrics during Open.
-	Metrics *metrics.Registry
-	// MaxVUs is the most VUs any selected scenario will use (pool sizing).
-	MaxVUs int
-	// Seed makes parameter choices reproducible.
-	Seed int64
-	// Timeout bounds each operation (0: none).
-	Timeout time.Duration
-	// Log receives human-readable preparation messages (generation,
-	// loading); Stderr is for progress bars and discards them when stderr
-	// is not a terminal. Both are never nil.
-	Log    io.Writer
-	Stderr io.Writer
-	Quiet  bool
-	Getenv func(string) string
-
-	// k6 options (see stampede run --help, "k6 options").
-	// InsecureSkipTLSVerify accepts any TLS certificate; UserAgent is the
-	// HTTP User-Agent (empty: the driver's default).
-	InsecureSkipTLSVerify bool
-	UserAgent             string
-	// Vars are the -e/--env KEY=VALUE pairs, for {{__ENV.KEY}} in templates.
-	Vars map[string]string
-}
-
-// Logf writes one preparation message.
-func (e *Env) Logf(format string, args ...any) {
-	if !e.Quiet {
-		fmt.Fprintf(e.Log, format+"\n", args...)
-	}
-}
+// Env is what families get from the run command (family.Env).
+type Env = family.Env
 
 // Catalog is the set of families of one CLI invocation.
 type Catalog struct {

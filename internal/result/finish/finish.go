@@ -21,7 +21,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/result/report"
 	"github.com/stampede-bench/stampede/internal/result/summary"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // Print is what Result.Show prints.

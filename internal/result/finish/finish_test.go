@@ -13,7 +13,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/outputtest"
 	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 func TestUseColor(t *testing.T) {

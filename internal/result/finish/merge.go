@@ -9,8 +9,8 @@ import (
 	"github.com/stampede-bench/stampede/internal/analysis/merge"
 	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // MergeOptions say how Merge combines result directories (see

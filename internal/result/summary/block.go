@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // scenario writes the block of one scenario: header, metrics, errors by

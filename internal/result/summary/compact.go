@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // Summary modes (ConsoleOptions.Mode, --summary-mode), as k6 v1 names
@@ -74,7 +75,7 @@ func custom(n string) bool {
 
 // totals writes k6 v1's TOTAL RESULTS block over every scenario.
 func (c *console) totals() {
-	total := metrics.Total(c.snap)
+	total := metric.Total(c.snap)
 	c.header("TOTAL RESULTS", "")
 	c.totalChecks(total)
 	for _, s := range append(sections, section{"CUSTOM", custom}) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
-	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // Defaults of ConsoleOptions.

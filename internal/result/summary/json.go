@@ -14,8 +14,9 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
-	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/verdict"
+	"github.com/stampede-bench/stampede/metric"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // rootGroupID is k6's id of the root group: the MD5 of its empty path.
@@ -76,7 +77,7 @@ func WriteJSON(w io.Writer, snap *metrics.Snapshot, opts JSONOptions) error {
 	for _, v := range run.Scenarios {
 		doc.Stampede.Verdict.Scenarios[v.Name] = v
 	}
-	all := metrics.Total(snap)
+	all := metric.Total(snap)
 	doc.Stampede.Tags = opts.Tags
 	addMetrics(doc.Metrics, "", all, opts.TrendStats)
 	for metric, r := range all.Rates {
@@ -243,7 +244,7 @@ func addMetrics(dst map[string]jsonMetric, scenario string, sc *metrics.Scenario
 		if scenario == "" {
 			return name
 		}
-		return metrics.WithTag(name, "scenario", scenario)
+		return metric.WithTag(name, "scenario", scenario)
 	}
 	for name, t := range sc.Trends {
 		if trendStats != nil {

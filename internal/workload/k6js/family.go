@@ -14,9 +14,9 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/threshold"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // errAborted unwinds an iteration that called test.abort().
@@ -258,7 +258,7 @@ func (sh *shared) addSubmetrics(ts []threshold.Threshold) error {
 		}
 		id, ok := sh.reg.Lookup(base)
 		if !ok {
-			continue // threshold.Check reports the unknown metric
+			continue // the run's threshold check reports the unknown metric
 		}
 		d := sh.reg.Def(id)
 		nid, err := sh.reg.Add(metrics.Def{Name: t.Metric, Kind: d.Kind, Unit: d.Unit})

@@ -2,6 +2,7 @@ package k6js
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,10 +33,10 @@ func checkImports(s *Script) error {
 				if name == "default" {
 					continue
 				}
-				if !contains(exports, name) {
+				if !slices.Contains(exports, name) {
 					return usage.Errorf("%s: %s.%s is not supported by stampede (it implements %s: %s)", s.Path, mod, name, mod, strings.Join(exports, ", "))
 				}
-				if members, ok := k6Members[mod+"."+name]; ok && member != "" && !contains(members, member) {
+				if members, ok := k6Members[mod+"."+name]; ok && member != "" && !slices.Contains(members, member) {
 					return usage.Errorf("%s: %s %s.%s is not supported by stampede (it implements %s.%s: %s)", s.Path, mod, name, member, name, member, strings.Join(members, ", "))
 				}
 			}
@@ -51,15 +52,6 @@ func moduleNames() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // checkRe finds calls of check in esbuild's output: (0, import_k6.check)(

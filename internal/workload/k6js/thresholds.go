@@ -3,7 +3,7 @@ package k6js
 import (
 	"encoding/json"
 
-	"github.com/stampede-bench/stampede/internal/threshold"
+	"github.com/stampede-bench/stampede/threshold"
 )
 
 // ThresholdsOf parses a script's options.thresholds (k6's map form).

@@ -6,18 +6,18 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // aggsByKind lists the aggregations k6 allows per metric kind.
-var aggsByKind = map[metrics.Kind][]string{
-	metrics.KindTrend:   {"avg", "min", "max", "med", "p"},
-	metrics.KindCounter: {"count", "rate"},
-	metrics.KindRate:    {"rate"},
-	metrics.KindGauge:   {"value"},
+var aggsByKind = map[metric.Kind][]string{
+	metric.KindTrend:   {"avg", "min", "max", "med", "p"},
+	metric.KindCounter: {"count", "rate"},
+	metric.KindRate:    {"rate"},
+	metric.KindGauge:   {"value"},
 }
 
-func aggFits(k metrics.Kind, a Agg) bool {
+func aggFits(k metric.Kind, a Agg) bool {
 	for _, n := range aggsByKind[k] {
 		if n == a.Name {
 			return true
@@ -26,7 +26,7 @@ func aggFits(k metrics.Kind, a Agg) bool {
 	return false
 }
 
-func aggList(k metrics.Kind) string {
+func aggList(k metric.Kind) string {
 	names := append([]string(nil), aggsByKind[k]...)
 	for i, n := range names {
 		if n == "p" {
@@ -34,57 +34,6 @@ func aggList(k metrics.Kind) string {
 		}
 	}
 	return strings.Join(names, ", ")
-}
-
-// Check validates thresholds before a run: every metric must be registered
-// in reg, every aggregation must suit the metric's kind, and every
-// scenario must be one of scenarios (when scenarios is non-nil). It
-// returns the first problem as one line (the CLI exits with code 2).
-func Check(ts []Threshold, reg *metrics.Registry, scenarios []string) error {
-	for _, t := range ts {
-		id, ok := reg.Lookup(t.Metric)
-		if !ok {
-			if base, _, tagged := strings.Cut(t.Metric, "{"); tagged {
-				if _, known := reg.Lookup(base); known {
-					return fmt.Errorf("threshold %q: stampede does not record the submetric %s (tagged submetrics it records: %s)", t.String(), t.Metric, strings.Join(submetrics(reg), ", "))
-				}
-			}
-			return fmt.Errorf("threshold %q: unknown metric %q (known: %s)", t.String(), t.Metric, strings.Join(reg.Names(), ", "))
-		}
-		d := reg.Def(id)
-		for _, e := range t.Exprs {
-			if !aggFits(d.Kind, e.Agg) {
-				return fmt.Errorf("threshold %q: %s is a %s: %s does not apply (use %s)", t.String(), t.Metric, d.Kind, e.Agg, aggList(d.Kind))
-			}
-		}
-		if t.Scenario != "" && scenarios != nil && !contains(scenarios, t.Scenario) {
-			return fmt.Errorf("threshold %q: unknown scenario %q (running: %s)", t.String(), t.Scenario, strings.Join(scenarios, ", "))
-		}
-	}
-	return nil
-}
-
-// submetrics lists the registered tagged submetrics (besides scenario).
-func submetrics(reg *metrics.Registry) []string {
-	var out []string
-	for _, n := range reg.Names() {
-		if strings.Contains(n, "{") {
-			out = append(out, n)
-		}
-	}
-	if len(out) == 0 {
-		out = []string{"none"}
-	}
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Result is the outcome of one expression of a threshold.
@@ -96,8 +45,8 @@ type Result struct {
 	Expr string
 	Agg  Agg
 	// Kind and Unit describe the metric (zero when it has no data).
-	Kind metrics.Kind
-	Unit metrics.Unit
+	Kind metric.Kind
+	Unit metric.Unit
 	// Value is the observed statistic in the threshold's units: ms for
 	// time trends and time counters, a fraction for rates, per second for a
 	// counter's rate.
@@ -144,15 +93,15 @@ func (r Result) String() string {
 // merged; counter rates are per second of the run (of the scenario for
 // scoped thresholds). A metric without samples fails the threshold with
 // an explanatory Err rather than passing silently.
-func Evaluate(snap *metrics.Snapshot, ts []Threshold) []Result {
-	var all *metrics.ScenarioSnapshot
+func Evaluate(snap *metric.Snapshot, ts []Threshold) []Result {
+	var all *metric.ScenarioSnapshot
 	var out []Result
 	for _, t := range ts {
-		var sc *metrics.ScenarioSnapshot
+		var sc *metric.ScenarioSnapshot
 		var err error
 		if t.Scenario == "" {
 			if all == nil {
-				all = metrics.Total(snap)
+				all = metric.Total(snap)
 			}
 			sc = all
 		} else if sc = snap.Scenario(t.Scenario); sc == nil {
@@ -173,7 +122,7 @@ func Evaluate(snap *metrics.Snapshot, ts []Threshold) []Result {
 	return out
 }
 
-func scenarioNames(snap *metrics.Snapshot) []string {
+func scenarioNames(snap *metric.Snapshot) []string {
 	names := make([]string, len(snap.Scenarios))
 	for i, sc := range snap.Scenarios {
 		names[i] = sc.Name
@@ -182,36 +131,36 @@ func scenarioNames(snap *metrics.Snapshot) []string {
 }
 
 // observe computes aggregation a of metric name in sc.
-func observe(sc *metrics.ScenarioSnapshot, name string, a Agg) (metrics.Kind, metrics.Unit, float64, error) {
+func observe(sc *metric.ScenarioSnapshot, name string, a Agg) (metric.Kind, metric.Unit, float64, error) {
 	if tr, ok := sc.Trends[name]; ok {
 		v, err := TrendStat(tr, a)
-		return metrics.KindTrend, tr.Unit, v, err
+		return metric.KindTrend, tr.Unit, v, err
 	}
 	if n, ok := sc.Counters[name]; ok {
 		u := sc.Units[name]
 		v := float64(n)
-		if u == metrics.UnitMicros {
+		if u == metric.UnitMicros {
 			v /= 1000
 		}
 		switch a.Name {
 		case "count":
-			return metrics.KindCounter, u, v, nil
+			return metric.KindCounter, u, v, nil
 		case "rate":
-			return metrics.KindCounter, u, PerSecond(v, sc), nil
+			return metric.KindCounter, u, PerSecond(v, sc), nil
 		}
-		return metrics.KindCounter, u, 0, kindErr(name, metrics.KindCounter, a)
+		return metric.KindCounter, u, 0, kindErr(name, metric.KindCounter, a)
 	}
 	if r, ok := sc.Rates[name]; ok {
 		if a.Name != "rate" {
-			return metrics.KindRate, 0, 0, kindErr(name, metrics.KindRate, a)
+			return metric.KindRate, 0, 0, kindErr(name, metric.KindRate, a)
 		}
-		return metrics.KindRate, 0, r.Value(), nil
+		return metric.KindRate, 0, r.Value(), nil
 	}
 	if g, ok := sc.Gauges[name]; ok {
 		if a.Name != "value" {
-			return metrics.KindGauge, 0, 0, kindErr(name, metrics.KindGauge, a)
+			return metric.KindGauge, 0, 0, kindErr(name, metric.KindGauge, a)
 		}
-		return metrics.KindGauge, 0, g.Value, nil
+		return metric.KindGauge, 0, g.Value, nil
 	}
 	return 0, 0, 0, fmt.Errorf("%w of %s (known metrics with data: %s)", errNoSamples, name, strings.Join(namesWithData(sc), ", "))
 }
@@ -219,12 +168,21 @@ func observe(sc *metrics.ScenarioSnapshot, name string, a Agg) (metrics.Kind, me
 // errNoSamples marks a metric without samples in the scenario.
 var errNoSamples = errors.New("no samples")
 
-func kindErr(name string, k metrics.Kind, a Agg) error {
+// Applies returns nil when aggregation a applies to a metric of kind k
+// (named name), otherwise an error that says which aggregations do.
+func Applies(name string, k metric.Kind, a Agg) error {
+	if aggFits(k, a) {
+		return nil
+	}
+	return kindErr(name, k, a)
+}
+
+func kindErr(name string, k metric.Kind, a Agg) error {
 	return fmt.Errorf("%s is a %s: %s does not apply (use %s)", name, k, a, aggList(k))
 }
 
 // TrendStat returns aggregation a of t, in ms for time trends.
-func TrendStat(t *metrics.Trend, a Agg) (float64, error) {
+func TrendStat(t *metric.Trend, a Agg) (float64, error) {
 	h := t.Hist
 	if h.TotalCount() == 0 {
 		return 0, errNoSamples
@@ -242,9 +200,9 @@ func TrendStat(t *metrics.Trend, a Agg) (float64, error) {
 	case "p":
 		v = float64(h.ValueAtPercentile(a.P))
 	default:
-		return 0, fmt.Errorf("a trend has no %s (use %s)", a, aggList(metrics.KindTrend))
+		return 0, fmt.Errorf("a trend has no %s (use %s)", a, aggList(metric.KindTrend))
 	}
-	if t.Unit == metrics.UnitMicros {
+	if t.Unit == metric.UnitMicros {
 		v /= 1000
 	}
 	return v, nil
@@ -252,14 +210,14 @@ func TrendStat(t *metrics.Trend, a Agg) (float64, error) {
 
 // PerSecond divides v by the measured duration of sc (its run time without
 // the warm-up) in seconds (0 when it has none).
-func PerSecond(v float64, sc *metrics.ScenarioSnapshot) float64 {
+func PerSecond(v float64, sc *metric.ScenarioSnapshot) float64 {
 	if d := sc.MeasuredDuration().Seconds(); d > 0 {
 		return v / d
 	}
 	return 0
 }
 
-func namesWithData(sc *metrics.ScenarioSnapshot) []string {
+func namesWithData(sc *metric.ScenarioSnapshot) []string {
 	var names []string
 	for n := range sc.Trends {
 		names = append(names, n)

@@ -1,6 +1,4 @@
-package metrics
-
-import "github.com/stampede-bench/stampede/metric"
+package metric
 
 // Total combines the scenarios of a snapshot into the run-wide metrics that
 // k6 reports without a scenario tag (responseTime, as opposed to
@@ -25,7 +23,7 @@ func Total(snap *Snapshot) *ScenarioSnapshot {
 		for name, t := range sc.Trends {
 			dst, ok := out.Trends[name]
 			if !ok {
-				dst = &Trend{Unit: t.Unit, Hist: metric.NewHistogram()}
+				dst = &Trend{Unit: t.Unit, Hist: NewHistogram()}
 				out.Trends[name] = dst
 			}
 			// Every trend shares the histogram geometry, so nothing is dropped.

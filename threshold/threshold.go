@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // Threshold is a set of expressions on one metric.
@@ -39,7 +39,7 @@ func (t Threshold) Key() string {
 	if t.Scenario == "" {
 		return t.Metric
 	}
-	return metrics.WithTag(t.Metric, "scenario", t.Scenario)
+	return metric.WithTag(t.Metric, "scenario", t.Scenario)
 }
 
 // String is the canonical spec, which Parse accepts.
