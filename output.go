@@ -1,9 +1,7 @@
 package stampede
 
 import (
-	internalout "github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
-	"github.com/stampede-bench/stampede/internal/reqlog"
 	"github.com/stampede-bench/stampede/metric"
 	"github.com/stampede-bench/stampede/output"
 )
@@ -23,42 +21,17 @@ type OutputAnnotator = output.Annotator
 
 // OutputRequestLogger is an Output that also receives every request
 // record of the run, through one RequestWriter per VU (no lock per
-// request):
-//
-//	Writer(scenario string) RequestWriter
-//
-// is called once for each VU as the VU is made, concurrently for several
-// VUs (make it safe for concurrent use), after Start. The writer's Write
-// is called on the VU's goroutine right after each request is recorded —
-// the recording path: it must not block and must not keep r.HTTP after it
-// returns; one writer is never called concurrently. The writer's Close is
-// called once when the VU ends, before the output's Stop. When no output
-// of a run is an OutputRequestLogger (and the run writes no request CSV),
-// the engine gets no request log and the recording path costs what it
-// costs without outputs.
-type OutputRequestLogger = internalout.RequestLogger
+// request); see output.RequestLogger for when each method is called and
+// what it must not do.
+type OutputRequestLogger = output.RequestLogger
 
 // RequestRecord is one request as an OutputRequestLogger receives it (a
-// line of the per-request CSV). Fields:
-//
-//	Time         time.Time     // when the response arrived (wall clock)
-//	Query        string        // the label given to Iteration.RecordRequest (built-in families: the statement as sent)
-//	ResponseTime time.Duration // measured by stampede, from the intended start under arrival-rate executors
-//	Latency      time.Duration // reported by the server; negative when unknown
-//	OK           bool          // false when the request failed
-//	Rows         int64         // Outcome.Rows
-//	Err          string        // the error message; "" when OK
-//
-// Op, Answer, HasAnswer and HTTP (k6's timings of an HTTP request, valid
-// only during Write) are filled by the built-in families.
-type RequestRecord = reqlog.Record
+// line of the per-request CSV); see output.RequestRecord.
+type RequestRecord = output.RequestRecord
 
-// RequestWriter receives the request records of one VU (see
-// OutputRequestLogger):
-//
-//	Write(r RequestRecord) // for each request, on the VU's goroutine; must not block
-//	Close() error          // once, when the VU ends
-type RequestWriter = reqlog.Writer
+// RequestWriter receives the request records of one VU; see
+// output.RequestWriter.
+type RequestWriter = output.RequestWriter
 
 // OutputFactory makes one kind of output; Catalog.AddOutput makes it
 // available to --out, OutputRegistry.Add to Deps.Outputs. See

@@ -45,10 +45,10 @@ func CheckMetric(name string) Def {
 	return Def{Name: CheckPrefix + name + "}", Kind: KindRate}
 }
 
-// CheckName returns the check's name when metric is a named-check rate.
-func CheckName(metric string) (string, bool) {
-	if len(metric) > len(CheckPrefix) && metric[:len(CheckPrefix)] == CheckPrefix && metric[len(metric)-1] == '}' {
-		return metric[len(CheckPrefix) : len(metric)-1], true
+// CheckName returns the check's name when name is a named-check rate.
+func CheckName(name string) (string, bool) {
+	if len(name) > len(CheckPrefix) && name[:len(CheckPrefix)] == CheckPrefix && name[len(name)-1] == '}' {
+		return name[len(CheckPrefix) : len(name)-1], true
 	}
 	return "", false
 }

@@ -6,7 +6,7 @@
 // built-in ones (the request CSV, InfluxDB, Prometheus, k6's JSON and CSV
 // streams, the report) implement the same interfaces. Factory, Params
 // and Registry are how outputs are made and named, Spec how a run names
-// one. The package depends on nothing of stampede but package metric.
+// one; a RequestLogger receives every request as a RequestRecord. The package depends on nothing of stampede but package metric.
 package output
 
 import "github.com/stampede-bench/stampede/metric"

@@ -20,7 +20,7 @@ import (
 // argument is copied as is. A query without arguments (nGQL, Cypher sent
 // as text) is appended unchanged. It allocates only to grow dst, except
 // for argument types other than those listed.
-func AppendStatement(dst []byte, op *Op) []byte {
+func (op *Op) AppendStatement(dst []byte) []byte {
 	q := op.Query
 	if len(op.Args) == 0 {
 		return append(dst, q...)

@@ -27,7 +27,7 @@ func TestAppendStatement(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := string(AppendStatement([]byte("> "), &Op{Query: tc.query, Args: tc.args}))
+			got := string((&Op{Query: tc.query, Args: tc.args}).AppendStatement([]byte("> ")))
 			if got != "> "+tc.want {
 				t.Errorf("got  %q\nwant %q", got, "> "+tc.want)
 			}
@@ -38,7 +38,7 @@ func TestAppendStatement(t *testing.T) {
 func FuzzAppendStatement(f *testing.F) {
 	f.Add("SELECT $1, ?, ?2, '$3' -- $1", "x")
 	f.Fuzz(func(t *testing.T, q, arg string) {
-		out := string(AppendStatement(nil, &Op{Query: q, Args: []any{arg, int64(1)}}))
+		out := string((&Op{Query: q, Args: []any{arg, int64(1)}}).AppendStatement(nil))
 		if !strings.Contains(q, "$") && !strings.Contains(q, "?") && out != q {
 			t.Fatalf("query without placeholders changed: %q -> %q", q, out)
 		}
@@ -51,6 +51,6 @@ func BenchmarkAppendStatement(b *testing.B) {
 	buf := make([]byte, 0, 4096)
 	b.ReportAllocs()
 	for b.Loop() {
-		buf = AppendStatement(buf[:0], op)
+		buf = op.AppendStatement(buf[:0])
 	}
 }

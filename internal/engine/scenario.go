@@ -106,7 +106,7 @@ type Audit struct {
 	// Without Op it fills the query column, with Op the label column.
 	Label string
 	// Op, when set, is the operation as sent: the query column holds its
-	// statement with the arguments bound (driver.AppendStatement). It is
+	// statement with the arguments bound (Op.AppendStatement). It is
 	// read only during the call.
 	Op *driver.Op
 	// Answer is the answer where rows alone do not show it (the length of
@@ -209,14 +209,21 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res driver.Result) t
 			r := &it.rec
 			r.Query, r.Latency, r.ResponseTime = a.Label, lat, rt
 			r.OK, r.Rows, r.Err = errMsg == "", res.Rows, errMsg
-			r.Op, r.Answer, r.HasAnswer, r.HTTP = a.Op, a.Answer, a.HasAnswer, a.HTTP
+			r.Op, r.Answer, r.HasAnswer, r.HTTP = nil, a.Answer, a.HasAnswer, a.HTTP
+			if a.Op != nil { // a nil *driver.Op would be a non-nil Statement
+				r.Op = a.Op
+			}
 			it.ref.WriteAt(r, it.Clock, end)
 		} else {
-			it.log.Write(reqlog.Record{
+			r := reqlog.Record{
 				Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
 				OK: errMsg == "", Rows: res.Rows, Err: errMsg,
-				Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
-			})
+				Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
+			}
+			if a.Op != nil {
+				r.Op = a.Op
+			}
+			it.log.Write(r)
 		}
 	}
 	return end

@@ -22,7 +22,6 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
-	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
 // Output and Annotator are package output's (public, documented there):
@@ -39,26 +38,8 @@ type DirWriter interface {
 }
 
 // RequestLogger is an Output that also receives every request record of
-// the run (what the per-request CSV holds), through one reqlog.Writer per
-// VU so that no lock is taken per request:
-//
-//   - Writer(scenario) is called once for each VU of the scenario as the
-//     VU is made, after Start, from several goroutines at once: it must be
-//     safe for concurrent use.
-//   - Write(r) is called on the VU's own goroutine right after each
-//     request is recorded, on the recording path: it must not block (no
-//     unbuffered I/O, no lock shared by all VUs held for long) and must
-//     not keep r.Op or r.HTTP after it returns. One Writer is never called
-//     concurrently.
-//   - Close is called once when the VU ends, before the output's Stop.
-//
-// A run whose outputs have no RequestLogger (and no request CSV) hands
-// the engine no request log at all, so the recording path costs nothing
-// more than without outputs.
-type RequestLogger interface {
-	Output
-	reqlog.Log
-}
+// the run (output.RequestLogger).
+type RequestLogger = output.RequestLogger
 
 // TargetFeed is where the samples of the target monitor come from
 // (*monitor.Monitor): Latest for outputs that are scraped, Subscribe for

@@ -17,10 +17,11 @@ func ParseThresholds(specs []string) (threshold.Set, error) {
 	return s, asUsage(err)
 }
 
-// checkThresholdMetrics validates thresholds before a run: every metric must be registered
-// in reg, every aggregation must suit the metric's kind, and every
-// scenario must be one of scenarios (when scenarios is non-nil). It
-// returns the first problem as one line (the CLI exits with code 2).
+// checkThresholdMetrics validates thresholds before a run: every metric
+// must be registered in reg, every aggregation must suit the metric's
+// kind, and every scenario must be one of scenarios (when scenarios is
+// non-nil). It returns the first problem as one line (the CLI exits with
+// code 2).
 func checkThresholdMetrics(ts []threshold.Threshold, reg *metrics.Registry, scenarios []string) error {
 	for _, t := range ts {
 		id, ok := reg.Lookup(t.Metric)

@@ -6,7 +6,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/reqlog"
 )
@@ -41,7 +40,7 @@ func HeaderFor(col string) string {
 
 // encoder appends records as CSV lines (with their newline): timestamp
 // in Unix seconds; query: r.Op's statement with its arguments bound
-// (driver.AppendStatement) when r.Op is set, else r.Query; latency and
+// (Statement.AppendStatement) when r.Op is set, else r.Query; latency and
 // responseTime in integer µs (latency empty when negative, i.e. unknown);
 // isSucceed true/false; rows; label (r.Query when r.Op is set, else
 // empty); answer (empty unless r.HasAnswer); errorMsg last. Text fields
@@ -155,7 +154,7 @@ func (e *encoder) appendRest(b []byte, r *reqlog.Record) []byte {
 	b = append(b, ',')
 	if r.Op != nil {
 		// rendered anew into e.stmt each time: not cached
-		e.stmt = driver.AppendStatement(e.stmt[:0], r.Op)
+		e.stmt = r.Op.AppendStatement(e.stmt[:0])
 		b = appendField(b, unsafe.String(unsafe.SliceData(e.stmt), len(e.stmt)))
 	} else {
 		b = e.query.append(b, r.Query)
