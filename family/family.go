@@ -131,9 +131,12 @@ type RateTrender interface {
 	RateTrends() []RateTrend
 }
 
-// Env is what families get from the run command.
+// Env is what a family's Open gets from the run: the target, the run's
+// settings and its metrics registry, where a family adds metrics of its
+// own before the run starts (stampede.NewCounter, NewTrend, NewCheck).
 type Env struct {
-	// Target is the raw --target URL; empty means the embedded default.
+	// Target is the raw --target URL; empty means the family's embedded
+	// default.
 	Target string
 	// DataDir holds generated data and embedded databases.
 	DataDir string
@@ -143,14 +146,17 @@ type Env struct {
 	MaxVUs int
 	// Seed makes parameter choices reproducible.
 	Seed int64
-	// Timeout bounds each operation (0: none).
+	// Timeout bounds each operation (--timeout; 0: none).
 	Timeout time.Duration
 	// Log receives human-readable preparation messages (generation,
 	// loading); Stderr is for progress bars and discards them when stderr
-	// is not a terminal. Both are never nil.
+	// is not a terminal. Both are never nil. Quiet (-q) keeps Log quiet
+	// (Logf does).
 	Log    io.Writer
 	Stderr io.Writer
 	Quiet  bool
+	// Getenv reads the environment (never nil): credentials come from
+	// here, never from flags.
 	Getenv func(string) string
 
 	// k6 options (see stampede run --help, "k6 options").
@@ -162,7 +168,7 @@ type Env struct {
 	Vars map[string]string
 }
 
-// Logf writes one preparation message.
+// Logf writes one preparation message on Log, unless Quiet.
 func (e *Env) Logf(format string, args ...any) {
 	if !e.Quiet {
 		fmt.Fprintf(e.Log, format+"\n", args...)
