@@ -38,6 +38,7 @@ var publicPackages = []string{
 	"github.com/stampede-bench/stampede/output",
 	"github.com/stampede-bench/stampede/family",
 	"github.com/stampede-bench/stampede/threshold",
+	"github.com/stampede-bench/stampede/verdict",
 }
 
 // notYetPublic are the identifiers of the public API that still expose an

@@ -96,7 +96,7 @@ func ParseThresholds(specs ...string) (Thresholds, error) { return run.ParseThre
 //	Interrupted      bool              // ctx stopped the run early: the results cover it until the stop
 //	Thresholds       []ThresholdResult // the evaluated thresholds, in the order given
 //	ThresholdsFailed bool              // a threshold failed (the command line exits 99)
-//	Verdict          (verdict.Run)     // passed / degraded / failed by scenario, with reasons: Verdict.Status, Verdict.Failed() (the command line exits 1), Verdict.FailLine()
+//	Verdict          verdict.Run       // passed / degraded / failed by scenario, with reasons: Verdict.Status, Verdict.Failed() (the command line exits 1), Verdict.FailLine()
 //	SummaryJSON      []byte            // summary.json as written (k6's --summary-export shape)
 //	SummaryText      []byte            // summary.txt as written (the console summary without colour)
 //	Tags             map[string]string // the run's tags, testid included

@@ -11,9 +11,9 @@ import (
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/termio"
-	"github.com/stampede-bench/stampede/internal/verdict"
 	"github.com/stampede-bench/stampede/internal/version"
 	"github.com/stampede-bench/stampede/threshold"
+	"github.com/stampede-bench/stampede/verdict"
 )
 
 // mergeFlags are the options of `stampede merge`.

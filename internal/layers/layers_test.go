@@ -49,6 +49,8 @@ var layers = []layer{
 	{-1, "output", "the contract of a live output: Output, Annotator"},
 	// k6 thresholds judge the measurements.
 	{-1, "threshold", "k6 thresholds: parse, evaluate against a snapshot"},
+	// The verdict reads a scenario's counters.
+	{-1, "verdict", "passed / degraded / failed, from a scenario's counters"},
 	// A family's declarations name its flags.
 	{-1, "family", "what a family declares: scenarios, commands, cluster sizing, rate trends"},
 
@@ -75,7 +77,6 @@ var layers = []layer{
 	{1, "internal/secret", "which values are credentials; hiding them in records"},
 	{1, "internal/progress/termbar", "draws progress reports"},
 	{1, "internal/profile", ""},
-	{1, "internal/verdict", "passed / degraded / failed, from a scenario's counters"},
 	{1, "internal/driver/...", "driver implementations"},
 	{1, "internal/lab", "network namespaces, tc shaping, cgroup quotas"},
 	{1, "internal/workload/graph/ldbcfile", "LDBC file format"},

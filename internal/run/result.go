@@ -5,8 +5,8 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/result/finish"
-	"github.com/stampede-bench/stampede/internal/verdict"
 	"github.com/stampede-bench/stampede/threshold"
+	"github.com/stampede-bench/stampede/verdict"
 )
 
 // Result is what Execute measured and wrote.

@@ -3,8 +3,8 @@ package run
 import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/result/finish"
-	"github.com/stampede-bench/stampede/internal/verdict"
 	"github.com/stampede-bench/stampede/threshold"
+	"github.com/stampede-bench/stampede/verdict"
 )
 
 // checkThresholds verifies, once the metrics are known, that every

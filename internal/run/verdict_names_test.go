@@ -3,8 +3,8 @@ package run
 import (
 	"testing"
 
-	"github.com/stampede-bench/stampede/internal/verdict"
 	"github.com/stampede-bench/stampede/internal/workload/graph"
+	"github.com/stampede-bench/stampede/verdict"
 )
 
 // TestAnswerCheckNames: the verdict's wrong-answer rule reads the graph

@@ -7,7 +7,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/envinfo"
 	"github.com/stampede-bench/stampede/internal/resultdir"
-	"github.com/stampede-bench/stampede/internal/verdict"
+	"github.com/stampede-bench/stampede/verdict"
 )
 
 // PayloadVersion is the version of the report's JSON payload.

@@ -9,7 +9,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/selfcheck"
-	"github.com/stampede-bench/stampede/internal/verdict"
+	"github.com/stampede-bench/stampede/verdict"
 )
 
 // maxErrorRows bounds the error messages listed per scenario; the rest are

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/stampede-bench/stampede/internal/verdict"
+	"github.com/stampede-bench/stampede/verdict"
 )
 
 // failures heads the summary with the verdict of every scenario that did

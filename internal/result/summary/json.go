@@ -14,9 +14,9 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/monitor"
-	"github.com/stampede-bench/stampede/internal/verdict"
 	"github.com/stampede-bench/stampede/metric"
 	"github.com/stampede-bench/stampede/threshold"
+	"github.com/stampede-bench/stampede/verdict"
 )
 
 // rootGroupID is k6's id of the root group: the MD5 of its empty path.

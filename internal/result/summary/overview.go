@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/verdict"
 	"github.com/stampede-bench/stampede/threshold"
+	"github.com/stampede-bench/stampede/verdict"
 )
 
 // overview is the table the seed users assembled by hand.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // Counters are the figures of one scenario the verdict is decided from.
@@ -33,34 +33,34 @@ type Counters struct {
 	// counted because the VUs waited); empty when there is none.
 	Unreachable string
 	// Top is the most frequent error message.
-	Top metrics.ErrorCount
+	Top metric.ErrorCount
 	// Stopped is why stampede stopped the run early (a full disk:
-	// metrics.Snapshot.Stopped); empty otherwise.
+	// metric.Snapshot.Stopped); empty otherwise.
 	Stopped string
 }
 
 // CountersOf reads the verdict's counters from a scenario snapshot.
-func CountersOf(sc *metrics.ScenarioSnapshot) Counters {
+func CountersOf(sc *metric.ScenarioSnapshot) Counters {
 	c := Counters{
-		Ops: sc.Counters[metrics.Requests], What: "requests",
+		Ops: sc.Counters[metric.Requests], What: "requests",
 		Scheduled: sc.Scheduled, ScheduledOver: sc.ScheduledOver,
-		Started: sc.Counters[metrics.Iterations] + sc.Cut,
-		Dropped: sc.Counters[metrics.DroppedIterations], Cut: sc.Cut,
+		Started: sc.Counters[metric.Iterations] + sc.Cut,
+		Dropped: sc.Counters[metric.DroppedIterations], Cut: sc.Cut,
 	}
 	if c.Ops == 0 {
-		c.Ops, c.What = sc.Counters[metrics.Iterations], "iterations"
+		c.Ops, c.What = sc.Counters[metric.Iterations], "iterations"
 	}
 	// errors and requests_failed count the same operations (the engine
 	// records a failure once, in both); errors also holds failures no
 	// operation carries (a message lost end to end), so the larger is
 	// taken, never more than the operations.
-	c.Failed = sc.Counters[metrics.Errors]
-	if r := sc.Rates[metrics.RequestsFailed]; r != nil && r.Passes > c.Failed {
+	c.Failed = sc.Counters[metric.Errors]
+	if r := sc.Rates[metric.RequestsFailed]; r != nil && r.Passes > c.Failed {
 		c.Failed = r.Passes // k6's Rate: a failure is a "pass"
 	}
 	c.Failed = min(c.Failed, c.Ops)
 	for _, name := range []string{AnswerCheck, WriteCheck} {
-		if r := sc.Rates[metrics.CheckMetric(name).Name]; r != nil {
+		if r := sc.Rates[metric.CheckMetric(name).Name]; r != nil {
 			c.Wrong += r.Fails
 		}
 	}
@@ -68,7 +68,7 @@ func CountersOf(sc *metrics.ScenarioSnapshot) Counters {
 		c.Top = top[0]
 	}
 	for _, n := range sc.Notes {
-		if strings.HasPrefix(n, metrics.UnreachableNote) {
+		if strings.HasPrefix(n, metric.UnreachableNote) {
 			c.Unreachable = n
 		}
 	}

@@ -22,7 +22,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/metric"
 )
 
 // Status is the outcome of a scenario or of a run.
@@ -53,8 +53,8 @@ func (s Status) rank() int {
 // Limits of the degraded rules, as fractions (0–1).
 const (
 	// FailedOpsLimit is the fraction of failed operations above which a
-	// scenario is degraded (1%), as metrics.FailureThreshold.
-	FailedOpsLimit = metrics.FailureThreshold
+	// scenario is degraded (1%), as metric.FailureThreshold.
+	FailedOpsLimit = metric.FailureThreshold
 	// DroppedLimit is the fraction of the schedule's iterations dropped
 	// (no free VU) above which a scenario is degraded (1%).
 	DroppedLimit = 0.01
@@ -101,7 +101,7 @@ type Scenario struct {
 	Reason []Reason `json:"reasons,omitempty"`
 	// Top is the most frequent error message and its count (empty when
 	// no operation failed).
-	Top metrics.ErrorCount `json:"-"`
+	Top metric.ErrorCount `json:"-"`
 }
 
 // Run is the verdict of a run: the worst of its scenarios.
@@ -125,7 +125,7 @@ func (r Run) Scenario(name string) Scenario {
 }
 
 // Of returns the verdict of every scenario of snap and of the run.
-func Of(snap *metrics.Snapshot) Run {
+func Of(snap *metric.Snapshot) Run {
 	r := Run{Status: Passed}
 	if snap == nil {
 		return r
