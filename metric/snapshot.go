@@ -238,18 +238,7 @@ func (s *ScenarioSnapshot) merge(o *ScenarioSnapshot) error {
 			return fmt.Errorf("trend %s: %d values outside the histogram range", name, dropped)
 		}
 	}
-	for name, v := range o.Counters {
-		s.Counters[name] += v
-	}
-	for name, r := range o.Rates {
-		dst, ok := s.Rates[name]
-		if !ok {
-			dst = &Rate{}
-			s.Rates[name] = dst
-		}
-		dst.Passes += r.Passes
-		dst.Fails += r.Fails
-	}
+	s.addCounts(o)
 	for name, g := range o.Gauges {
 		dst, ok := s.Gauges[name]
 		if !ok {
@@ -259,12 +248,6 @@ func (s *ScenarioSnapshot) merge(o *ScenarioSnapshot) error {
 		dst.Value += g.Value
 		dst.Min += g.Min
 		dst.Max += g.Max
-	}
-	for msg, n := range o.Errors {
-		s.Errors[msg] += n
-	}
-	for name, u := range o.Units {
-		s.Units[name] = u
 	}
 	for _, n := range o.Notes {
 		if !slices.Contains(s.Notes, n) {
@@ -293,4 +276,27 @@ func (s *ScenarioSnapshot) SortedErrors() []ErrorCount {
 type ErrorCount struct {
 	Msg string
 	N   int64
+}
+
+// addCounts adds o's counters, rates and errors to s and takes its units:
+// what a merge of processes and a run's total (Total) sum alike.
+func (s *ScenarioSnapshot) addCounts(o *ScenarioSnapshot) {
+	for name, v := range o.Counters {
+		s.Counters[name] += v
+	}
+	for name, r := range o.Rates {
+		dst, ok := s.Rates[name]
+		if !ok {
+			dst = &Rate{}
+			s.Rates[name] = dst
+		}
+		dst.Passes += r.Passes
+		dst.Fails += r.Fails
+	}
+	for msg, n := range o.Errors {
+		s.Errors[msg] += n
+	}
+	for name, u := range o.Units {
+		s.Units[name] = u
+	}
 }

@@ -29,24 +29,7 @@ func Total(snap *Snapshot) *ScenarioSnapshot {
 			// Every trend shares the histogram geometry, so nothing is dropped.
 			dst.Hist.Merge(t.Hist)
 		}
-		for name, v := range sc.Counters {
-			out.Counters[name] += v
-		}
-		for name, r := range sc.Rates {
-			dst, ok := out.Rates[name]
-			if !ok {
-				dst = &Rate{}
-				out.Rates[name] = dst
-			}
-			dst.Passes += r.Passes
-			dst.Fails += r.Fails
-		}
-		for msg, n := range sc.Errors {
-			out.Errors[msg] += n
-		}
-		for name, u := range sc.Units {
-			out.Units[name] = u
-		}
+		out.addCounts(sc)
 	}
 	mergeGauges(out, snap.Scenarios)
 	return out
