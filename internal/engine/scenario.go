@@ -12,6 +12,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/reqlog"
+	"github.com/stampede-bench/stampede/output"
 )
 
 // Scenario makes VUs. Implementations live in workload packages.
@@ -204,26 +205,23 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res driver.Result) t
 		if res.HasLatency {
 			lat = res.ServerLatency
 		}
+		var op output.Statement // stays nil without a.Op: a nil *driver.Op would be a non-nil Statement
+		if a.Op != nil {
+			op = a.Op
+		}
 		if it.ref != nil {
 			// Every field but Time (left zero) is set anew.
 			r := &it.rec
 			r.Query, r.Latency, r.ResponseTime = a.Label, lat, rt
 			r.OK, r.Rows, r.Err = errMsg == "", res.Rows, errMsg
-			r.Op, r.Answer, r.HasAnswer, r.HTTP = nil, a.Answer, a.HasAnswer, a.HTTP
-			if a.Op != nil { // a nil *driver.Op would be a non-nil Statement
-				r.Op = a.Op
-			}
+			r.Op, r.Answer, r.HasAnswer, r.HTTP = op, a.Answer, a.HasAnswer, a.HTTP
 			it.ref.WriteAt(r, it.Clock, end)
 		} else {
-			r := reqlog.Record{
+			it.log.Write(reqlog.Record{
 				Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
 				OK: errMsg == "", Rows: res.Rows, Err: errMsg,
-				Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
-			}
-			if a.Op != nil {
-				r.Op = a.Op
-			}
-			it.log.Write(r)
+				Op: op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
+			})
 		}
 	}
 	return end
