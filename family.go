@@ -5,38 +5,20 @@ import (
 
 	"github.com/stampede-bench/stampede/family"
 	"github.com/stampede-bench/stampede/flags"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/usage"
-	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
-// Family is a group of scenarios sharing a target kind and its setup.
-// NewFamily makes one for scenarios that prepare nothing; a family that
-// prepares a target (a connection pool, data, an embedded server)
-// implements the three methods itself:
-//
-//	Name() string
-//		A short identifier, e.g. "graph", "kafka", "echo" (by convention
-//		the prefix of its scenario names); messages name the family by it.
-//	Scenarios() []ScenarioInfo
-//		What the family offers, in display order (`stampede scenarios`).
-//		Called often: return a fixed list.
-//	Open(ctx context.Context, env *Env, names []string) (*Opened, error)
-//		Prepares the target for the named scenarios (all of them this
-//		family's, at least one) and returns them ready to run. env.Target
-//		is the --target URL; empty means the family's embedded default
-//		(start it here, stop it in Opened.Close). Called once per run,
-//		before anything is measured; ctx ends on Ctrl+C. Bad input (an
-//		option, a URL, an unreachable target) is Usagef: one line, exit
-//		code 2, nothing measured; any other error fails the run as
-//		"prepare NAME: ERROR".
-//
-// Options live in the family value, in a typed Options struct with
-// defaults and a Validate method; a family may implement FlagBinder (and
-// FlagSharer) to offer them as run flags. Family values are map keys:
-// implement Family on a pointer. See Example_family.
-type Family = workload.Family
+// Family is a group of scenarios sharing a target kind and its setup
+// (see family.Family for its three methods). NewFamily makes one for
+// scenarios that prepare nothing; a family that prepares a target (a
+// connection pool, data, an embedded server) implements Name, Scenarios
+// and Open itself. Options live in the family value, in a typed Options
+// struct with defaults and a Validate method; a family may implement
+// FlagBinder (and FlagSharer) to offer them as run flags. Implement
+// Family on a pointer: families are map keys. See Example_family.
+type Family = family.Family
 
 // FlagBinder is implemented by families whose options are run flags;
 // see package flags.
@@ -56,23 +38,16 @@ type ScenarioInfo = family.ScenarioInfo
 // NewCheck (Example_customMetric) and opens its targets itself.
 type Env = family.Env
 
-// Opened is what Family.Open returns: the opened scenarios and what the
-// summary says about the target. Fields:
-//
-//	Scenarios     map[string]Runnable // one per name given to Open: AsRunnable(yourScenario)
-//	Target        string              // what is measured, for the summary, without credentials
-//	TargetVersion string              // the server's version when it can be asked ("" : unknown)
-//	Notes         []string            // remarks for every scenario's summary; say here what a stand-in does not model
-//	ScenarioNotes map[string][]string // remarks that concern one scenario only, by scenario name
-//	InProcess     bool                // the target runs inside this process (shares the generator's CPU)
-//	StandIn       bool                // the target is a test stand-in whose scaling cannot be measured
-//	Close         func() error        // releases the target after the run (nil: nothing to release)
-type Opened = workload.Opened
+// Opened is what Family.Open returns: the opened scenarios (Runnable
+// values, AsRunnable(yourScenario)) and what the summary says about the
+// target; see family.Opened for its fields.
+type Opened = family.Opened
 
-// Runnable is a scenario as the engine runs it, for Opened.Scenarios;
+// Runnable is a scenario as the engine runs it, for Opened.Scenarios
+// (see package vu: a scenario may implement vu.VU's contract directly);
 // AsRunnable makes one from a Scenario (with its optional Setup,
 // Started, Teardown and Notes).
-type Runnable = engine.Scenario
+type Runnable = vu.Scenario
 
 // AsRunnable returns s as the engine runs it.
 func AsRunnable(s Scenario) Runnable { return engineScenario{s} }
@@ -123,7 +98,7 @@ func (f *simpleFamily) Scenarios() []ScenarioInfo {
 }
 
 func (f *simpleFamily) Open(_ context.Context, env *Env, names []string) (*Opened, error) {
-	o := &Opened{Scenarios: map[string]engine.Scenario{}, Target: f.name + " (scenarios defined in Go)"}
+	o := &Opened{Scenarios: map[string]vu.Scenario{}, Target: f.name + " (scenarios defined in Go)"}
 	if env.Target != "" {
 		o.Target = redact.URL(env.Target)
 	}

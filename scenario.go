@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // Scenario makes virtual users. NewVU may be called concurrently, once per
@@ -48,7 +48,7 @@ type Outcome struct {
 // iteration this is and records what the iteration measures. It is only
 // valid during the Iterate call it was passed to.
 type Iteration struct {
-	it *engine.Iter
+	it *vu.Iter
 }
 
 // VU is the VU's number within the scenario, from 0.
@@ -80,7 +80,7 @@ func (i Iteration) RecordCheck(ok bool) { i.it.Check(ok) }
 // engineScenario runs a Scenario on the engine.
 type engineScenario struct{ s Scenario }
 
-func (e engineScenario) NewVU(ctx context.Context, id int) (engine.VU, error) {
+func (e engineScenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	vu, err := e.s.NewVU(ctx, id)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (e engineScenario) NewVU(ctx context.Context, id int) (engine.VU, error) {
 	return engineVU{vu}, nil
 }
 
-// Setup implements engine.Setupper when the scenario has a Setup.
+// Setup implements vu.Setupper when the scenario has a Setup.
 func (e engineScenario) Setup(ctx context.Context) error {
 	if s, ok := e.s.(interface{ Setup(context.Context) error }); ok {
 		return s.Setup(ctx)
@@ -96,7 +96,7 @@ func (e engineScenario) Setup(ctx context.Context) error {
 	return nil
 }
 
-// Started implements engine.Starter when the scenario has a Started.
+// Started implements vu.Starter when the scenario has a Started.
 func (e engineScenario) Started(ctx context.Context, at time.Duration, _ metrics.Clock) {
 	if s, ok := e.s.(interface {
 		Started(context.Context, time.Duration)
@@ -105,7 +105,7 @@ func (e engineScenario) Started(ctx context.Context, at time.Duration, _ metrics
 	}
 }
 
-// Teardown implements engine.Teardowner when the scenario has a Teardown.
+// Teardown implements vu.Teardowner when the scenario has a Teardown.
 func (e engineScenario) Teardown(ctx context.Context) error {
 	if s, ok := e.s.(interface{ Teardown(context.Context) error }); ok {
 		return s.Teardown(ctx)
@@ -113,7 +113,7 @@ func (e engineScenario) Teardown(ctx context.Context) error {
 	return nil
 }
 
-// Notes implements engine.Noter when the scenario has Notes.
+// Notes implements vu.Noter when the scenario has Notes.
 func (e engineScenario) Notes() []string {
 	if s, ok := e.s.(interface{ Notes() []string }); ok {
 		return s.Notes()
@@ -123,17 +123,17 @@ func (e engineScenario) Notes() []string {
 
 type engineVU struct{ vu VU }
 
-func (v engineVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v engineVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	return v.vu.Iterate(ctx, Iteration{it})
 }
 
 func (v engineVU) Close() error { return v.vu.Close() }
 
 var (
-	_ engine.Scenario   = engineScenario{}
-	_ engine.Setupper   = engineScenario{}
-	_ engine.Teardowner = engineScenario{}
-	_ engine.Starter    = engineScenario{}
-	_ engine.Noter      = engineScenario{}
-	_ engine.VU         = engineVU{}
+	_ vu.Scenario   = engineScenario{}
+	_ vu.Setupper   = engineScenario{}
+	_ vu.Teardowner = engineScenario{}
+	_ vu.Starter    = engineScenario{}
+	_ vu.Noter      = engineScenario{}
+	_ vu.VU         = engineVU{}
 )

@@ -1,13 +1,15 @@
-// Package family holds what a workload family declares about itself
-// beyond running scenarios, for the command line to ask the catalog
-// (never naming a family): ScenarioInfo, what a family offers; Commander,
+// Package family is the contract of a workload family: Family, which
+// names its scenarios and opens them against a target (Opened, holding
+// the vu.Scenario values the engine runs), and what a family declares
+// about itself beyond running scenarios, for the command line to ask the
+// catalog (never naming a family): ScenarioInfo, what a family offers; Commander,
 // commands it contributes (the graph family's gen and load, kafka serve,
 // nats serve); ClusterResizer and StandInCluster, what a node sweep may do
 // with its embedded cluster; RateTrender, per-second rate trends that
 // `stampede merge` rebuilds; and Env, what a family's Open gets from the
 // run. A family of a Go program gets the same treatment as a built-in
-// one. The package depends on nothing of stampede but packages flags and
-// metric.
+// one. The package depends on nothing of stampede but packages flags,
+// metric and vu.
 package family
 
 import (

@@ -5,7 +5,8 @@ package driver
 
 import (
 	"context"
-	"time"
+
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // Op is one operation for a target. Its meaning depends on the driver: a
@@ -22,21 +23,8 @@ type Op struct {
 	Ext any
 }
 
-// Result is the outcome of one operation.
-type Result struct {
-	// Rows is the number of result rows (or records, or response items).
-	Rows int64
-	// ServerLatency is the latency the target reported, when HasLatency.
-	ServerLatency time.Duration
-	HasLatency    bool
-	// Status is the target's status code where the protocol has one (HTTP);
-	// 0 otherwise.
-	Status int
-	// Err is non-nil when the operation failed. Its message is what users
-	// see in the errors-by-message breakdown: keep it stable (no ids or
-	// timestamps in it) so identical failures group together.
-	Err error
-}
+// Result is the outcome of one operation (vu.Result, what a VU records).
+type Result = vu.Result
 
 // Conn is one connection, used by one VU at a time.
 type Conn interface {

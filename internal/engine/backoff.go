@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
 )
 
@@ -79,10 +78,4 @@ func (r *runner) backoffNote(elapsed time.Duration) string {
 	// The waits are counted, not the failures: those are the errors.
 	return fmt.Sprintf("%s VUs spent %.0f%% of their time (%.1f VU-seconds) waiting to retry after connection failures (%d waits, --backoff)",
 		metrics.UnreachableNote, 100*min(share, 1), waited.Seconds(), n)
-}
-
-// connFailed tells whether an iteration failed to reach the target: its
-// error, or an operation it recorded, was a connection error.
-func connFailed(it *Iter, err error) bool {
-	return it.connErr || (err != nil && driver.IsConnError(err))
 }

@@ -9,14 +9,15 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // refusedScenario's target is a dead port: every request is refused.
 type refusedScenario struct{}
 
-func (refusedScenario) NewVU(context.Context, int) (VU, error) { return refusedScenario{}, nil }
-func (refusedScenario) Close() error                           { return nil }
-func (refusedScenario) Iterate(_ context.Context, it *Iter) error {
+func (refusedScenario) NewVU(context.Context, int) (vu.VU, error) { return refusedScenario{}, nil }
+func (refusedScenario) Close() error                              { return nil }
+func (refusedScenario) Iterate(_ context.Context, it *vu.Iter) error {
 	it.Request("q", it.Start, driver.Result{Err: fmt.Errorf("dial tcp 127.0.0.1:1: %w", syscall.ECONNREFUSED)})
 	return nil
 }
@@ -65,7 +66,7 @@ func TestIsConnError(t *testing.T) {
 		{fmt.Errorf("ERROR: relation does not exist (SQLSTATE 42P01)"), false},
 		{nil, false},
 	} {
-		if got := driver.IsConnError(tc.err); got != tc.want {
+		if got := vu.IsConnError(tc.err); got != tc.want {
 			t.Errorf("IsConnError(%v) = %v", tc.err, got)
 		}
 	}

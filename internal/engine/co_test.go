@@ -9,6 +9,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // stallConnScenario is stallScenario whose new connections stall with
@@ -19,7 +20,7 @@ type stallConnScenario struct {
 	t0 time.Time
 }
 
-func (s *stallConnScenario) NewVU(ctx context.Context, id int) (VU, error) {
+func (s *stallConnScenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	if now := time.Since(s.t0); now >= 2*time.Second && now < 3*time.Second {
 		time.Sleep(3*time.Second - now)
 	}
@@ -62,9 +63,9 @@ type startLag struct {
 	earliestGap time.Duration
 }
 
-func (s *startLag) NewVU(context.Context, int) (VU, error) { return s, nil }
-func (s *startLag) Close() error                           { return nil }
-func (s *startLag) Iterate(_ context.Context, it *Iter) error {
+func (s *startLag) NewVU(context.Context, int) (vu.VU, error) { return s, nil }
+func (s *startLag) Close() error                              { return nil }
+func (s *startLag) Iterate(_ context.Context, it *vu.Iter) error {
 	s.mu.Lock()
 	d := it.Start - it.Intended
 	if d < 0 {

@@ -8,13 +8,14 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 type noopScenario struct{}
 
-func (noopScenario) NewVU(context.Context, int) (VU, error) { return noopScenario{}, nil }
-func (noopScenario) Close() error                           { return nil }
-func (noopScenario) Iterate(_ context.Context, it *Iter) error {
+func (noopScenario) NewVU(context.Context, int) (vu.VU, error) { return noopScenario{}, nil }
+func (noopScenario) Close() error                              { return nil }
+func (noopScenario) Iterate(_ context.Context, it *vu.Iter) error {
 	it.Request("noop", it.Start, driver.Result{})
 	return nil
 }
@@ -45,9 +46,9 @@ func BenchmarkNoopIteration(b *testing.B) {
 // blockScenario's VUs wait for the end of the run: idle VUs.
 type blockScenario struct{ started chan struct{} }
 
-func (s blockScenario) NewVU(context.Context, int) (VU, error) { return s, nil }
-func (blockScenario) Close() error                             { return nil }
-func (s blockScenario) Iterate(ctx context.Context, it *Iter) error {
+func (s blockScenario) NewVU(context.Context, int) (vu.VU, error) { return s, nil }
+func (blockScenario) Close() error                                { return nil }
+func (s blockScenario) Iterate(ctx context.Context, it *vu.Iter) error {
 	select {
 	case s.started <- struct{}{}:
 	default:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // sleepScenario is a VU that takes d per iteration and records one request.
@@ -20,7 +21,7 @@ type sleepScenario struct {
 	newErr error
 }
 
-func (s *sleepScenario) NewVU(ctx context.Context, id int) (VU, error) {
+func (s *sleepScenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	if s.newErr != nil {
 		return nil, s.newErr
 	}
@@ -30,7 +31,7 @@ func (s *sleepScenario) NewVU(ctx context.Context, id int) (VU, error) {
 
 type sleepVU struct{ s *sleepScenario }
 
-func (v *sleepVU) Iterate(ctx context.Context, it *Iter) error {
+func (v *sleepVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	start := it.Now()
 	var res driver.Result
 	select {
@@ -45,7 +46,7 @@ func (v *sleepVU) Iterate(ctx context.Context, it *Iter) error {
 func (v *sleepVU) Close() error { return nil }
 
 // runPlan runs one scenario with cfg inside the caller's synctest bubble.
-func runPlan(t *testing.T, ctx context.Context, sc Scenario, cfg Config) *metrics.ScenarioSnapshot {
+func runPlan(t *testing.T, ctx context.Context, sc vu.Scenario, cfg Config) *metrics.ScenarioSnapshot {
 	t.Helper()
 	reg := metrics.NewRegistry()
 	clock := metrics.NewClock()
@@ -143,9 +144,9 @@ func TestClosedModelHidesStall(t *testing.T) {
 // target stalls: requests sent then are answered at t=3s.
 type stallScenario struct{}
 
-func (s *stallScenario) NewVU(context.Context, int) (VU, error) { return s, nil }
-func (s *stallScenario) Close() error                           { return nil }
-func (s *stallScenario) Iterate(ctx context.Context, it *Iter) error {
+func (s *stallScenario) NewVU(context.Context, int) (vu.VU, error) { return s, nil }
+func (s *stallScenario) Close() error                              { return nil }
+func (s *stallScenario) Iterate(ctx context.Context, it *vu.Iter) error {
 	start := it.Now()
 	d := time.Millisecond
 	if start >= 2*time.Second && start < 3*time.Second {
@@ -273,14 +274,14 @@ func TestWarmupInSnapshot(t *testing.T) {
 // measuredScenario records one request in setup and one in teardown.
 type measuredScenario struct{ sleepScenario }
 
-func (s *measuredScenario) SetupMeasured(ctx context.Context, it *Iter) error {
+func (s *measuredScenario) SetupMeasured(ctx context.Context, it *vu.Iter) error {
 	start := it.Now()
 	time.Sleep(50 * time.Millisecond)
 	it.Request("setup", start, driver.Result{Rows: 1})
 	return nil
 }
 
-func (s *measuredScenario) TeardownMeasured(ctx context.Context, it *Iter) error {
+func (s *measuredScenario) TeardownMeasured(ctx context.Context, it *vu.Iter) error {
 	it.Request("teardown", it.Now(), driver.Result{Err: errors.New("teardown failed")})
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/reqlog"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // recordLog keeps every record per VU writer; with ref, its writers take
@@ -59,9 +60,9 @@ func (w *refWriter) WriteAt(r *reqlog.Record, c metrics.Clock, at time.Duration)
 // variedVU makes requests of every kind the log shows.
 type variedVU struct{}
 
-func (variedVU) NewVU(context.Context, int) (VU, error) { return variedVU{}, nil }
-func (variedVU) Close() error                           { return nil }
-func (variedVU) Iterate(_ context.Context, it *Iter) error {
+func (variedVU) NewVU(context.Context, int) (vu.VU, error) { return variedVU{}, nil }
+func (variedVU) Close() error                              { return nil }
+func (variedVU) Iterate(_ context.Context, it *vu.Iter) error {
 	start := it.Now()
 	switch it.N % 4 {
 	case 0:
@@ -69,7 +70,7 @@ func (variedVU) Iterate(_ context.Context, it *Iter) error {
 	case 1:
 		it.Request("latency", start, driver.Result{HasLatency: true, ServerLatency: 7 * time.Microsecond})
 	case 2:
-		it.RequestAudit(Audit{Label: "audit", Op: &driver.Op{Query: "SELECT 1"}, Answer: 4, HasAnswer: true}, start, driver.Result{Rows: 1})
+		it.RequestAudit(vu.Audit{Label: "audit", Op: &driver.Op{Query: "SELECT 1"}, Answer: 4, HasAnswer: true}, start, driver.Result{Rows: 1})
 	default:
 		it.Request("failed", start, driver.Result{Err: errors.New("boom")})
 	}

@@ -8,12 +8,13 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/reqlog"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // Spec is one scenario of a plan.
 type Spec struct {
 	Name     string
-	Scenario Scenario
+	Scenario vu.Scenario
 	Config   Config
 }
 
@@ -110,7 +111,7 @@ func runScenario(ctx context.Context, idx int, spec Spec, deps Deps) (err error)
 			}
 		}
 	}()
-	if n, ok := spec.Scenario.(Noter); ok {
+	if n, ok := spec.Scenario.(vu.Noter); ok {
 		// Deferred before Teardown, so it runs after it: scenarios may
 		// finish their notes (tallies, phases) while tearing down.
 		defer func() {
@@ -120,17 +121,17 @@ func runScenario(ctx context.Context, idx int, spec Spec, deps Deps) (err error)
 		}()
 	}
 	r := newRunner(idx, spec, deps)
-	if s, ok := spec.Scenario.(MeasuredSetupper); ok {
+	if s, ok := spec.Scenario.(vu.MeasuredSetupper); ok {
 		if err := r.measured(ctx, s.SetupMeasured); err != nil {
 			return fmt.Errorf("scenario %s setup: %w", spec.Name, err)
 		}
-	} else if s, ok := spec.Scenario.(Setupper); ok {
+	} else if s, ok := spec.Scenario.(vu.Setupper); ok {
 		if err := s.Setup(ctx); err != nil {
 			return fmt.Errorf("scenario %s setup: %w", spec.Name, err)
 		}
 	}
-	mt, measuredTeardown := spec.Scenario.(MeasuredTeardowner)
-	if t, ok := spec.Scenario.(Teardowner); ok || measuredTeardown {
+	mt, measuredTeardown := spec.Scenario.(vu.MeasuredTeardowner)
+	if t, ok := spec.Scenario.(vu.Teardowner); ok || measuredTeardown {
 		defer func() {
 			tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 			defer cancel()

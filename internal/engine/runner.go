@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/executor"
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/reqlog"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // runner holds the state of one scenario's execution.
@@ -35,9 +35,9 @@ type runner struct {
 
 type vuState struct {
 	id   int
-	vu   VU
+	vu   vu.VU
 	rec  *metrics.Recorder
-	it   Iter
+	it   vu.Iter
 	wait time.Duration // current connection-error backoff
 	// flusher is the request writer when it buffers (nil otherwise).
 	flusher reqlog.Flusher
@@ -73,18 +73,17 @@ func (r *runner) newVU(ctx context.Context) (*vuState, error) {
 	id := len(r.vus)
 	r.vus = append(r.vus, nil)
 	r.mu.Unlock()
-	vu, err := r.spec.Scenario.NewVU(ctx, id)
+	u, err := r.spec.Scenario.NewVU(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	v := &vuState{id: id, vu: vu, rec: r.deps.Agg.Recorder(r.idx, r.warmEnd)}
-	v.it = Iter{VU: id, Rec: v.rec, Clock: r.deps.Clock}
+	v := &vuState{id: id, vu: u, rec: r.deps.Agg.Recorder(r.idx, r.warmEnd)}
+	var log reqlog.Writer
 	if r.deps.Log != nil {
-		v.it.log = r.deps.Log.Writer(r.spec.Name)
-		v.it.events = reqlog.EventsOf(v.it.log)
-		v.it.ref, _ = v.it.log.(reqlog.RefWriter)
-		v.flusher, _ = v.it.log.(reqlog.Flusher)
+		log = r.deps.Log.Writer(r.spec.Name)
+		v.flusher, _ = log.(reqlog.Flusher)
 	}
+	v.it.Init(id, v.rec, r.deps.Clock, log)
 	r.mu.Lock()
 	r.vus[id] = v
 	r.mu.Unlock()
@@ -95,20 +94,19 @@ func (r *runner) newVU(ctx context.Context) (*vuState, error) {
 // measured runs fn (a scenario's setup or teardown) with an Iter of its
 // own whose operations are recorded in the scenario, timed from their own
 // start, and flushed when fn returns. It is no iteration and no VU.
-func (r *runner) measured(ctx context.Context, fn func(context.Context, *Iter) error) error {
+func (r *runner) measured(ctx context.Context, fn func(context.Context, *vu.Iter) error) error {
 	rec := r.deps.Agg.Recorder(r.idx, 0)
-	it := &Iter{VU: -1, Rec: rec, Clock: r.deps.Clock, ctx: ctx, corrected: true}
-	it.Start = r.deps.Clock.Now()
-	it.Intended = it.Start
+	var log reqlog.Writer
 	if r.deps.Log != nil {
-		it.log = r.deps.Log.Writer(r.spec.Name)
-		it.events = reqlog.EventsOf(it.log)
-		it.ref, _ = it.log.(reqlog.RefWriter)
+		log = r.deps.Log.Writer(r.spec.Name)
 	}
+	it := &vu.Iter{}
+	it.Init(-1, rec, r.deps.Clock, log)
+	it.BeginMeasured(ctx, r.deps.Clock.Now())
 	err := fn(ctx, it)
 	rec.Flush()
-	if it.log != nil {
-		_ = it.log.Close()
+	if log != nil {
+		_ = log.Close()
 	}
 	return err
 }
@@ -178,7 +176,7 @@ var ErrInterrupted = errors.New("interrupted while allocating VUs")
 func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration) time.Duration {
 	it := &v.it
 	var start time.Duration
-	it.scheduled = intended >= 0
+	scheduled := intended >= 0
 	if intended < -1 {
 		start = -intended - 1
 		intended = start
@@ -188,7 +186,7 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 			intended = start
 		}
 	}
-	it.Start, it.Intended, it.ctx, it.corrected, it.connErr, it.failed = start, intended, ctx, false, false, false
+	it.Begin(ctx, start, intended, scheduled)
 	v.rec.Tick(start)
 	err := v.vu.Iterate(ctx, it)
 	end := it.Clock.Now()
@@ -201,28 +199,20 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 		}
 		return end
 	}
-	if err != nil && stoppedBy(ctx, err) {
+	if err != nil && vu.StoppedBy(ctx, err) {
 		return end // interrupted by the stop: not a completed iteration
 	}
-	if err != nil && !it.failed {
-		// A failed iteration whose operations all succeeded (or that made
-		// none) is one failed operation, timed over the iteration: every
-		// output counts the same failures (errors = requests_failed).
-		it.op(Audit{Label: r.spec.Name}, start, start, end, driver.Result{Err: err})
-	}
+	connFailed := it.End(r.spec.Name, end, err)
 	v.rec.Iteration(end, end-start)
-	if it.events != nil {
-		it.events.Iteration(it.Clock.Wall(end), end-start, err != nil)
-	}
-	if end-start > slowIteration || (it.scheduled && end-start > slowScheduled) {
+	if end-start > slowIteration || (scheduled && end-start > slowScheduled) {
 		// A slow VU may now block for long (think time, a stalled
 		// target): hand its samples and records over rather than hold
 		// them.
 		v.flush()
 	}
-	if !it.scheduled && (v.wait > 0 || connFailed(it, err)) {
+	if !scheduled && (v.wait > 0 || connFailed) {
 		v.flush() // about to wait: hand the samples over first
-		end = r.backOff(ctx, v, connFailed(it, err), end)
+		end = r.backOff(ctx, v, connFailed, end)
 	}
 	return end
 }
@@ -264,8 +254,8 @@ func (r *runner) closeVUs() {
 					continue
 				}
 				v.rec.Flush()
-				if v.it.log != nil {
-					_ = v.it.log.Close()
+				if log := v.it.Log(); log != nil {
+					_ = log.Close()
 				}
 				_ = v.vu.Close()
 			}
@@ -318,10 +308,4 @@ func (r *runner) stopContexts(parent context.Context, d time.Duration) (loop, ha
 	hard, cancelHard := context.WithTimeout(parent, d+r.cfg.GracefulStop)
 	loop, cancelLoop := context.WithTimeout(hard, d)
 	return loop, hard, func() { cancelLoop(); cancelHard() }
-}
-
-// stoppedBy tells whether err is ctx's own cancellation: the run stopped the
-// operation, the target did not fail it.
-func stoppedBy(ctx context.Context, err error) bool {
-	return ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // starterScenario is a sleepScenario that is also a Starter: it records
@@ -38,20 +39,20 @@ func (s *starterScenario) Started(ctx context.Context, at time.Duration, clock m
 	}
 }
 
-func (s *starterScenario) NewVU(ctx context.Context, id int) (VU, error) {
-	vu, err := s.sleepScenario.NewVU(ctx, id)
+func (s *starterScenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
+	u, err := s.sleepScenario.NewVU(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return &starterVU{VU: vu, s: s}, nil
+	return &starterVU{VU: u, s: s}, nil
 }
 
 type starterVU struct {
-	VU
+	vu.VU
 	s *starterScenario
 }
 
-func (v *starterVU) Iterate(ctx context.Context, it *Iter) error {
+func (v *starterVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	v.s.mu.Lock()
 	if v.s.calls == 0 {
 		v.s.early++

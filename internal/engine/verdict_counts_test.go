@@ -9,16 +9,17 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // funcScenario runs iterate as every VU's iteration.
 type funcScenario struct {
-	iterate func(ctx context.Context, it *Iter) error
+	iterate func(ctx context.Context, it *vu.Iter) error
 }
 
-func (s *funcScenario) NewVU(context.Context, int) (VU, error) { return s, nil }
-func (s *funcScenario) Close() error                           { return nil }
-func (s *funcScenario) Iterate(ctx context.Context, it *Iter) error {
+func (s *funcScenario) NewVU(context.Context, int) (vu.VU, error) { return s, nil }
+func (s *funcScenario) Close() error                              { return nil }
+func (s *funcScenario) Iterate(ctx context.Context, it *vu.Iter) error {
 	return s.iterate(ctx, it)
 }
 
@@ -34,7 +35,7 @@ func TestGracefulStopCutsIterations(t *testing.T) {
 	}{{"VU stops with ctx", true}, {"VU ignores ctx", false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				sc := &funcScenario{iterate: func(ctx context.Context, it *Iter) error {
+				sc := &funcScenario{iterate: func(ctx context.Context, it *vu.Iter) error {
 					start := it.Now()
 					if tc.honour {
 						<-ctx.Done()
@@ -109,23 +110,23 @@ func TestOneFailureCount(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name    string
-		iterate func(ids *metrics.HTTPIDs) func(ctx context.Context, it *Iter) error
+		iterate func(ids *metrics.HTTPIDs) func(ctx context.Context, it *vu.Iter) error
 		http    bool
 	}{
-		{"iteration fails after a successful op", func(*metrics.HTTPIDs) func(context.Context, *Iter) error {
-			return func(_ context.Context, it *Iter) error {
+		{"iteration fails after a successful op", func(*metrics.HTTPIDs) func(context.Context, *vu.Iter) error {
+			return func(_ context.Context, it *vu.Iter) error {
 				it.Request("q", it.Now(), driver.Result{Rows: 3})
 				return boom
 			}
 		}, false},
-		{"iteration fails with its failed op", func(*metrics.HTTPIDs) func(context.Context, *Iter) error {
-			return func(_ context.Context, it *Iter) error {
+		{"iteration fails with its failed op", func(*metrics.HTTPIDs) func(context.Context, *vu.Iter) error {
+			return func(_ context.Context, it *vu.Iter) error {
 				it.Request("q", it.Now(), driver.Result{Err: boom})
 				return boom
 			}
 		}, false},
-		{"HTTP status not expected, no error", func(ids *metrics.HTTPIDs) func(context.Context, *Iter) error {
-			return func(_ context.Context, it *Iter) error {
+		{"HTTP status not expected, no error", func(ids *metrics.HTTPIDs) func(context.Context, *vu.Iter) error {
+			return func(_ context.Context, it *vu.Iter) error {
 				time.Sleep(10 * time.Millisecond)
 				it.RequestHTTP("/", it.Now(), driver.Result{Rows: 1, Status: 200}, ids, &metrics.HTTPSample{Status: 200, Expected: false})
 				return nil

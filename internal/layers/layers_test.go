@@ -51,10 +51,12 @@ var layers = []layer{
 	{-1, "threshold", "k6 thresholds: parse, evaluate against a snapshot"},
 	// The verdict reads a scenario's counters.
 	{-1, "verdict", "passed / degraded / failed, from a scenario's counters"},
-	// A family's declarations name its flags.
-	{-1, "family", "what a family declares: scenarios, commands, cluster sizing, rate trends"},
+	// The VU contract records into the measurements and the request log.
+	{0, "vu", "the VU contract: Scenario, VU, Iter, Recorder, Result"},
+	// A family names its flags and opens VUs.
+	{1, "family", "the family contract: Family, Opened, what a family declares"},
 
-	// Leaves: standard library only (the driver interface: and redact).
+	// Leaves: standard library only.
 	{0, "internal/usage", "the one usage-error type"},
 	{0, "internal/version", ""},
 	{0, "internal/golden", "test helper"},
@@ -63,13 +65,13 @@ var layers = []layer{
 	{0, "internal/termio", "is the console a terminal, how wide"},
 	{0, "internal/monitor", ""},
 	{0, "internal/monitor/...", ""},
-	{0, "internal/driver", "the driver interface"},
 	{0, "internal/metrics", "recorders, snapshots, run totals"},
 	{0, "internal/fslock", "advisory locks on staging areas"},
 	{0, "internal/nospace", "recognises a full disk"},
 	{0, "internal/nospace/...", "test helper: a small file system to fill"},
 
-	// Records and clients.
+	// Records and clients. A driver's Result is a VU's.
+	{1, "internal/driver", "the driver interface"},
 	{1, "internal/reqlog", "per-request log records"},
 	{1, "internal/bounded", "size-bounded, interruptible input reads"},
 	{2, "internal/dotenv", "a .env file behind the environment"},
@@ -77,11 +79,10 @@ var layers = []layer{
 	{1, "internal/secret", "which values are credentials; hiding them in records"},
 	{1, "internal/progress/termbar", "draws progress reports"},
 	{1, "internal/profile", ""},
-	{1, "internal/driver/...", "driver implementations"},
 	{1, "internal/lab", "network namespaces, tc shaping, cgroup quotas"},
 	{1, "internal/workload/graph/ldbcfile", "LDBC file format"},
 
-	{2, "internal/natscluster", ""},
+	{2, "internal/driver/...", "driver implementations"},
 	{2, "internal/k8s", "manifests, credential Secrets, results through pod logs"},
 	{2, "internal/workload/graph/datagen", ""},
 	{2, "internal/workload/graph/ldbctest", "test data"},
@@ -92,6 +93,7 @@ var layers = []layer{
 	{3, "internal/output/...", "live outputs (the web dashboard aside)"},
 	{3, "internal/result/summary", "the end-of-test summary: console text, k6's summary JSON"},
 	{3, "internal/selfcheck", ""},
+	{3, "internal/natscluster", "the embedded NATS cluster"},
 	{3, "internal/workload/graph/loader", "a library: no workload, no progress bar"},
 
 	{4, "internal/resultdir", ""},

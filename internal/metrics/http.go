@@ -6,59 +6,28 @@ import (
 	"github.com/stampede-bench/stampede/metric"
 )
 
-// k6's built-in HTTP metric names, with k6's kinds and units (see
-// RegisterHTTP). Time trends are recorded in µs and shown in ms like k6.
+// k6's built-in HTTP metric names (package metric's).
 const (
-	HTTPReqs           = "http_reqs"                // counter: HTTP requests sent
-	HTTPReqDuration    = "http_req_duration"        // trend: sending + waiting + receiving
-	HTTPReqFailed      = "http_req_failed"          // rate: passes = failed requests (status ≥ 400 or no response)
-	HTTPReqBlocked     = "http_req_blocked"         // trend: before the request could be sent (includes connecting and TLS)
-	HTTPReqConnecting  = "http_req_connecting"      // trend: TCP connect (0 on a reused connection)
-	HTTPReqTLS         = "http_req_tls_handshaking" // trend: TLS handshake (0 on plain HTTP or a reused connection)
-	HTTPReqSending     = "http_req_sending"         // trend: writing the request
-	HTTPReqWaiting     = "http_req_waiting"         // trend: request written → first response byte (TTFB)
-	HTTPReqReceiving   = "http_req_receiving"       // trend: first response byte → whole response read
-	DataSent           = "data_sent"                // counter, bytes: written to the socket
-	DataReceived       = "data_received"            // counter, bytes: read from the socket
-	ExpectedResponse   = "expected_response"        // the tag of k6's http_req_duration{expected_response:true}
-	HTTPReqDurationExp = HTTPReqDuration + "{" + ExpectedResponse + ":true}"
+	HTTPReqs           = metric.HTTPReqs
+	HTTPReqDuration    = metric.HTTPReqDuration
+	HTTPReqFailed      = metric.HTTPReqFailed
+	HTTPReqBlocked     = metric.HTTPReqBlocked
+	HTTPReqConnecting  = metric.HTTPReqConnecting
+	HTTPReqTLS         = metric.HTTPReqTLS
+	HTTPReqSending     = metric.HTTPReqSending
+	HTTPReqWaiting     = metric.HTTPReqWaiting
+	HTTPReqReceiving   = metric.HTTPReqReceiving
+	DataSent           = metric.DataSent
+	DataReceived       = metric.DataReceived
+	ExpectedResponse   = metric.ExpectedResponse
+	HTTPReqDurationExp = metric.HTTPReqDurationExp
 )
 
-// HTTPIDs are the IDs of the HTTP metrics in one Registry.
-type HTTPIDs struct {
-	Reqs, Duration, DurationExpected, Failed                       ID
-	Blocked, Connecting, TLSHandshaking, Sending, Waiting, Receive ID
-	Sent, Received                                                 ID
-}
+// HTTPIDs are the IDs of the HTTP metrics in one Registry (metric.HTTPIDs).
+type HTTPIDs = metric.HTTPIDs
 
 // RegisterHTTP adds k6's HTTP metrics to r (idempotent) and returns their IDs.
-func RegisterHTTP(r *Registry) (HTTPIDs, error) {
-	var ids HTTPIDs
-	for _, m := range []struct {
-		id *ID
-		d  Def
-	}{
-		{&ids.Reqs, Def{Name: HTTPReqs, Kind: KindCounter, Unit: UnitNone}},
-		{&ids.Duration, Def{Name: HTTPReqDuration, Kind: KindTrend, Unit: UnitMicros}},
-		{&ids.DurationExpected, Def{Name: HTTPReqDurationExp, Kind: KindTrend, Unit: UnitMicros}},
-		{&ids.Failed, Def{Name: HTTPReqFailed, Kind: KindRate, Unit: UnitNone}},
-		{&ids.Blocked, Def{Name: HTTPReqBlocked, Kind: KindTrend, Unit: UnitMicros}},
-		{&ids.Connecting, Def{Name: HTTPReqConnecting, Kind: KindTrend, Unit: UnitMicros}},
-		{&ids.TLSHandshaking, Def{Name: HTTPReqTLS, Kind: KindTrend, Unit: UnitMicros}},
-		{&ids.Sending, Def{Name: HTTPReqSending, Kind: KindTrend, Unit: UnitMicros}},
-		{&ids.Waiting, Def{Name: HTTPReqWaiting, Kind: KindTrend, Unit: UnitMicros}},
-		{&ids.Receive, Def{Name: HTTPReqReceiving, Kind: KindTrend, Unit: UnitMicros}},
-		{&ids.Sent, Def{Name: DataSent, Kind: KindCounter, Unit: UnitBytes}},
-		{&ids.Received, Def{Name: DataReceived, Kind: KindCounter, Unit: UnitBytes}},
-	} {
-		id, err := r.Add(m.d)
-		if err != nil {
-			return ids, err
-		}
-		*m.id = id
-	}
-	return ids, nil
-}
+func RegisterHTTP(r *Registry) (HTTPIDs, error) { return metric.RegisterHTTP(r) }
 
 // HTTPSample is one HTTP request's k6 measurements (metric.HTTPSample).
 type HTTPSample = metric.HTTPSample

@@ -50,9 +50,17 @@ func (p *Pending) Error(msg string) {
 	p.any.Store(true)
 }
 
+// Drainer is what Drain records on: a VU's recorder (Recorder, or the
+// vu.Recorder of an iteration).
+type Drainer interface {
+	Add(id ID, at time.Duration, n int64)
+	Trend(id ID, at time.Duration, v int64)
+	Error(at time.Duration, msg string)
+}
+
 // Drain records everything pending on r at run offset at and empties p.
 // It reports whether anything was recorded.
-func (p *Pending) Drain(r *Recorder, at time.Duration) bool {
+func (p *Pending) Drain(r Drainer, at time.Duration) bool {
 	if !p.any.Load() {
 		return false
 	}

@@ -1,62 +1,15 @@
 package reqlog
 
-import (
-	"time"
+import "github.com/stampede-bench/stampede/output"
 
-	"github.com/stampede-bench/stampede/internal/metrics"
+// What a per-request writer may take besides records; package output
+// documents each.
+type (
+	EventWriter = output.EventWriter
+	Flusher     = output.Flusher
+	EventFilter = output.EventFilter
+	RefWriter   = output.RefWriter
 )
 
-// EventWriter is implemented by Writers that also take what a VU does
-// besides requests, so that per-sample outputs (k6's JSON and CSV
-// streams, InfluxDB, remote write) can write k6's iterations,
-// iteration_duration and checks samples. The engine finds it by type
-// assertion on each VU's Writer and calls it from that VU's goroutine.
-type EventWriter interface {
-	// Iteration is one finished iteration: at is when it ended, d its
-	// duration; failed tells that it returned an error.
-	Iteration(at time.Time, d time.Duration, failed bool)
-	// Check is one check result at at: id is the named check's rate
-	// (metrics.CheckMetric; 0 for an unnamed check).
-	Check(at time.Time, id metrics.ID, ok bool)
-}
-
-// Flusher is implemented by Writers that buffer records per VU: Flush
-// hands what the VU's writer holds to the output now. The engine calls it
-// from the VU's goroutine when the VU is about to wait (a slow iteration,
-// a back-off), so that a VU holds no buffered records while it is idle:
-// the memory of many slow VUs stays that of the records in flight, and
-// their rows reach the output soon after their requests.
-type Flusher interface {
-	Flush()
-}
-
-// EventFilter is implemented by EventWriters whose format may have no
-// events (one Writer type for several formats): the engine passes them
-// none when Events reports false, which saves a wall-clock conversion
-// and a call per iteration.
-type EventFilter interface {
-	Events() bool
-}
-
 // EventsOf returns w as an EventWriter when it takes events, else nil.
-func EventsOf(w Writer) EventWriter {
-	e, ok := w.(EventWriter)
-	if !ok {
-		return nil
-	}
-	if f, ok := w.(EventFilter); ok && !f.Events() {
-		return nil
-	}
-	return e
-}
-
-// RefWriter is implemented by Writers that take a record by reference,
-// its time as a run offset: the engine fills one Record per VU and
-// passes its address with Time left zero, the request having ended at
-// offset at of clock (its time is clock.Wall(at)). That saves copying
-// the record and converting its time per request, which on the no-op
-// path cost about as much as encoding the row. r is valid only during
-// the call.
-type RefWriter interface {
-	WriteAt(r *Record, clock metrics.Clock, at time.Duration)
-}
+func EventsOf(w Writer) EventWriter { return output.EventsOf(w) }

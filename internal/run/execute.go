@@ -12,6 +12,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/redact"
 	"github.com/stampede-bench/stampede/internal/resultdir"
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // Execute opens the targets, runs plan once into plan.Out and writes every
@@ -43,7 +44,7 @@ func Execute(ctx context.Context, plan Plan, deps Deps) (res *Result, err error)
 	reg := metrics.NewRegistry()
 	wenv := deps.workloadEnv(p, reg)
 	tags := runTags(p.Tags, dir)
-	scenarios := map[string]engine.Scenario{}
+	scenarios := map[string]vu.Scenario{}
 	notes := map[string][]string{} // by scenario
 	inProcess := false             // some target runs inside this process
 	standIn := false               // some target is a stand-in (kfake)

@@ -18,6 +18,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
 	httpfam "github.com/stampede-bench/stampede/internal/workload/http"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // noopPlan is a plan of builtin.Noop, n iterations on 2 VUs, into dir.
@@ -144,7 +145,7 @@ func TestForRun(t *testing.T) {
 type forgetfulFamily struct{ workload.Family }
 
 func (f forgetfulFamily) Open(context.Context, *workload.Env, []string) (*workload.Opened, error) {
-	return &workload.Opened{Scenarios: map[string]engine.Scenario{}}, nil
+	return &workload.Opened{Scenarios: map[string]vu.Scenario{}}, nil
 }
 
 // TestExecuteRefusesUnopenedScenario: a scenario its family did not open

@@ -18,8 +18,8 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/nebulatest"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // standInEnv makes the test binary serve a stand-in graphd instead of
@@ -174,7 +174,7 @@ func BenchmarkDoRecorded(b *testing.B) {
 	agg := metrics.NewAggregator(reg, clock, []string{"fetch"})
 	go agg.Run()
 	defer agg.Close()
-	it := &engine.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
+	it := &vu.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
 	op := &driver.Op{Query: "FETCH PROP ON Person 1 YIELD Person.firstName"}
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -199,7 +199,7 @@ func BenchmarkRecordNebulaResult(b *testing.B) {
 	agg := metrics.NewAggregator(reg, clock, []string{"fetch"})
 	go agg.Run()
 	defer agg.Close()
-	it := &engine.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
+	it := &vu.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
 	res := driver.Result{Rows: 1, ServerLatency: 180 * time.Microsecond, HasLatency: true}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -246,7 +246,7 @@ func standInAnswer() (*graphsvc.ExecutionResponse, error) {
 
 // BenchmarkClientInMemory is the client's own cost of one simple query:
 // Conn.Do (deadline, encode, THeader frame, decode the canned answer
-// frame) and recording it (engine.Iter.Request into a per-VU recorder),
+// frame) and recording it (vu.Iter.Request into a per-VU recorder),
 // over a net.Conn in memory, so no kernel and no server work is in it
 // except the canned graphd copying its answer frame. "own" is the
 // driver's path, "apache" the path before its own codec.
@@ -270,7 +270,7 @@ func BenchmarkClientInMemory(b *testing.B) {
 			agg := metrics.NewAggregator(reg, clock, []string{"fetch"})
 			go agg.Run()
 			defer agg.Close()
-			it := &engine.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
+			it := &vu.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
 			op := &driver.Op{Query: benchQuery}
 			ctx, cancel := context.WithCancel(context.Background()) // a run's context
 			defer cancel()
@@ -371,7 +371,7 @@ func BenchmarkDoRecordedCanned(b *testing.B) {
 			agg := metrics.NewAggregator(reg, clock, []string{"fetch"})
 			go agg.Run()
 			defer agg.Close()
-			it := &engine.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
+			it := &vu.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
 			op := &driver.Op{Query: benchQuery}
 			ctx, cancel := context.WithCancel(context.Background()) // a run's context
 			defer cancel()
@@ -463,7 +463,7 @@ func cannedPaired(b *testing.B, path string) {
 	agg := metrics.NewAggregator(reg, clock, []string{"fetch"})
 	go agg.Run()
 	defer agg.Close()
-	it := &engine.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
+	it := &vu.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
 	op := &driver.Op{Query: benchQuery}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

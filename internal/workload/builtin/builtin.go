@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // Family is the "builtin" family.
@@ -40,7 +40,7 @@ func (f *Family) Open(_ context.Context, env *workload.Env, names []string) (*wo
 	if err := f.opts.Validate(); err != nil {
 		return nil, err
 	}
-	o := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: "builtin (no target)"}
+	o := &workload.Opened{Scenarios: map[string]vu.Scenario{}, Target: "builtin (no target)"}
 	for _, n := range names {
 		switch n {
 		case "builtin.Noop":
@@ -54,22 +54,22 @@ func (f *Family) Open(_ context.Context, env *workload.Env, names []string) (*wo
 
 type noop struct{}
 
-func (noop) NewVU(context.Context, int) (engine.VU, error) { return noop{}, nil }
-func (noop) Close() error                                  { return nil }
+func (noop) NewVU(context.Context, int) (vu.VU, error) { return noop{}, nil }
+func (noop) Close() error                              { return nil }
 
 // Iterate records one empty operation: the full per-request recording path.
-func (noop) Iterate(_ context.Context, it *engine.Iter) error {
+func (noop) Iterate(_ context.Context, it *vu.Iter) error {
 	it.Request("noop", it.Start, driver.Result{})
 	return nil
 }
 
 type sleeper struct{ d time.Duration }
 
-func (s sleeper) NewVU(context.Context, int) (engine.VU, error) { return s, nil }
-func (sleeper) Close() error                                    { return nil }
+func (s sleeper) NewVU(context.Context, int) (vu.VU, error) { return s, nil }
+func (sleeper) Close() error                                { return nil }
 
 // Iterate sleeps, interruptibly.
-func (s sleeper) Iterate(ctx context.Context, it *engine.Iter) error {
+func (s sleeper) Iterate(ctx context.Context, it *vu.Iter) error {
 	t := time.NewTimer(s.d)
 	defer t.Stop()
 	select {

@@ -12,6 +12,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // newFamily returns the family with its flags bound to fs (the one place
@@ -38,7 +39,7 @@ func open(t *testing.T, args []string, names ...string) (*workload.Opened, *metr
 
 // runScenario runs one opened scenario with cfg and returns its snapshot
 // and the wall time the run took.
-func runScenario(t *testing.T, reg *metrics.Registry, name string, sc engine.Scenario, cfg engine.Config) (*metrics.ScenarioSnapshot, time.Duration) {
+func runScenario(t *testing.T, reg *metrics.Registry, name string, sc vu.Scenario, cfg engine.Config) (*metrics.ScenarioSnapshot, time.Duration) {
 	t.Helper()
 	clock := metrics.NewClock()
 	agg := metrics.NewAggregator(reg, clock, []string{name})

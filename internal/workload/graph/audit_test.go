@@ -12,18 +12,19 @@ import (
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output/csvlog"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbctest"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // runLogged runs one scenario with a per-request CSV log and returns the
 // log's records (header first).
-func runLogged(t *testing.T, reg *metrics.Registry, name string, sc engine.Scenario, iterations int64) [][]string {
+func runLogged(t *testing.T, reg *metrics.Registry, name string, sc vu.Scenario, iterations int64) [][]string {
 	t.Helper()
 	recs, _ := runLoggedSnap(t, reg, name, sc, iterations)
 	return recs
 }
 
 // runLoggedSnap is runLogged that also returns the scenario's snapshot.
-func runLoggedSnap(t *testing.T, reg *metrics.Registry, name string, sc engine.Scenario, iterations int64) ([][]string, *metrics.ScenarioSnapshot) {
+func runLoggedSnap(t *testing.T, reg *metrics.Registry, name string, sc vu.Scenario, iterations int64) ([][]string, *metrics.ScenarioSnapshot) {
 	t.Helper()
 	var buf bytes.Buffer
 	log := csvlog.New(&buf, csvlog.Options{})

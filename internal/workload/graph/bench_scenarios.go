@@ -10,10 +10,10 @@ import (
 
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbcfile"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // Scenarios of the current NebulaGraph-Bench that follow KNOWS in its
@@ -62,8 +62,8 @@ type benchDialect interface {
 
 // benchScenarios builds the named scenarios of this file; others are
 // left to build.
-func (f *Family) benchScenarios(names []string, dir string, base func(string, int) common, khop []int64) (map[string]engine.Scenario, error) {
-	out := map[string]engine.Scenario{}
+func (f *Family) benchScenarios(names []string, dir string, base func(string, int) common, khop []int64) (map[string]vu.Scenario, error) {
+	out := map[string]vu.Scenario{}
 	var dg *dirGraph
 	var pairs [][2]int64
 	for _, n := range names {
@@ -189,7 +189,7 @@ func newFetchEdge(c common, d benchDialect, pairs [][2]int64, dg *dirGraph) *fet
 	return s
 }
 
-func (s *fetchEdge) NewVU(ctx context.Context, id int) (engine.VU, error) {
+func (s *fetchEdge) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	b, err := s.newBase(ctx, id, s.query)
 	if err != nil {
 		return nil, err
@@ -206,14 +206,14 @@ type fetchEdgeVU struct {
 	e *fetchEdge
 }
 
-func (v *fetchEdgeVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *fetchEdgeVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	i := v.feed.pick()
 	if v.e.stmts != nil {
 		v.op.Query = v.e.stmts[i]
 	} else {
 		v.op.Args = append(v.op.Args[:0], v.e.args[i]...)
 	}
-	v.do(ctx, it, engine.Audit{Label: v.e.label(i)}, int64(i))
+	v.do(ctx, it, vu.Audit{Label: v.e.label(i)}, int64(i))
 	return nil
 }
 

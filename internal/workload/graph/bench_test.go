@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/workload/graph/datagen"
 	"github.com/stampede-bench/stampede/internal/workload/graph/loader"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // benchData generates and loads a small LDBC data set once per benchmark.
@@ -42,20 +42,20 @@ func BenchmarkGo1StepIterate(b *testing.B) {
 		b.Fatal(err)
 	}
 	s := newGoStep(common{name: Go1Step, drv: drv, dialect: sqlDialect{}, feed: newFeeder(len(p.khop), OrderRoundRobin, 1)}, 1, p.khop)
-	vu, err := s.NewVU(b.Context(), 0)
+	user, err := s.NewVU(b.Context(), 0)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer vu.Close()
+	defer user.Close()
 	reg := metrics.NewRegistry()
 	clock := metrics.NewClock()
 	agg := metrics.NewAggregator(reg, clock, []string{Go1Step})
 	go agg.Run()
 	defer agg.Close()
-	it := &engine.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
+	it := &vu.Iter{Rec: agg.Recorder(0, 0), Clock: clock}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := vu.Iterate(b.Context(), it); err != nil {
+		if err := user.Iterate(b.Context(), it); err != nil {
 			b.Fatal(err)
 		}
 	}

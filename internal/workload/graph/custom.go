@@ -11,10 +11,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/stampede-bench/stampede/internal/bounded"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbcfile"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // customFile is the YAML format of --scenario-file (see docs/graph.md):
@@ -227,7 +227,7 @@ func mapKeys(m map[string]string) []string {
 	return out
 }
 
-func (s *custom) NewVU(ctx context.Context, id int) (engine.VU, error) {
+func (s *custom) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	b, err := s.newBase(ctx, id, s.query)
 	if err != nil {
 		return nil, err
@@ -240,10 +240,10 @@ type customVU struct {
 	s *custom
 }
 
-func (v *customVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *customVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	v.op.Args = v.s.rows[v.feed.pick()]
 	start := it.Now()
 	res := v.conn.Do(ctx, &v.op)
-	it.RequestAudit(engine.Audit{Label: v.s.name, Op: &v.op}, start, res)
+	it.RequestAudit(vu.Audit{Label: v.s.name, Op: &v.op}, start, res)
 	return nil
 }

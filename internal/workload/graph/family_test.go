@@ -23,6 +23,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbctest"
 	"github.com/stampede-bench/stampede/internal/workload/graph/loader"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // drivers are the graph family's: SQLite, PostgreSQL and NebulaGraph.
@@ -51,7 +52,7 @@ func newFamily(t *testing.T, args ...string) *Family {
 
 // run runs one scenario for iterations iterations on vus VUs and returns
 // its snapshot. reg is the registry the scenario's family was opened with.
-func run(t *testing.T, reg *metrics.Registry, name string, sc engine.Scenario, vus, iterations int64) *metrics.ScenarioSnapshot {
+func run(t *testing.T, reg *metrics.Registry, name string, sc vu.Scenario, vus, iterations int64) *metrics.ScenarioSnapshot {
 	t.Helper()
 	clock := metrics.NewClock()
 	agg := metrics.NewAggregator(reg, clock, []string{name})

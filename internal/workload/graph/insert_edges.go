@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbcfile"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // nebula-bench's edge insert scenarios. nebula-bench inserts LIKES edges
@@ -103,7 +103,7 @@ func newInsertEdges(c common, batch int, persons []ldbcfile.Person) (*insertEdge
 	return &insertEdges{common: c, batch: batch, persons: persons}, nil
 }
 
-func (s *insertEdges) NewVU(ctx context.Context, id int) (engine.VU, error) {
+func (s *insertEdges) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	d := s.dialect.(edgeDialect)
 	b, err := s.newBase(ctx, id, d.InsertKnows(s.batch))
 	if err != nil {
@@ -125,7 +125,7 @@ type insertEdgesVU struct {
 	edges [][2]int64
 }
 
-func (v *insertEdgesVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *insertEdgesVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	n := uint64(len(v.s.persons))
 	start := v.s.feed.take(v.s.batch)
 	for j := range v.edges {
@@ -167,6 +167,6 @@ func (v *insertEdgesVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		}
 		v.s.check(it, res.Err == nil)
 	}
-	it.RequestAuditAt(engine.Audit{Label: label}, t0, end, res)
+	it.RequestAuditAt(vu.Audit{Label: label}, t0, end, res)
 	return nil
 }

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbcfile"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // Names of the LDBC SNB Interactive scenarios.
@@ -157,7 +157,7 @@ type interactiveQuery struct {
 	ngql  *ngqlInteractive
 }
 
-func (s *interactiveQuery) NewVU(ctx context.Context, id int) (engine.VU, error) {
+func (s *interactiveQuery) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	b, err := s.newBase(ctx, id, s.query)
 	if err != nil {
 		return nil, err
@@ -177,7 +177,7 @@ type interactiveVU struct {
 	got [][]string
 }
 
-func (v *interactiveVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *interactiveVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	i := v.feed.pick()
 	row := v.s.rows[i]
 	v.op.Args = append(v.op.Args[:0], row.id)
@@ -215,7 +215,7 @@ func (v *interactiveVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		res = v.conn.Do(ctx, &v.op)
 	}
 	end := it.Now()
-	a := engine.Audit{Label: v.s.label(i)}
+	a := vu.Audit{Label: v.s.label(i)}
 	if v.s.stmts != nil {
 		// nGQL: the per-request log's query column holds the statement
 		// as sent, the label column the scenario and its parameters.

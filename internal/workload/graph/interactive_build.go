@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbcfile"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // interactiveState is what the Interactive scenarios of one build share:
@@ -28,7 +28,7 @@ type interactiveState struct {
 
 // buildInteractive makes Interactive scenario name. ref is nil when
 // answer checks are off.
-func (f *Family) buildInteractive(name string, st *interactiveState, base func(string, int) common, d dialect, dir string, ref *refGraph, pairs [][2]int64) (engine.Scenario, []string, error) {
+func (f *Family) buildInteractive(name string, st *interactiveState, base func(string, int) common, d dialect, dir string, ref *refGraph, pairs [][2]int64) (vu.Scenario, []string, error) {
 	sd, ok := d.(sqlDialect)
 	_, ngql := d.(ngqlDialect)
 	if !ok && !ngql {

@@ -13,10 +13,10 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/redact"
+	"github.com/stampede-bench/stampede/vu"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/sqlite"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/progress/termbar"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -283,7 +283,7 @@ func (f *Family) build(ctx context.Context, env *workload.Env, names []string, d
 		return common{name: name, drv: drv, ref: ref, every: int64(f.opts.CheckSample), dialect: d, checkID: check,
 			feed: newFeeder(n, f.opts.ParamOrder, env.Seed^int64(nameHash(name))), rec: &recoveryTally{}}
 	}
-	out := map[string]engine.Scenario{}
+	out := map[string]vu.Scenario{}
 	bench, err := f.benchScenarios(names, dir, base, p.khop)
 	if err != nil {
 		return nil, err

@@ -7,9 +7,9 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/nebulatest"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbctest"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ngqlload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // A scenario whose sessions graphd drops mid-run fails the call that
@@ -44,7 +44,7 @@ func TestReloginNoted(t *testing.T) {
 	if n := snap.Errors["E_SESSION_INVALID(-1002): Session not existed!"]; n != 2 || len(snap.Errors) != 1 {
 		t.Errorf("errors %v, want 2 E_SESSION_INVALID", snap.Errors)
 	}
-	notes := sc.(engine.Noter).Notes()
+	notes := sc.(vu.Noter).Notes()
 	want := "go.Go1Step: the driver recovered 2 sessions logged in again after the server dropped them"
 	if len(notes) != 1 || !strings.HasPrefix(notes[0], want) {
 		t.Errorf("notes %q, want %q", notes, want)

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 
 	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbcfile"
 )
 
@@ -42,7 +42,7 @@ type common struct {
 }
 
 // Notes names what the driver recovered while the scenario ran
-// (engine.Noter).
+// (vu.Noter).
 func (c *common) Notes() []string { return c.rec.notes(c.name, c.drv) }
 
 // label is what the per-request log shows for parameter row i: the
@@ -55,7 +55,7 @@ func (c *common) label(i int) string {
 }
 
 // check records one check, under its name when one is registered.
-func (c *common) check(it *engine.Iter, ok bool) {
+func (c *common) check(it *vu.Iter, ok bool) {
 	if c.checkID != 0 {
 		it.CheckAs(c.checkID, ok)
 	} else {
@@ -136,7 +136,7 @@ func (s *personQuery) rendered() *personQuery {
 	return s
 }
 
-func (s *personQuery) NewVU(ctx context.Context, id int) (engine.VU, error) {
+func (s *personQuery) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	b, err := s.newBase(ctx, id, s.query)
 	if err != nil {
 		return nil, err
@@ -162,7 +162,7 @@ type personVU struct {
 	got idSet
 }
 
-func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *personVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	i := v.feed.pick()
 	person := v.s.ids[i]
 	if v.s.stmts != nil {
@@ -170,7 +170,7 @@ func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	} else {
 		v.op.Args = append(v.op.Args[:0], person)
 	}
-	v.do(ctx, it, engine.Audit{Label: v.s.label(i), Op: &v.op}, person)
+	v.do(ctx, it, vu.Audit{Label: v.s.label(i), Op: &v.op}, person)
 	return nil
 }
 
@@ -178,7 +178,7 @@ func (v *personVU) Iterate(ctx context.Context, it *engine.Iter) error {
 // reference of key (a person, or a parameter row's index) and records the
 // operation: a wrong answer is a failed operation with the difference as
 // its error.
-func (v *personVU) do(ctx context.Context, it *engine.Iter, a engine.Audit, key int64) {
+func (v *personVU) do(ctx context.Context, it *vu.Iter, a vu.Audit, key int64) {
 	check := v.s.checks(it.N)
 	byID := check && v.s.wantIDs != nil
 	start := it.Now()
@@ -223,7 +223,7 @@ type shortestPath struct {
 	stmts    []string // per pair, for dialects that render parameters
 }
 
-func (s *shortestPath) NewVU(ctx context.Context, id int) (engine.VU, error) {
+func (s *shortestPath) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	b, err := s.newBase(ctx, id, s.dialect.ShortestPath(s.maxDepth))
 	if err != nil {
 		return nil, err
@@ -252,7 +252,7 @@ type shortestPathVU struct {
 	got     pathLengths
 }
 
-func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *shortestPathVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	i := v.feed.pick()
 	pair := v.s.pairs[i]
 	if v.s.stmts != nil {
@@ -260,7 +260,7 @@ func (v *shortestPathVU) Iterate(ctx context.Context, it *engine.Iter) error {
 	} else {
 		v.op.Args = append(v.op.Args[:0], pair[0], pair[1])
 	}
-	a := engine.Audit{Label: v.s.label(i), Op: &v.op}
+	a := vu.Audit{Label: v.s.label(i), Op: &v.op}
 	start := it.Now()
 	if !v.s.checks(it.N) {
 		var length int64
@@ -305,8 +305,8 @@ type insertPersons struct {
 }
 
 var (
-	_ engine.Setupper = (*insertPersons)(nil)
-	_ engine.Noter    = (*insertPersons)(nil)
+	_ vu.Setupper = (*insertPersons)(nil)
+	_ vu.Noter    = (*insertPersons)(nil)
 )
 
 // Setup reads the largest person id of the target. NebulaGraph has no
@@ -347,7 +347,7 @@ func (s *insertPersons) Notes() []string {
 	return append([]string{fmt.Sprintf("%s: new person ids %d..%d (%d claimed, %s)", s.name, s.base+1, s.base+n, n, from)}, s.common.Notes()...)
 }
 
-func (s *insertPersons) NewVU(ctx context.Context, id int) (engine.VU, error) {
+func (s *insertPersons) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	b, err := s.newBase(ctx, id, s.dialect.InsertPersons(s.batch))
 	if err != nil {
 		return nil, err
@@ -365,7 +365,7 @@ type insertVU struct {
 // errIDOverflow fails an insert whose ids would not fit in int64.
 var errIDOverflow = errors.New("new person ids would overflow int64")
 
-func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *insertVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	n := uint64(len(v.s.persons))
 	start := v.s.feed.take(v.s.batch)
 	last := start + uint64(v.s.batch) // ids base+1+start .. base+last
@@ -401,7 +401,7 @@ func (v *insertVU) Iterate(ctx context.Context, it *engine.Iter) error {
 		}
 		v.s.check(it, res.Err == nil)
 	}
-	it.RequestAuditAt(engine.Audit{Label: v.s.name + " ids=" + strconv.FormatInt(v.rows[0].ID, 10) + ".." + strconv.FormatInt(v.rows[len(v.rows)-1].ID, 10), Op: op}, t0, end, res)
+	it.RequestAuditAt(vu.Audit{Label: v.s.name + " ids=" + strconv.FormatInt(v.rows[0].ID, 10) + ".." + strconv.FormatInt(v.rows[len(v.rows)-1].ID, 10), Op: op}, t0, end, res)
 	return nil
 }
 

@@ -7,9 +7,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // fastServer answers every request on a connection with a fixed 200.
@@ -76,20 +76,20 @@ func BenchmarkIteration(b *testing.B) {
 			agg := metrics.NewAggregator(reg, clock, []string{"http.Request"})
 			go agg.Run()
 			defer agg.Close()
-			vu, err := sc.NewVU(context.Background(), 0)
+			u, err := sc.NewVU(context.Background(), 0)
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer vu.Close()
+			defer u.Close()
 			rec := agg.Recorder(0, 0)
-			it := &engine.Iter{Rec: rec, Clock: clock}
+			it := &vu.Iter{Rec: rec, Clock: clock}
 			ctx := context.Background()
 			b.ReportAllocs()
 			cpu0 := cpuTime()
 			for b.Loop() {
 				it.Start = clock.Now()
 				it.Intended = it.Start
-				if err := vu.Iterate(ctx, it); err != nil {
+				if err := u.Iterate(ctx, it); err != nil {
 					b.Fatal(err)
 				}
 				end := clock.Now()

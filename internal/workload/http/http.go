@@ -13,10 +13,10 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/redact"
+	"github.com/stampede-bench/stampede/vu"
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 )
@@ -128,7 +128,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		sc.label = redacted // the per-request log never holds a secret
 	}
 	return &workload.Opened{
-		Scenarios: map[string]engine.Scenario{"http.Request": sc},
+		Scenarios: map[string]vu.Scenario{"http.Request": sc},
 		Target:    redact.ParsedURL(u),
 		Close:     drv.Close,
 	}, nil
@@ -149,18 +149,18 @@ type scenario struct {
 	http *metrics.HTTPIDs
 }
 
-func (s *scenario) NewVU(ctx context.Context, id int) (engine.VU, error) {
+func (s *scenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	c, err := s.drv.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	v := &vu{conn: c, s: s, row: id}
+	v := &httpVU{conn: c, s: s, row: id}
 	v.timer, _ = c.(httpdrv.Timer)
 	v.op = s.tmpl.static()
 	return v, nil
 }
 
-type vu struct {
+type httpVU struct {
 	conn driver.Conn
 	s    *scenario
 	op   *driver.Op
@@ -173,7 +173,7 @@ type vu struct {
 	staticURL string
 }
 
-func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *httpVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	op := v.op
 	if op == nil {
 		op = v.s.tmpl.render(&v.buf, v.row)
@@ -221,11 +221,11 @@ func (v *vu) Iterate(ctx context.Context, it *engine.Iter) error {
 	return nil
 }
 
-func (v *vu) Close() error { return v.conn.Close() }
+func (v *httpVU) Close() error { return v.conn.Close() }
 
 // url is k6's url tag of a request labelled label (its path), made once
 // for a VU whose request never changes.
-func (v *vu) url(label string) string {
+func (v *httpVU) url(label string) string {
 	if v.op == nil {
 		return v.s.origin + label
 	}

@@ -12,11 +12,11 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/threshold"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // errAborted unwinds an iteration that called test.abort().
@@ -231,7 +231,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	f.mu.Lock()
 	f.sh = sh
 	f.mu.Unlock()
-	out := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: "k6 script " + f.script.Path,
+	out := &workload.Opened{Scenarios: map[string]vu.Scenario{}, Target: "k6 script " + f.script.Path,
 		Notes: []string{"k6 script " + f.script.Path + " run by stampede's JavaScript runtime (goja), one runtime per VU"},
 		Close: sh.nebula.close}
 	for _, n := range names {
@@ -282,15 +282,15 @@ type scenario struct {
 }
 
 var (
-	_ engine.MeasuredSetupper   = (*scenario)(nil)
-	_ engine.MeasuredTeardowner = (*scenario)(nil)
+	_ vu.MeasuredSetupper   = (*scenario)(nil)
+	_ vu.MeasuredTeardowner = (*scenario)(nil)
 )
 
 // SetupMeasured runs the script's setup() once for all scenarios, then
 // waits for the scenario's startTime. Its requests, checks and groups are
 // recorded (in the scenario that ran it) with the group "::setup", as k6
 // records them.
-func (s *scenario) SetupMeasured(ctx context.Context, it *engine.Iter) error {
+func (s *scenario) SetupMeasured(ctx context.Context, it *vu.Iter) error {
 	s.sh.setupOnce.Do(func() { s.sh.setupErr = s.sh.runSetup(ctx, it) })
 	if s.sh.setupErr != nil {
 		return s.sh.setupErr
@@ -308,7 +308,7 @@ func (s *scenario) SetupMeasured(ctx context.Context, it *engine.Iter) error {
 
 // TeardownMeasured runs teardown(data) once, after the last scenario,
 // recording its requests with the group "::teardown".
-func (s *scenario) TeardownMeasured(ctx context.Context, it *engine.Iter) error {
+func (s *scenario) TeardownMeasured(ctx context.Context, it *vu.Iter) error {
 	if s.sh.scenariosLeft.Add(-1) != 0 {
 		return nil
 	}
@@ -317,7 +317,7 @@ func (s *scenario) TeardownMeasured(ctx context.Context, it *engine.Iter) error 
 
 // runSetup calls setup() and keeps its result as JSON; it records what
 // setup() does through it.
-func (sh *shared) runSetup(ctx context.Context, it *engine.Iter) error {
+func (sh *shared) runSetup(ctx context.Context, it *vu.Iter) error {
 	v, err := newVM(sh, 0, nil)
 	if err != nil {
 		return err
@@ -348,7 +348,7 @@ func (sh *shared) runSetup(ctx context.Context, it *engine.Iter) error {
 }
 
 // runTeardown calls teardown(data), recording what it does through it.
-func (sh *shared) runTeardown(ctx context.Context, it *engine.Iter, data string) error {
+func (sh *shared) runTeardown(ctx context.Context, it *vu.Iter, data string) error {
 	v, err := newVM(sh, 0, nil)
 	if err != nil {
 		return err
@@ -398,8 +398,8 @@ func (v *vm) parseData(data string) goja.Value {
 	return v.rt.ToValue(x)
 }
 
-// NewVU implements engine.Scenario: a runtime with the init context run.
-func (s *scenario) NewVU(ctx context.Context, _ int) (engine.VU, error) {
+// NewVU implements vu.Scenario: a runtime with the init context run.
+func (s *scenario) NewVU(ctx context.Context, _ int) (vu.VU, error) {
 	v, err := newVM(s.sh, s.sh.nextVU.Add(1), s.def)
 	if err != nil {
 		return nil, err
@@ -407,11 +407,11 @@ func (s *scenario) NewVU(ctx context.Context, _ int) (engine.VU, error) {
 	v.ctx = ctx
 	fn, _ := goja.AssertFunction(v.exports.Get(s.def.Exec))
 	s.sh.vusActive.Add(1)
-	return &vu{v: v, fn: fn, data: v.parseData(s.sh.setupData)}, nil
+	return &scriptVU{v: v, fn: fn, data: v.parseData(s.sh.setupData)}, nil
 }
 
-// vu is one VU: its runtime, exec function and copy of setup's data.
-type vu struct {
+// scriptVU is one VU: its runtime, exec function and copy of setup's data.
+type scriptVU struct {
 	v    *vm
 	fn   goja.Callable
 	data goja.Value
@@ -422,7 +422,7 @@ type vu struct {
 // Iterate runs the exec function once. An exception is a failed
 // iteration with its message and script position, logged once per
 // distinct message.
-func (u *vu) Iterate(ctx context.Context, it *engine.Iter) error {
+func (u *scriptVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	v := u.v
 	if ctx != u.ctx {
 		if u.stop != nil {
@@ -456,7 +456,7 @@ func (u *vu) Iterate(ctx context.Context, it *engine.Iter) error {
 }
 
 // Close releases the VU's connections.
-func (u *vu) Close() error {
+func (u *scriptVU) Close() error {
 	if u.stop != nil {
 		u.stop()
 	}

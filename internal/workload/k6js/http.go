@@ -15,8 +15,8 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // httpClient is a VU's HTTP state: one stampede HTTP driver per origin
@@ -496,7 +496,7 @@ func (v *vm) record(ex *exchange, hp *hop, hs *metrics.HTTPSample) {
 	}
 	hs.URL, hs.Name, hs.Group = hp.url, name, v.group
 	hs.ErrorCode = httpdrv.ErrorCode(status, res.Err)
-	end := v.it.RequestAuditAt(engine.Audit{Label: name, HTTP: hs, HTTPIDs: &v.sh.httpIDs}, hp.start, hp.end, res)
+	end := v.it.RequestAuditAt(vu.Audit{Label: name, HTTP: hs, HTTPIDs: &v.sh.httpIDs}, hp.start, hp.end, res)
 	if len(v.sh.subs) > 0 {
 		v.recordHTTPSubs(end, hs, hp.url, name, hp.method, status, hs.Expected, res.Err, rp.tags)
 	}

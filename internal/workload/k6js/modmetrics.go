@@ -9,6 +9,7 @@ import (
 	"github.com/dop251/goja"
 
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // metricsModule is "k6/metrics": Counter, Gauge, Rate, Trend.
@@ -197,7 +198,7 @@ func validMetricName(n string) bool {
 }
 
 // addSample records value val of custom metric m with tags.
-func (s *shared) addSample(rec *metrics.Recorder, at time.Duration, m *customMetric, val goja.Value, tags map[string]string) {
+func (s *shared) addSample(rec vu.Recorder, at time.Duration, m *customMetric, val goja.Value, tags map[string]string) {
 	if m.builtin {
 		return
 	}

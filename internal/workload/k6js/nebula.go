@@ -16,7 +16,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // nebulaShared is k6/x/nebulagraph's state common to every VU, as the
@@ -252,7 +252,7 @@ func (v *vm) nebulaExecute(c driver.Conn, stmt string) goja.Value {
 	if v.it != nil {
 		start := v.it.Now()
 		res = c.Do(ctx, &op)
-		end := v.it.RequestAudit(engine.Audit{Label: stmt, Op: &op}, start, res)
+		end := v.it.RequestAudit(vu.Audit{Label: stmt, Op: &op}, start, res)
 		rt = end - start
 	} else {
 		t0 := time.Now()

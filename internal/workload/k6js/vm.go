@@ -10,8 +10,8 @@ import (
 
 	"github.com/dop251/goja"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // vm is one JavaScript runtime: the init-context probe (id 0) or one VU's.
@@ -25,7 +25,7 @@ type vm struct {
 	inInit  bool
 
 	ctx   context.Context
-	it    *engine.Iter
+	it    *vu.Iter
 	stop  func() bool
 	group string // current group path ("" at the root)
 	rng   *rand.Rand

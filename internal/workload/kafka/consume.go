@@ -11,7 +11,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // assignment is the partitions one consumer reads, with start offsets.
@@ -87,8 +87,8 @@ type consumeScenario struct {
 }
 
 var (
-	_ engine.Scenario   = (*consumeScenario)(nil)
-	_ engine.Teardowner = (*consumeScenario)(nil)
+	_ vu.Scenario   = (*consumeScenario)(nil)
+	_ vu.Teardowner = (*consumeScenario)(nil)
 )
 
 func newConsume(r *run) *consumeScenario {
@@ -103,7 +103,7 @@ func newConsume(r *run) *consumeScenario {
 
 // NewVU gives VU id the consumers id, id+V, id+2V, ... where V is the
 // run's VU count; VUs beyond the consumer count idle.
-func (s *consumeScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
+func (s *consumeScenario) NewVU(_ context.Context, id int) (vu.VU, error) {
 	v := &consumeVU{s: s}
 	stride := max(1, s.maxVUs)
 	mine := assignment{}
@@ -142,7 +142,7 @@ type consumeVU struct {
 	cl *kgo.Client
 }
 
-func (v *consumeVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *consumeVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	s := v.s
 	s.Begin(it)
 	if v.cl == nil {

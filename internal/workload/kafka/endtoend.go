@@ -8,8 +8,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // background consumers read what the scenario produces, from the end
@@ -84,9 +84,9 @@ type e2eScenario struct {
 }
 
 var (
-	_ engine.Scenario   = (*e2eScenario)(nil)
-	_ engine.Setupper   = (*e2eScenario)(nil)
-	_ engine.Teardowner = (*e2eScenario)(nil)
+	_ vu.Scenario   = (*e2eScenario)(nil)
+	_ vu.Setupper   = (*e2eScenario)(nil)
+	_ vu.Teardowner = (*e2eScenario)(nil)
 )
 
 func newEndToEnd(r *run) *e2eScenario {
@@ -178,7 +178,7 @@ func (s *e2eScenario) account() {
 	s.Note("%s", line)
 }
 
-func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
+func (s *e2eScenario) NewVU(_ context.Context, id int) (vu.VU, error) {
 	v := &e2eVU{s: s, snd: newSender(s.base, id, 1), pick: s.picker(s.prod, id), w: s.waiters.Add(id), timer: time.NewTimer(time.Hour)}
 	v.timer.Stop()
 	return v, nil
@@ -197,7 +197,7 @@ func (s *e2eScenario) backlog(time.Duration) {
 	s.Pending.Trend(s.ids.backlog, max(0, s.Acked.Load()-s.Consumed.Load()))
 }
 
-func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *e2eVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	s := v.s
 	s.Begin(it)
 	seq := v.snd.seq + 1

@@ -17,9 +17,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // Family is the "kafka" family. Build one per run with New.
@@ -188,7 +188,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}
 	r.ids = registerMetrics(env.Metrics, r.topics, needsOf(names, &o))
 	needPayload := false
-	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: version, InProcess: cluster != nil, StandIn: standInTarget}
+	opened := &workload.Opened{Scenarios: map[string]vu.Scenario{}, Target: target, TargetVersion: version, InProcess: cluster != nil, StandIn: standInTarget}
 	for _, n := range names {
 		switch n {
 		case ScenarioProduce:

@@ -6,8 +6,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // kafka.MaxRate searches the highest rate the cluster sustains with the
@@ -42,9 +42,9 @@ type maxRateScenario struct {
 }
 
 var (
-	_ engine.Scenario   = (*maxRateScenario)(nil)
-	_ engine.Setupper   = (*maxRateScenario)(nil)
-	_ engine.Teardowner = (*maxRateScenario)(nil)
+	_ vu.Scenario   = (*maxRateScenario)(nil)
+	_ vu.Setupper   = (*maxRateScenario)(nil)
+	_ vu.Teardowner = (*maxRateScenario)(nil)
 )
 
 func newMaxRate(r *run) *maxRateScenario {
@@ -82,7 +82,7 @@ func (s *maxRateScenario) Teardown(context.Context) error {
 	return nil
 }
 
-func (s *maxRateScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
+func (s *maxRateScenario) NewVU(_ context.Context, id int) (vu.VU, error) {
 	return &maxRateVU{s: s, snd: newSender(s.base, id, 1), pick: s.picker(s.prod, id), timer: time.NewTimer(time.Hour)}, nil
 }
 
@@ -98,7 +98,7 @@ func (s *maxRateScenario) backlog(now time.Duration) {
 	s.Pending.Trend(s.ids.backlog, s.rate.Backlog(now))
 }
 
-func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *maxRateVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	s := v.s
 	s.Begin(it)
 	if ok, err := s.rate.Next(ctx, it, v.timer); !ok {

@@ -5,9 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stampede-bench/stampede/vu"
 	"github.com/twmb/franz-go/pkg/kgo"
-
-	"github.com/stampede-bench/stampede/internal/engine"
 )
 
 // producers are the shared producer clients of a scenario: --producers per
@@ -83,9 +82,9 @@ type produceScenario struct {
 }
 
 var (
-	_ engine.Scenario   = (*produceScenario)(nil)
-	_ engine.Setupper   = (*produceScenario)(nil)
-	_ engine.Teardowner = (*produceScenario)(nil)
+	_ vu.Scenario   = (*produceScenario)(nil)
+	_ vu.Setupper   = (*produceScenario)(nil)
+	_ vu.Teardowner = (*produceScenario)(nil)
 )
 
 func newProduce(r *run) *produceScenario {
@@ -118,7 +117,7 @@ func (s *produceScenario) Teardown(context.Context) error {
 	return nil
 }
 
-func (s *produceScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
+func (s *produceScenario) NewVU(_ context.Context, id int) (vu.VU, error) {
 	if s.opts.Window > 1 {
 		return &windowVU{s: s, snd: newWindowSender(s.base, id, s.opts.Window), pick: s.picker(s.prod, id)}, nil
 	}
@@ -131,7 +130,7 @@ type produceVU struct {
 	pick func() (*kgo.Client, int)
 }
 
-func (v *produceVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *produceVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	v.s.Begin(it)
 	return v.snd.send(ctx, it, v.pick, it.Intended)
 }
@@ -148,7 +147,7 @@ type windowVU struct {
 	pick func() (*kgo.Client, int)
 }
 
-func (v *windowVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *windowVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	v.s.Begin(it)
 	return v.snd.send(ctx, it, v.pick, it.Intended)
 }

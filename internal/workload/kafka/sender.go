@@ -11,8 +11,8 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // sender is the producing half of a VU. An iteration hands K records
@@ -40,7 +40,7 @@ type sender struct {
 	ok     bool
 	sentNs int64
 	// it is the VU's iteration context, kept for closeVU.
-	it *engine.Iter
+	it *vu.Iter
 }
 
 // inflight are a sender's K records with their promises. Records abandoned
@@ -95,7 +95,7 @@ var errStopped = errors.New("stopped")
 // closed executors), waits for every acknowledgement and records each. It
 // returns ctx's error when the run stopped it; failures are recorded, not
 // returned.
-func (s *sender) send(ctx context.Context, it *engine.Iter, pick func() (*kgo.Client, int), intended time.Duration) error {
+func (s *sender) send(ctx context.Context, it *vu.Iter, pick func() (*kgo.Client, int), intended time.Duration) error {
 	b, f := s.b, s.cur.Load()
 	s.it = it
 	if p := s.ctx.Load(); p == nil || *p != ctx {
@@ -153,7 +153,7 @@ func (s *sender) send(ctx context.Context, it *engine.Iter, pick func() (*kgo.Cl
 }
 
 // record records the outcome of record i.
-func (s *sender) record(it *engine.Iter, f *inflight, i int, err error) {
+func (s *sender) record(it *vu.Iter, f *inflight, i int, err error) {
 	r := &f.recs[i]
 	s.b.Published(it, r.Topic, f.ti[i], f.sent[i], len(r.Value), driver.Result{Rows: 1, Err: kafkadrv.Wrap(err)})
 	if err == nil && i == 0 {

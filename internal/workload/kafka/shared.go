@@ -9,9 +9,9 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // run is what every scenario of one Open shares: options, target, metrics.
@@ -59,7 +59,7 @@ func newBase(r *run, name string) *base {
 
 // Every scenario embeds *base, so the engine tells each one when its VUs
 // start.
-var _ engine.Starter = (*base)(nil)
+var _ vu.Starter = (*base)(nil)
 
 // Started fixes the layout the core records, then starts the core's
 // background work (msgload.Core.Started).

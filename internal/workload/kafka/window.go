@@ -8,8 +8,8 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	kafkadrv "github.com/stampede-bench/stampede/internal/driver/kafka"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // windowSender is the producing half of a kafka.Produce VU with
@@ -30,7 +30,7 @@ type windowSender struct {
 	// free lists the slots of gen not in flight.
 	free  []int
 	timer *time.Timer
-	it    *engine.Iter
+	it    *vu.Iter
 }
 
 // windowGen is one set of up to W slots with their acknowledgement
@@ -87,7 +87,7 @@ func (s *windowSender) reset(w int) {
 // send records the acknowledgements that arrived, waits while the window
 // is full, then hands one message to the client picked by pick, intended
 // at intended. It returns ctx's error when the run stopped it.
-func (s *windowSender) send(ctx context.Context, it *engine.Iter, pick func() (*kgo.Client, int), intended time.Duration) error {
+func (s *windowSender) send(ctx context.Context, it *vu.Iter, pick func() (*kgo.Client, int), intended time.Duration) error {
 	s.it = it
 	s.drain(it)
 	if len(s.free) == 0 {
@@ -120,7 +120,7 @@ func (s *windowSender) send(ctx context.Context, it *engine.Iter, pick func() (*
 }
 
 // drain records every acknowledgement already there.
-func (s *windowSender) drain(it *engine.Iter) {
+func (s *windowSender) drain(it *vu.Iter) {
 	for {
 		select {
 		case a := <-s.gen.acks:
@@ -134,7 +134,7 @@ func (s *windowSender) drain(it *engine.Iter) {
 // wait blocks for one acknowledgement, the run's end, or the delivery
 // timeout (then every unanswered message is counted failed and the
 // window starts afresh).
-func (s *windowSender) wait(ctx context.Context, it *engine.Iter) error {
+func (s *windowSender) wait(ctx context.Context, it *vu.Iter) error {
 	s.timer.Reset(s.b.opts.DeliveryTimeout + guardSlack)
 	defer s.timer.Stop()
 	select {
@@ -156,7 +156,7 @@ func (s *windowSender) wait(ctx context.Context, it *engine.Iter) error {
 }
 
 // record records the outcome of slot i and frees it.
-func (s *windowSender) record(it *engine.Iter, i int, err error) {
+func (s *windowSender) record(it *vu.Iter, i int, err error) {
 	b, sl := s.b, s.gen.slots[i]
 	if !sl.inUse {
 		return

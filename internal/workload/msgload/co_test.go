@@ -9,6 +9,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // stallBroker is a synthetic broker that acknowledges a message 1 ms
@@ -35,7 +36,7 @@ type coScenario struct {
 	e2e    metrics.ID
 }
 
-func (s *coScenario) NewVU(context.Context, int) (engine.VU, error) {
+func (s *coScenario) NewVU(context.Context, int) (vu.VU, error) {
 	if stalled, left := s.broker.stalled(); stalled {
 		time.Sleep(left)
 	}
@@ -44,10 +45,10 @@ func (s *coScenario) NewVU(context.Context, int) (engine.VU, error) {
 
 type coVU struct {
 	s  *coScenario
-	it *engine.Iter
+	it *vu.Iter
 }
 
-func (v *coVU) Iterate(_ context.Context, it *engine.Iter) error {
+func (v *coVU) Iterate(_ context.Context, it *vu.Iter) error {
 	s := v.s
 	v.it = it
 	s.Begin(it)

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // Core is the state of one messaging scenario that both families share:
@@ -102,7 +102,7 @@ type Counter struct {
 	_ [56]byte
 }
 
-var _ engine.Starter = (*Core)(nil)
+var _ vu.Starter = (*Core)(nil)
 
 func (c *Core) init() {
 	c.initOnce.Do(func() {
@@ -127,7 +127,7 @@ func (c *Core) Go(f func(ctx context.Context)) {
 	}()
 }
 
-// Started implements engine.Starter: it fixes the scenario's start,
+// Started implements vu.Starter: it fixes the scenario's start,
 // records the layout, starts the sampler of a producing scenario and the
 // OnStart work.
 func (c *Core) Started(_ context.Context, at time.Duration, clock metrics.Clock) {
@@ -207,7 +207,7 @@ func (c *Core) Phase(at time.Duration) int {
 
 // Begin runs at the start of every iteration: it records what the
 // background work left pending.
-func (c *Core) Begin(it *engine.Iter) { c.Pending.Drain(it.Rec, it.Start) }
+func (c *Core) Begin(it *vu.Iter) { c.Pending.Drain(it.Rec, it.Start) }
 
 // StopBackground stops and waits for the background goroutines; the
 // sampler's last sample (the drain) is then pending.
@@ -221,7 +221,7 @@ func (c *Core) StopBackground() {
 // it never ran): the first stops the background work, runs AtClose and
 // records what is pending on its own recorder, so that nothing measured
 // after the last iteration is lost.
-func (c *Core) CloseVU(it *engine.Iter) {
+func (c *Core) CloseVU(it *vu.Iter) {
 	if it == nil || it.Rec == nil || !c.started.Load() {
 		return
 	}
@@ -238,7 +238,7 @@ func (c *Core) CloseVU(it *engine.Iter) {
 
 // Acknowledged records one acknowledged message of size bytes to part on
 // the VU's recorder r at end.
-func (c *Core) Acknowledged(r *metrics.Recorder, end time.Duration, part, size int) {
+func (c *Core) Acknowledged(r vu.Recorder, end time.Duration, part, size int) {
 	m := c.IDs
 	r.Add(m.Messages, end, 1)
 	r.Add(m.Bytes, end, int64(size))
@@ -261,7 +261,7 @@ func (c *Core) Acknowledged(r *metrics.Recorder, end time.Duration, part, size i
 // that made the VU late shows in publish_latency and e2e_latency
 // (coordinated omission). A family stamps the message with its origin's
 // wall time.
-func Origin(it *engine.Iter, sent time.Duration) time.Duration {
+func Origin(it *vu.Iter, sent time.Duration) time.Duration {
 	if it.Intended != it.Start && it.Intended < sent {
 		return it.Intended
 	}
@@ -273,7 +273,7 @@ func Origin(it *engine.Iter, sent time.Duration) time.Duration {
 // acknowledged the message and its publish latency from its origin (see
 // Origin) and, under an arrival-rate executor, its publish delay. It
 // returns the end time.
-func (c *Core) Published(it *engine.Iter, label string, part int, sent time.Duration, size int, res driver.Result) time.Duration {
+func (c *Core) Published(it *vu.Iter, label string, part int, sent time.Duration, size int, res driver.Result) time.Duration {
 	end := it.Request(label, sent, res)
 	c.published(it, end, part, it.Intended, sent, it.Intended != it.Start, size, res.Err)
 	return end
@@ -283,8 +283,8 @@ func (c *Core) Published(it *engine.Iter, label string, part int, sent time.Dura
 // offset, when its acknowledgement arrived), recorded later: a window's
 // acknowledgements are taken as they come and recorded when the window is
 // complete.
-func (c *Core) PublishedEnd(it *engine.Iter, label string, part int, sent, end time.Duration, size int, res driver.Result) time.Duration {
-	end = it.RequestAuditAt(engine.Audit{Label: label}, sent, end, res)
+func (c *Core) PublishedEnd(it *vu.Iter, label string, part int, sent, end time.Duration, size int, res driver.Result) time.Duration {
+	end = it.RequestAuditAt(vu.Audit{Label: label}, sent, end, res)
 	c.published(it, end, part, it.Intended, sent, it.Intended != it.Start, size, res.Err)
 	return end
 }
@@ -293,13 +293,13 @@ func (c *Core) PublishedEnd(it *engine.Iter, label string, part int, sent, end t
 // recorded by a later iteration than the one that sent it (a window of
 // messages in flight); scheduled tells that intended came from an
 // arrival-rate schedule.
-func (c *Core) PublishedAt(it *engine.Iter, label string, part int, intended, sent time.Duration, scheduled bool, size int, res driver.Result) time.Duration {
+func (c *Core) PublishedAt(it *vu.Iter, label string, part int, intended, sent time.Duration, scheduled bool, size int, res driver.Result) time.Duration {
 	end := it.RequestAt(label, intended, sent, res)
 	c.published(it, end, part, intended, sent, scheduled, size, res.Err)
 	return end
 }
 
-func (c *Core) published(it *engine.Iter, end time.Duration, part int, intended, sent time.Duration, scheduled bool, size int, err error) {
+func (c *Core) published(it *vu.Iter, end time.Duration, part int, intended, sent time.Duration, scheduled bool, size int, err error) {
 	if err != nil {
 		c.Failed.Add(1)
 		return
@@ -332,7 +332,7 @@ func (c *Core) Note(format string, args ...any) {
 	}
 }
 
-// Notes implements engine.Noter: the scenario's notes for its summary.
+// Notes implements vu.Noter: the scenario's notes for its summary.
 func (c *Core) Notes() []string {
 	c.notesMu.Lock()
 	defer c.notesMu.Unlock()

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // slotWait is how long a MaxRate VU waits for a slot before its iteration
@@ -52,7 +52,7 @@ func NewMaxRate(core *Core, o SearchOptions, load Progress) *MaxRate {
 // VU's reused timer) and sets it as the iteration's intended start. ok is
 // false when there was none (paused between steps, or the run stopped:
 // err is then ctx's error).
-func (m *MaxRate) Next(ctx context.Context, it *engine.Iter, timer *time.Timer) (ok bool, err error) {
+func (m *MaxRate) Next(ctx context.Context, it *vu.Iter, timer *time.Timer) (ok bool, err error) {
 	intended, ok, err := m.pace.Next(ctx, timer, slotWait)
 	if !ok {
 		return false, err

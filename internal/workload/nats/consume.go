@@ -12,7 +12,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
-	"github.com/stampede-bench/stampede/internal/engine"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // fetchWait bounds one pull, so that VUs notice the end of the run and
@@ -37,9 +37,9 @@ type durable struct {
 }
 
 var (
-	_ engine.Scenario   = (*consumeScenario)(nil)
-	_ engine.Setupper   = (*consumeScenario)(nil)
-	_ engine.Teardowner = (*consumeScenario)(nil)
+	_ vu.Scenario   = (*consumeScenario)(nil)
+	_ vu.Setupper   = (*consumeScenario)(nil)
+	_ vu.Teardowner = (*consumeScenario)(nil)
 )
 
 func newConsume(r *run) *consumeScenario {
@@ -72,7 +72,7 @@ func (s *consumeScenario) Setup(ctx context.Context) error {
 	return nil
 }
 
-func (s *consumeScenario) NewVU(ctx context.Context, id int) (engine.VU, error) {
+func (s *consumeScenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	d := s.durables[id%len(s.durables)]
 	vc, err := s.vuConn("stampede-consume-" + strconv.Itoa(id))
 	if err != nil {
@@ -101,10 +101,10 @@ type consumeVU struct {
 	s  *consumeScenario
 	vc *vuConn
 	c  jetstream.Consumer
-	it *engine.Iter
+	it *vu.Iter
 }
 
-func (v *consumeVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *consumeVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	s := v.s
 	s.Begin(it)
 	v.it = it

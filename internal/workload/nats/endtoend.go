@@ -11,8 +11,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // e2eScenario is nats.EndToEnd: an iteration publishes one message
@@ -41,9 +41,9 @@ type e2eScenario struct {
 }
 
 var (
-	_ engine.Scenario   = (*e2eScenario)(nil)
-	_ engine.Setupper   = (*e2eScenario)(nil)
-	_ engine.Teardowner = (*e2eScenario)(nil)
+	_ vu.Scenario   = (*e2eScenario)(nil)
+	_ vu.Setupper   = (*e2eScenario)(nil)
+	_ vu.Teardowner = (*e2eScenario)(nil)
 )
 
 func newEndToEnd(r *run) *e2eScenario {
@@ -117,7 +117,7 @@ func (s *e2eScenario) dispatch(msg jetstream.Msg) {
 	s.dups.Add(1)
 }
 
-func (s *e2eScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
+func (s *e2eScenario) NewVU(_ context.Context, id int) (vu.VU, error) {
 	p, err := newPublisher(s.base, id)
 	if err != nil {
 		return nil, err
@@ -196,7 +196,7 @@ type e2eVU struct {
 // overdueError is the one label of a message not consumed in time.
 const overdueError = "e2e timeout: acknowledged, not consumed within --nats-e2e-timeout (the stream is asked at the end whether it holds it)"
 
-func (v *e2eVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *e2eVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	s := v.s
 	s.Begin(it)
 	v.p.it = it

@@ -18,11 +18,11 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/natscluster"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // EmbeddedNote is said in every summary of a run on the embedded cluster.
@@ -254,7 +254,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}
 	notes = append(notes, layoutNote(&o, leaders, clusterSize(cluster, jsz), env.MaxVUs, streamsGiven || env.Target != ""))
 	r.ids = registerMetrics(env.Metrics, names, &o, cluster != nil)
-	opened := &workload.Opened{Scenarios: map[string]engine.Scenario{}, Target: target, TargetVersion: "nats-server " + version}
+	opened := &workload.Opened{Scenarios: map[string]vu.Scenario{}, Target: target, TargetVersion: "nats-server " + version}
 	for _, n := range names {
 		switch n {
 		case ScenarioPublish:

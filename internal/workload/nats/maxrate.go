@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // maxRateScenario is nats.MaxRate: the messaging core's search
@@ -25,8 +25,8 @@ type maxRateScenario struct {
 }
 
 var (
-	_ engine.Scenario   = (*maxRateScenario)(nil)
-	_ engine.Teardowner = (*maxRateScenario)(nil)
+	_ vu.Scenario   = (*maxRateScenario)(nil)
+	_ vu.Teardowner = (*maxRateScenario)(nil)
 )
 
 func newMaxRate(r *run) *maxRateScenario {
@@ -36,7 +36,7 @@ func newMaxRate(r *run) *maxRateScenario {
 	return s
 }
 
-func (s *maxRateScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
+func (s *maxRateScenario) NewVU(_ context.Context, id int) (vu.VU, error) {
 	p, err := newPublisher(s.base, id)
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ type maxRateVU struct {
 	timer *time.Timer
 }
 
-func (v *maxRateVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *maxRateVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	s := v.s
 	s.Begin(it)
 	v.p.it = it

@@ -12,8 +12,8 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // Scenario names.
@@ -44,7 +44,7 @@ type publisher struct {
 	// sentNs is the wall time of the last message published.
 	sentNs int64
 	// it is the VU's last iteration, for closeVU.
-	it *engine.Iter
+	it *vu.Iter
 	// lastSeq is the stream sequence of the last PubAck, lastSi the
 	// index of its stream.
 	lastSeq uint64
@@ -86,7 +86,7 @@ func newPublisher(b *base, id int) (*publisher, error) {
 }
 
 // pick returns the next stream index and stamps the payload.
-func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
+func (p *publisher) pick(it *vu.Iter) (int, time.Duration) {
 	p.it = it
 	p.b.Sent.Add(1)
 	si := p.next
@@ -108,7 +108,7 @@ func (p *publisher) pick(it *engine.Iter) (int, time.Duration) {
 // publishSync publishes one message and waits for its PubAck: a window
 // of one (publishAsync). ok reports an acknowledged message; err is the
 // run's stop.
-func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, err error) {
+func (p *publisher) publishSync(ctx context.Context, it *vu.Iter) (ok bool, err error) {
 	if err := p.publishAsync(ctx, it, 1); err != nil {
 		return false, err
 	}
@@ -127,7 +127,7 @@ func (p *publisher) publishSync(ctx context.Context, it *engine.Iter) (ok bool, 
 // window. A message that found no stream to answer is sent again, up to
 // --nats-publish-retries times, after one --nats-publish-retry-wait for
 // all of the window's.
-func (p *publisher) publishAsync(ctx context.Context, it *engine.Iter, k int) error {
+func (p *publisher) publishAsync(ctx context.Context, it *vu.Iter, k int) error {
 	if p.acks == nil {
 		// The async publish takes its PubAcks itself, not through
 		// nats.go's PublishMsgAsync.
@@ -188,7 +188,7 @@ func (p *publisher) send(i int, restamp bool) error {
 // wait waits until every message of the window is answered, failing with
 // errAckTimeout those whose PubAck did not come within timeout of their
 // last publish (from); timedOut tells that one did, stop that ctx ended.
-func (p *publisher) wait(ctx context.Context, it *engine.Iter, timeout time.Duration) (timedOut bool, stop error) {
+func (p *publisher) wait(ctx context.Context, it *vu.Iter, timeout time.Duration) (timedOut bool, stop error) {
 	a := p.acks
 	if a.complete() {
 		return false, nil
@@ -227,7 +227,7 @@ func (p *publisher) wait(ctx context.Context, it *engine.Iter, timeout time.Dura
 // resend sends again, after one --nats-publish-retry-wait, the window's
 // messages that found no stream to answer, each counted as a retry; false
 // when there were none or ctx ended.
-func (p *publisher) resend(ctx context.Context, it *engine.Iter) bool {
+func (p *publisher) resend(ctx context.Context, it *vu.Iter) bool {
 	a := p.acks
 	n := 0
 	for i := range p.from {
@@ -256,7 +256,7 @@ func (p *publisher) resend(ctx context.Context, it *engine.Iter) bool {
 	return true
 }
 
-func (p *publisher) record(it *engine.Iter, si int, sent time.Duration, err error) {
+func (p *publisher) record(it *vu.Iter, si int, sent time.Duration, err error) {
 	b := p.b
 	b.Published(it, b.streams[si], si, sent, len(p.buf), driver.Result{Rows: 1, Err: natsdrv.Wrap(err)})
 }
@@ -275,9 +275,9 @@ func (p *publisher) close() {
 type publishScenario struct{ *base }
 
 var (
-	_ engine.Scenario   = (*publishScenario)(nil)
-	_ engine.Teardowner = (*publishScenario)(nil)
-	_ engine.Noter      = (*publishScenario)(nil)
+	_ vu.Scenario   = (*publishScenario)(nil)
+	_ vu.Teardowner = (*publishScenario)(nil)
+	_ vu.Noter      = (*publishScenario)(nil)
 )
 
 func newPublish(r *run) *publishScenario {
@@ -287,7 +287,7 @@ func newPublish(r *run) *publishScenario {
 	return s
 }
 
-func (s *publishScenario) NewVU(_ context.Context, id int) (engine.VU, error) {
+func (s *publishScenario) NewVU(_ context.Context, id int) (vu.VU, error) {
 	p, err := newPublisher(s.base, id)
 	if err != nil {
 		return nil, err
@@ -315,7 +315,7 @@ type publishVU struct {
 	p *publisher
 }
 
-func (v *publishVU) Iterate(ctx context.Context, it *engine.Iter) error {
+func (v *publishVU) Iterate(ctx context.Context, it *vu.Iter) error {
 	v.s.Begin(it)
 	if v.s.opts.PublishMode == "sync" {
 		_, err := v.p.publishSync(ctx, it)
