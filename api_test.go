@@ -3,9 +3,7 @@ package stampede_test
 import (
 	"bufio"
 	"bytes"
-	"go/ast"
 	"go/importer"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"io"
@@ -16,7 +14,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"unicode"
 )
 
 // publicPackages are the packages a Go user imports; their exported API
@@ -40,21 +37,15 @@ var publicPackages = []string{
 	"github.com/stampede-bench/stampede/threshold",
 	"github.com/stampede-bench/stampede/verdict",
 	"github.com/stampede-bench/stampede/vu",
+	"github.com/stampede-bench/stampede/plan",
 }
 
 // notYetPublic are the identifiers of the public API that still expose an
-// internal package's type (issue 26 item 3): the plan, its result and
-// what Execute uses from the process (Plan, PlanScenario, Result, Deps),
-// and the built-in families' Options. Each is named by its package path
+// internal package's type (issue 26 item 3): the built-in families'
+// Options. Each is named by its package path
 // after the module's, and the test fails when one of them no longer
 // exposes anything, so that the list only shrinks.
 var notYetPublic = map[string]bool{
-	"DefaultDeps":                     true,
-	"Deps":                            true,
-	"Execute":                         true,
-	"Plan":                            true,
-	"PlanScenario":                    true,
-	"Result":                          true,
 	"families/builtin.DefaultOptions": true,
 	"families/builtin.New":            true,
 	"families/builtin.Options":        true,
@@ -264,123 +255,4 @@ func firstInternal(typ types.Type, seen map[types.Type]bool) string {
 
 func isInternal(path string) bool {
 	return strings.Contains(path, "/internal/") || strings.HasSuffix(path, "/internal")
-}
-
-// TestAliasDocsListTheRealFields checks the field lists that the doc
-// comments of package stampede's remaining aliases (notYetPublic) copy
-// from the internal types: every exported field of the type is named in
-// the comment, and every name a comment's field list gives (an indented
-// line "Name Type" or "Name, Other Type") is a field or method of it, so
-// that go doc of the alias cannot drift from what the type holds.
-func TestAliasDocsListTheRealFields(t *testing.T) {
-	exports := exportData(t, publicPackages[:1])
-	imp := importer.ForCompiler(token.NewFileSet(), "gc", func(path string) (io.ReadCloser, error) {
-		f, ok := exports[path]
-		if !ok {
-			return nil, os.ErrNotExist
-		}
-		return os.Open(f)
-	})
-	pkg, err := imp.Import(module)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, decl := range f.Decls {
-			gd, ok := decl.(*ast.GenDecl)
-			if !ok || gd.Tok != token.TYPE {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				ts := spec.(*ast.TypeSpec)
-				if !ts.Assign.IsValid() || !notYetPublic[ts.Name.Name] {
-					continue // not an alias, or one of a public type, documented there
-				}
-				doc := ts.Doc
-				if doc == nil {
-					doc = gd.Doc
-				}
-				named, ok := types.Unalias(pkg.Scope().Lookup(ts.Name.Name).Type()).(*types.Named)
-				if !ok {
-					continue
-				}
-				st, ok := named.Underlying().(*types.Struct)
-				if !ok || doc == nil {
-					continue
-				}
-				checked++
-				checkFieldDoc(t, ts.Name.Name, doc.Text(), named, st)
-			}
-		}
-	}
-	if checked == 0 {
-		t.Fatal("no alias of a struct type found: the test checks nothing")
-	}
-}
-
-// checkFieldDoc reports the drift between doc, the comment of alias
-// name, and the struct st of type named.
-func checkFieldDoc(t *testing.T, name, doc string, named *types.Named, st *types.Struct) {
-	t.Helper()
-	words := map[string]bool{}
-	for _, w := range strings.FieldsFunc(doc, func(r rune) bool {
-		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) {
-		words[w] = true
-	}
-	members := map[string]bool{}
-	for i := range st.NumFields() {
-		f := st.Field(i)
-		if !f.Exported() {
-			continue
-		}
-		members[f.Name()] = true
-		if !words[f.Name()] {
-			t.Errorf("the doc comment of %s does not name its field %s", name, f.Name())
-		}
-	}
-	ms := types.NewMethodSet(types.NewPointer(named))
-	for i := range ms.Len() {
-		members[ms.At(i).Obj().Name()] = true
-	}
-	for _, line := range strings.Split(doc, "\n") {
-		if !strings.HasPrefix(line, "\t") {
-			continue
-		}
-		list, _, _ := strings.Cut(strings.TrimSpace(line), "//")
-		fields := strings.Fields(list)
-		if len(fields) < 2 {
-			continue
-		}
-		// The names are what precedes the type: "A, B T" or "A T".
-		var names []string
-		for _, f := range fields[:len(fields)-1] {
-			n := strings.TrimSuffix(f, ",")
-			names = append(names, n)
-			if !strings.HasSuffix(f, ",") {
-				break
-			}
-		}
-		for _, n := range names {
-			if n == "" || !unicode.IsUpper(rune(n[0])) {
-				break
-			}
-			if !members[n] {
-				t.Errorf("the doc comment of %s lists %s, which the type has not (line %q)", name, n, strings.TrimSpace(line))
-			}
-		}
-	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/termio"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/plan"
 )
 
 // runRun is `stampede run`: translate the flags into a plan, check it, then
@@ -105,10 +106,10 @@ const ExitInterrupted = 130
 // runDeps are the run's dependencies on this process, with messages as
 // the display flags say.
 func runDeps(env *Env, f *runFlags) run.Deps {
-	d := run.Deps{
+	d := run.Deps{Deps: plan.Deps{
 		Outputs: env.outputs(), Getenv: env.Getenv, Log: env.Stderr, Warn: env.Stderr,
 		StdoutTTY: termio.IsTerminal(env.Stdout),
-	}
+	}}
 	if d.StdoutTTY {
 		d.ConsoleWidth = termio.Width(env.Stdout, env.Getenv)
 	}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/executor"
-	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/output/outputs"
@@ -17,6 +16,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/runconfig"
 	"github.com/stampede-bench/stampede/internal/secret"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/plan"
 )
 
 // planInput is what `stampede run` was given: the parsed flags, which of
@@ -45,14 +45,14 @@ func buildPlan(in planInput) (run.Plan, error) {
 	if f.bindErr != nil {
 		return run.Plan{}, f.bindErr
 	}
-	p := run.Plan{
+	p := run.Plan{Plan: plan.Plan{
 		Concurrent: f.concurrent, DataDir: f.dataDir, Seed: f.seed, Timeout: f.timeout,
-		Backoff:               engine.Backoff{Min: f.backoff, Max: f.backoffMax},
+		Backoff:               executor.Backoff{Min: f.backoff, Max: f.backoffMax},
 		InsecureSkipTLSVerify: f.k6.insecure, UserAgent: f.k6.userAgent,
 		NoThresholds: f.k6.noThresholds, Repeat: f.repeat,
 		CommandLine:     secret.RedactTagArgs(secret.RedactEnvArgs(secret.RedactArgs(in.commandLine))),
 		WorkloadOptions: in.workloadOptions,
-	}
+	}}
 	if f.backoff == 0 {
 		p.Backoff.Min = -1 // --backoff 0: no waiting
 	}

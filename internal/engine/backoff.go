@@ -5,42 +5,23 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/metrics"
 )
 
+// Backoff is the per-VU wait after connection failures (executor.Backoff).
+type Backoff = executor.Backoff
+
 // Defaults of Backoff.
 const (
-	DefaultBackoffMin = 50 * time.Millisecond
-	DefaultBackoffMax = time.Second
+	DefaultBackoffMin = executor.DefaultBackoffMin
+	DefaultBackoffMax = executor.DefaultBackoffMax
 )
-
-// Backoff is how long a VU of a closed-model executor waits after an
-// iteration that failed to reach the target (connection refused, reset,
-// unreachable): Min after the first such failure, doubling after each
-// further one up to Max, and none again once an iteration gets through.
-// A dead target is then retried a few times a second per VU instead of in
-// a tight loop. Arrival-rate executors do not back off: their iterations
-// keep their schedule. Min < 0 disables backing off; zero values mean the
-// defaults.
-type Backoff struct {
-	Min, Max time.Duration
-}
-
-func (b Backoff) withDefaults() Backoff {
-	if b.Min == 0 {
-		b.Min = DefaultBackoffMin
-	}
-	if b.Max == 0 {
-		b.Max = DefaultBackoffMax
-	}
-	b.Max = max(b.Max, b.Min)
-	return b
-}
 
 // backOff waits after a connection failure of v (interrupted by ctx) and
 // returns the time after the wait; after a success it resets v's wait.
 func (r *runner) backOff(ctx context.Context, v *vuState, failed bool, now time.Duration) time.Duration {
-	b := r.deps.Backoff.withDefaults()
+	b := r.deps.Backoff.WithDefaults()
 	if !failed || b.Min < 0 {
 		v.wait = 0
 		return now

@@ -87,6 +87,9 @@ var layers = []layer{
 	{2, "internal/workload/graph/datagen", ""},
 	{2, "internal/workload/graph/ldbctest", "test data"},
 	{2, "internal/output", "the Output interface and registry"},
+	// A run as a value names its families, executors, outputs and
+	// thresholds.
+	{2, "plan", "a run as a value: Plan, Deps, Result"},
 
 	// The engine and the outputs are peers.
 	{3, "internal/engine", ""},

@@ -5,37 +5,14 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/output"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/plan"
 )
 
-// Deps are what Execute and Preflight use from the process: outputs,
-// environment and where messages go. Nil writers discard. (Each family
-// opens its targets with drivers of its own.)
+// Deps are a public plan.Deps with what only the command line sets: the
+// live display.
 type Deps struct {
-	// Outputs make the live outputs Plan.Outputs name (--out NAME=ARG);
-	// nil: stampede's own (outputs.New).
-	Outputs *output.Registry
-	// Getenv reads an environment variable (credentials, tokens); nil
-	// reads none.
-	Getenv func(string) string
-	// Log receives the families' preparation messages (data generation,
-	// loading); nil keeps them quiet.
-	Log io.Writer
-	// Info receives the run's own informational lines (live endpoints,
-	// the segment plan, the wait for StartAt, the result directory).
-	Info io.Writer
-	// Warn receives warnings that are always shown (an output that cannot
-	// keep up).
-	Warn io.Writer
-	// ProgressBars receives the families' progress bars (a terminal); nil
-	// shows none.
-	ProgressBars io.Writer
-	// StdoutTTY tells the k6 summary that stdout is a terminal.
-	StdoutTTY bool
-	// ConsoleWidth is the terminal's width for the summary printed on it
-	// (0: 80 columns).
-	ConsoleWidth int
+	plan.Deps
 	// Display, when set, makes the live display of the run (a progress
 	// line); it is told about each scenario and stopped when the engine
 	// returns.

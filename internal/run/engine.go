@@ -9,6 +9,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/output"
+	"github.com/stampede-bench/stampede/plan"
 )
 
 // targetInfo is what the opened families said about their targets.
@@ -113,7 +114,7 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 	if werr := outs.WriteDir(dir); werr != nil {
 		errs = append(errs, werr)
 	}
-	res = &Result{Dir: dir, Snapshot: snap, Interrupted: interrupted, Tags: tags}
+	res = &Result{Result: plan.Result{Dir: dir, Snapshot: snap, Interrupted: interrupted, Tags: tags}}
 	release() // the room kept for what follows
 	finishErr := finishDir(deps, p, res)
 	if ferr := outs.Finish(ctx, output.Finished{Dir: dir, Snapshot: snap, SummaryJSON: res.SummaryJSON}); ferr != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
 	httpfam "github.com/stampede-bench/stampede/internal/workload/http"
+	"github.com/stampede-bench/stampede/plan"
 	"github.com/stampede-bench/stampede/vu"
 )
 
@@ -28,14 +29,14 @@ func noopPlan(t *testing.T, dir string, n int64, thresholds ...string) Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Plan{
+	return Plan{Plan: plan.Plan{
 		Scenarios: []Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: n}.Defaults()}},
 		Out: dir, Thresholds: ts, Outputs: []OutputSpec{{Kind: outputs.Requests}, {Kind: outputs.Series}},
-	}
+	}}
 }
 
-func testDeps() Deps { return Deps{Outputs: outputs.New()} }
+func testDeps() Deps { return Deps{Deps: plan.Deps{Outputs: outputs.New()}} }
 
 func TestExecuteWritesResultDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "b")
@@ -88,14 +89,14 @@ func TestExecuteThresholdFails(t *testing.T) {
 // usage error, and nothing is left behind.
 func TestExecuteFailsCleanly(t *testing.T) {
 	root := t.TempDir()
-	for name, plan := range map[string]Plan{
+	for name, p := range map[string]Plan{
 		"unknown metric":   noopPlan(t, filepath.Join(root, "m", "r"), 10, "nosuchmetric: count>0"),
 		"no result dir":    noopPlan(t, "", 10),
-		"invalid executor": {Scenarios: []Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()), Config: engine.Config{Executor: "nope"}}}, Out: filepath.Join(root, "x")},
-		"no family":        {Scenarios: []Scenario{{Name: "builtin.Noop", Config: engine.Config{Executor: engine.ConstantVUs, VUs: 1, Duration: time.Second}.Defaults()}}, Out: filepath.Join(root, "y")},
+		"invalid executor": {Plan: plan.Plan{Scenarios: []Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()), Config: engine.Config{Executor: "nope"}}}, Out: filepath.Join(root, "x")}},
+		"no family":        {Plan: plan.Plan{Scenarios: []Scenario{{Name: "builtin.Noop", Config: engine.Config{Executor: engine.ConstantVUs, VUs: 1, Duration: time.Second}.Defaults()}}, Out: filepath.Join(root, "y")}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := Execute(context.Background(), plan, testDeps()); !usage.Is(err) {
+			if _, err := Execute(context.Background(), p, testDeps()); !usage.Is(err) {
 				t.Errorf("err = %v, want a usage error", err)
 			}
 			if ents, _ := os.ReadDir(root); len(ents) != 0 {
@@ -169,12 +170,12 @@ func TestExecuteRefusesUnopenedScenario(t *testing.T) {
 func TestExecuteFamiliesBringTheirDrivers(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) }))
 	defer srv.Close()
-	p := Plan{
+	p := Plan{Plan: plan.Plan{
 		Scenarios: []Scenario{{Name: "http.Request", Family: httpfam.New(httpfam.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 5}.Defaults()}},
 		Target: srv.URL, Out: filepath.Join(t.TempDir(), "r"),
-	}
-	res, err := Execute(context.Background(), p, Deps{Outputs: outputs.New()})
+	}}
+	res, err := Execute(context.Background(), p, Deps{Deps: plan.Deps{Outputs: outputs.New()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/output/outputs"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
+	"github.com/stampede-bench/stampede/plan"
 )
 
 // notedFamily wraps builtin under another name, with a family note and a
@@ -41,13 +42,13 @@ func TestNotesGoWhereTheyBelong(t *testing.T) {
 		scenarioNotes: map[string][]string{"builtin.Noop": {"parameters of builtin.Noop"}}}
 	b := &notedFamily{Family: builtin.New(builtin.DefaultOptions()), name: "b", note: "family b's target"}
 	cfg := engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 2}.Defaults()
-	p := Plan{
+	p := Plan{Plan: plan.Plan{
 		Scenarios: []Scenario{
 			{Name: "builtin.Noop", Family: a, Config: cfg},
 			{Name: "builtin.Sleep", Family: b, Config: cfg},
 		},
 		Out: filepath.Join(t.TempDir(), "r"), Outputs: []OutputSpec{{Kind: outputs.Requests}, {Kind: outputs.Series}},
-	}
+	}}
 	res, err := Execute(context.Background(), p, testDeps())
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/stampede-bench/stampede/executor"
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/plan"
 )
 
 func TestParseStartAt(t *testing.T) {
@@ -97,7 +98,7 @@ func TestCheckStartAt(t *testing.T) {
 }
 
 func TestWaitStartAt(t *testing.T) {
-	deps := Deps{Info: &bytes.Buffer{}}
+	deps := Deps{Deps: plan.Deps{Info: &bytes.Buffer{}}}
 	// No start time: the clock starts now.
 	if err := waitStartAt(context.Background(), deps, time.Time{}); err != nil {
 		t.Fatalf("no start-at: %v", err)

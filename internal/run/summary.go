@@ -1,6 +1,8 @@
 package run
 
 import (
+	"bytes"
+
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/result/finish"
 	"github.com/stampede-bench/stampede/threshold"
@@ -31,5 +33,11 @@ func finishDir(deps Deps, p Plan, res *Result) error {
 	res.Verdict = verdict.Of(res.Snapshot)
 	res.Thresholds, res.ThresholdsFailed = fin.Thresholds, fin.Failed
 	res.SummaryJSON, res.SummaryText = fin.JSON, fin.Text
+	if fin.JSON != nil {
+		var ansi bytes.Buffer
+		if werr := fin.WriteConsole(&ansi, true); werr == nil {
+			res.SummaryANSI = ansi.Bytes()
+		}
+	}
 	return err
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
+	"github.com/stampede-bench/stampede/plan"
 )
 
 // noopRun runs builtin.Noop into dir with the given tag and threshold.
@@ -24,11 +25,11 @@ func noopRun(t *testing.T, dir string, tags map[string]string, thresholds ...str
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = run.Execute(context.Background(), run.Plan{
+	_, err = run.Execute(context.Background(), run.Plan{Plan: plan.Plan{
 		Scenarios: []run.Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 30}.Defaults()}},
 		Out: dir, Tags: tags, Thresholds: ts, Outputs: []run.OutputSpec{{Kind: outputs.Series}},
-	}, run.Deps{Outputs: outputs.New()})
+	}}, run.Deps{Deps: plan.Deps{Outputs: outputs.New()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/run"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
+	"github.com/stampede-bench/stampede/plan"
 )
 
 func TestNewStep(t *testing.T) {
@@ -67,15 +68,15 @@ func noopRunner(stdout, stderr *bytes.Buffer, plans *[]run.Plan) Runner {
 	fam := builtin.New(builtin.DefaultOptions())
 	return Runner{
 		Plan: func(st Step) (run.Plan, error) {
-			p := run.Plan{
+			p := run.Plan{Plan: plan.Plan{
 				Scenarios: []run.Scenario{{Name: "builtin.Noop", Family: fam,
 					Config: engine.Config{Executor: engine.SharedIterations, VUs: st.VUs, Iterations: 40}.Defaults()}},
 				Outputs: []run.OutputSpec{{Kind: outputs.Series}}, Out: "elsewhere",
-			}
+			}}
 			*plans = append(*plans, p)
 			return p, nil
 		},
-		Deps:   run.Deps{Outputs: outputs.New()},
+		Deps:   run.Deps{Deps: plan.Deps{Outputs: outputs.New()}},
 		Stdout: stdout, Stderr: stderr,
 	}
 }
@@ -297,11 +298,11 @@ func TestExecuteErrors(t *testing.T) {
 
 func TestAnalyseNoSweep(t *testing.T) {
 	dir := t.TempDir()
-	res, err := run.Execute(context.Background(), run.Plan{
+	res, err := run.Execute(context.Background(), run.Plan{Plan: plan.Plan{
 		Scenarios: []run.Scenario{{Name: "builtin.Noop", Family: builtin.New(builtin.DefaultOptions()),
 			Config: engine.Config{Executor: engine.SharedIterations, VUs: 1, Iterations: 5}.Defaults()}},
 		Out: filepath.Join(dir, "r"), Outputs: []run.OutputSpec{{Kind: outputs.Series}},
-	}, run.Deps{Outputs: outputs.New()})
+	}}, run.Deps{Deps: plan.Deps{Outputs: outputs.New()}})
 	if err != nil || res == nil {
 		t.Fatal(err)
 	}
