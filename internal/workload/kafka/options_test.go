@@ -188,3 +188,17 @@ func TestProfileOptionsAndFlags(t *testing.T) {
 		})
 	}
 }
+
+// The profile table, declared in kafkaopt, names its settings by the
+// flags this package binds.
+func TestProfileSettingsAreFlags(t *testing.T) {
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	New(DefaultOptions()).BindFlags(fs)
+	for _, p := range Profiles().List {
+		for _, s := range p.Settings {
+			if fs.Lookup(s.Option) == nil {
+				t.Errorf("profile %s sets %s, which is no flag of the family", p.Name, s.Option)
+			}
+		}
+	}
+}
