@@ -2,10 +2,8 @@ package workload
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/stampede-bench/stampede/internal/usage"
 )
@@ -24,31 +22,6 @@ type Profiles[O any] struct {
 	// Applied, when not nil, returns the profile that the options'
 	// ApplyProfile set on o ("" if none).
 	Applied func(o *O) string
-}
-
-// tables are the profile tables recorded by RegisterProfiles, by the
-// reflect.Type of their options.
-var tables sync.Map
-
-// RegisterProfiles records table as the profiles of options type O. A
-// family whose Options are declared in a public package
-// (families/kafka/kafkaopt) declares its profile table there, beside
-// ApplyProfile, which needs it, and registers it; the family's own
-// package, which cannot reach the unexported table, finds it with
-// ProfilesOf.
-func RegisterProfiles[O any](table func() Profiles[O]) {
-	tables.Store(reflect.TypeFor[O](), table)
-}
-
-// ProfilesOf returns the profile table RegisterProfiles recorded for O.
-// It panics when there is none: the package declaring O registers its
-// table when it is initialised.
-func ProfilesOf[O any]() Profiles[O] {
-	t, ok := tables.Load(reflect.TypeFor[O]())
-	if !ok {
-		panic(fmt.Sprintf("workload: no profiles registered for %v", reflect.TypeFor[O]()))
-	}
-	return t.(func() Profiles[O])()
 }
 
 // Profile is one named set of settings.

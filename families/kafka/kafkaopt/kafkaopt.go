@@ -287,11 +287,8 @@ func (o *Options) search() msgload.SearchOptions {
 	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
 }
 
-func init() { workload.RegisterProfiles(profiles) }
-
 // profiles returns the kafka profiles: the messaging core's seed profiles
-// translated into kafka settings, by option (flag) name. The family finds
-// them with workload.ProfilesOf.
+// translated into kafka settings, by option (flag) name.
 func profiles() workload.Profiles[Options] {
 	ps := workload.Profiles[Options]{Flag: "kafka-profile", Defaults: DefaultOptions,
 		Applied: func(o *Options) string { return o.applied }}
@@ -329,4 +326,47 @@ func (o *Options) ApplyProfile(name string) error {
 	}
 	o.Profile, o.applied = name, name
 	return nil
+}
+
+// WithProfile returns o with its profile (Profile) applied to the
+// settings for which explicit is false: those the user did not choose by
+// their flag. With explicit nil, the settings still at their
+// DefaultOptions value take the profile's, unless ApplyProfile applied
+// the profile already. The family runs with these options.
+func (o Options) WithProfile(explicit func(option string) bool) (Options, error) {
+	o.TopicConfigs = append([]string(nil), o.TopicConfigs...)
+	ps := profiles()
+	if explicit == nil && ps.Applied(&o) == o.Profile {
+		_, err := ps.Find(o.Profile)
+		return o, err
+	}
+	err := ps.Resolve(&o, o.Profile, explicit)
+	return o, err
+}
+
+// Given tells whether the user chose option (a flag name) of o, its
+// profile applied (WithProfile): by its flag (explicit), or, with
+// explicit nil, for options built in Go, by a value other than the
+// profile's.
+func (o *Options) Given(explicit func(option string) bool, option string) bool {
+	return profiles().Given(o, o.Profile, explicit, option)
+}
+
+// ChangedFromDefaults returns a function telling which of the settings
+// the profiles set (by flag name) differ in o from DefaultOptions: what a
+// program chose when it built o, which a profile then leaves alone.
+func (o Options) ChangedFromDefaults() func(option string) bool {
+	return profiles().ChangedIn(o)
+}
+
+// ProfileOptions returns the options (flag names) each profile sets, by
+// profile name.
+func ProfileOptions() map[string][]string {
+	out := map[string][]string{}
+	for _, p := range profiles().List {
+		for _, st := range p.Settings {
+			out[p.Name] = append(out[p.Name], st.Option)
+		}
+	}
+	return out
 }

@@ -233,12 +233,9 @@ func (o *Options) search() msgload.SearchOptions {
 // churning tells whether the run changes the cluster during the load.
 func (o *Options) churning() bool { return o.ChurnInterval > 0 || o.ChurnNodes }
 
-func init() { workload.RegisterProfiles(profiles) }
-
 // profiles returns the nats profiles: the messaging core's seed profiles
 // translated into nats settings, by option (flag) name. See docs/nats.md
-// for how they map to the seed's Kafka settings. The family finds them
-// with workload.ProfilesOf.
+// for how they map to the seed's Kafka settings.
 func profiles() workload.Profiles[Options] {
 	ps := workload.Profiles[Options]{Flag: "nats-profile", Defaults: DefaultOptions,
 		Applied: func(o *Options) string { return o.applied }}
@@ -276,4 +273,46 @@ func (o *Options) ApplyProfile(name string) error {
 	}
 	o.Profile, o.applied = name, name
 	return nil
+}
+
+// WithProfile returns o with its profile (Profile) applied to the
+// settings for which explicit is false: those the user did not choose by
+// their flag. With explicit nil, the settings still at their
+// DefaultOptions value take the profile's, unless ApplyProfile applied
+// the profile already. The family runs with these options.
+func (o Options) WithProfile(explicit func(option string) bool) (Options, error) {
+	ps := profiles()
+	if explicit == nil && ps.Applied(&o) == o.Profile {
+		_, err := ps.Find(o.Profile)
+		return o, err
+	}
+	err := ps.Resolve(&o, o.Profile, explicit)
+	return o, err
+}
+
+// Given tells whether the user chose option (a flag name) of o, its
+// profile applied (WithProfile): by its flag (explicit), or, with
+// explicit nil, for options built in Go, by a value other than the
+// profile's.
+func (o *Options) Given(explicit func(option string) bool, option string) bool {
+	return profiles().Given(o, o.Profile, explicit, option)
+}
+
+// ChangedFromDefaults returns a function telling which of the settings
+// the profiles set (by flag name) differ in o from DefaultOptions: what a
+// program chose when it built o, which a profile then leaves alone.
+func (o Options) ChangedFromDefaults() func(option string) bool {
+	return profiles().ChangedIn(o)
+}
+
+// ProfileOptions returns the options (flag names) each profile sets, by
+// profile name.
+func ProfileOptions() map[string][]string {
+	out := map[string][]string{}
+	for _, p := range profiles().List {
+		for _, st := range p.Settings {
+			out[p.Name] = append(out[p.Name], st.Option)
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/stampede-bench/stampede/families/kafka/kafkaopt"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
@@ -194,10 +195,10 @@ func TestProfileOptionsAndFlags(t *testing.T) {
 func TestProfileSettingsAreFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	New(DefaultOptions()).BindFlags(fs)
-	for _, p := range Profiles().List {
-		for _, s := range p.Settings {
-			if fs.Lookup(s.Option) == nil {
-				t.Errorf("profile %s sets %s, which is no flag of the family", p.Name, s.Option)
+	for name, opts := range kafkaopt.ProfileOptions() {
+		for _, opt := range opts {
+			if fs.Lookup(opt) == nil {
+				t.Errorf("profile %s sets %s, which is no flag of the family", name, opt)
 			}
 		}
 	}

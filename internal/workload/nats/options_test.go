@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/stampede-bench/stampede/families/nats/natsopt"
 	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
 
@@ -117,10 +118,10 @@ func TestProfileAndOptions(t *testing.T) {
 func TestProfileSettingsAreFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	New(DefaultOptions()).BindFlags(fs)
-	for _, p := range Profiles().List {
-		for _, s := range p.Settings {
-			if fs.Lookup(s.Option) == nil {
-				t.Errorf("profile %s sets %s, which is no flag of the family", p.Name, s.Option)
+	for name, opts := range natsopt.ProfileOptions() {
+		for _, opt := range opts {
+			if fs.Lookup(opt) == nil {
+				t.Errorf("profile %s sets %s, which is no flag of the family", name, opt)
 			}
 		}
 	}
