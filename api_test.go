@@ -25,10 +25,15 @@ var publicPackages = []string{
 	"github.com/stampede-bench/stampede/cmdline",
 	"github.com/stampede-bench/stampede/families",
 	"github.com/stampede-bench/stampede/families/builtin",
+	"github.com/stampede-bench/stampede/families/builtin/builtinopt",
 	"github.com/stampede-bench/stampede/families/graph",
+	"github.com/stampede-bench/stampede/families/graph/graphopt",
 	"github.com/stampede-bench/stampede/families/http",
+	"github.com/stampede-bench/stampede/families/http/httpopt",
 	"github.com/stampede-bench/stampede/families/kafka",
+	"github.com/stampede-bench/stampede/families/kafka/kafkaopt",
 	"github.com/stampede-bench/stampede/families/nats",
+	"github.com/stampede-bench/stampede/families/nats/natsopt",
 	"github.com/stampede-bench/stampede/metric",
 	"github.com/stampede-bench/stampede/flags",
 	"github.com/stampede-bench/stampede/executor",
@@ -38,29 +43,6 @@ var publicPackages = []string{
 	"github.com/stampede-bench/stampede/verdict",
 	"github.com/stampede-bench/stampede/vu",
 	"github.com/stampede-bench/stampede/plan",
-}
-
-// notYetPublic are the identifiers of the public API that still expose an
-// internal package's type (issue 26 item 3): the built-in families'
-// Options. Each is named by its package path
-// after the module's, and the test fails when one of them no longer
-// exposes anything, so that the list only shrinks.
-var notYetPublic = map[string]bool{
-	"families/builtin.DefaultOptions": true,
-	"families/builtin.New":            true,
-	"families/builtin.Options":        true,
-	"families/graph.DefaultOptions":   true,
-	"families/graph.New":              true,
-	"families/graph.Options":          true,
-	"families/http.DefaultOptions":    true,
-	"families/http.New":               true,
-	"families/http.Options":           true,
-	"families/kafka.DefaultOptions":   true,
-	"families/kafka.New":              true,
-	"families/kafka.Options":          true,
-	"families/nats.DefaultOptions":    true,
-	"families/nats.New":               true,
-	"families/nats.Options":           true,
 }
 
 // TestPublicAPINamesNoInternalType type-checks the public packages from
@@ -89,14 +71,7 @@ func TestPublicAPINamesNoInternalType(t *testing.T) {
 	}
 	var bad []string
 	for id, why := range exposed {
-		if !notYetPublic[id] {
-			bad = append(bad, id+why)
-		}
-	}
-	for id := range notYetPublic {
-		if _, ok := exposed[id]; !ok {
-			bad = append(bad, id+" exposes no internal type any more: take it off notYetPublic")
-		}
+		bad = append(bad, id+why)
 	}
 	sort.Strings(bad)
 	for _, b := range bad {

@@ -12,6 +12,7 @@ package builtin
 
 import (
 	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/families/builtin/builtinopt"
 	"github.com/stampede-bench/stampede/internal/workload/builtin"
 )
 
@@ -19,10 +20,10 @@ import (
 // builtin.Sleep). Fields (default; run flag):
 //
 //	Sleep time.Duration // the pause of each builtin.Sleep iteration (1s; --sleep)
-type Options = builtin.Options
+type Options = builtinopt.Options
 
 // DefaultOptions returns the builtin family's defaults.
-func DefaultOptions() Options { return builtin.DefaultOptions() }
+func DefaultOptions() Options { return builtinopt.DefaultOptions() }
 
 // New returns the builtin family with options o.
 func New(o Options) stampede.Family { return builtin.New(o) }

@@ -13,6 +13,7 @@ package graph
 
 import (
 	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/families/graph/graphopt"
 	family "github.com/stampede-bench/stampede/internal/workload/graph"
 )
 
@@ -28,10 +29,10 @@ import (
 //	ScenarioFiles []string // YAML files of custom graph scenarios (--scenario-file; docs/graph.md)
 //	DateFormat    string   // "iso", "millis" or "auto" (either, per value) ("auto"; --date-format)
 //	MaxRejected   string   // rows the embedded load may reject: a count or "0.1%" ("0"; --max-rejected)
-type Options = family.Options
+type Options = graphopt.Options
 
 // DefaultOptions returns the graph family's defaults.
-func DefaultOptions() Options { return family.DefaultOptions() }
+func DefaultOptions() Options { return graphopt.DefaultOptions() }
 
 // New returns the graph family with options o.
 func New(o Options) stampede.Family { return family.New(o) }

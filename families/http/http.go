@@ -12,6 +12,7 @@ package http
 
 import (
 	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/families/http/httpopt"
 	family "github.com/stampede-bench/stampede/internal/workload/http"
 )
 
@@ -24,11 +25,11 @@ import (
 //	Body         string   // the request body (--body)
 //	ParamsFile   string   // a CSV file whose columns fill {{column}} placeholders, a row per iteration (--params)
 //	ExpectStatus int      // the status every response must have (0: any below 400; --expect-status)
-type Options = family.Options
+type Options = httpopt.Options
 
 // DefaultOptions returns the http family's defaults (GET of the
 // target URL).
-func DefaultOptions() Options { return family.DefaultOptions() }
+func DefaultOptions() Options { return httpopt.DefaultOptions() }
 
 // New returns the http family with options o.
 func New(o Options) stampede.Family { return family.New(o) }

@@ -12,6 +12,7 @@ package kafka
 
 import (
 	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/families/kafka/kafkaopt"
 	family "github.com/stampede-bench/stampede/internal/workload/kafka"
 )
 
@@ -20,13 +21,13 @@ import (
 // brokers of the embedded cluster, topics, partitions, replication,
 // producers, consumers, acks, linger, batching, compression,
 // idempotence, message size and payload. Each field's unit, default and
-// run flag: `go doc github.com/stampede-bench/stampede/internal/workload/kafka
+// run flag: `go doc github.com/stampede-bench/stampede/families/kafka/kafkaopt
 // Options`, or `stampede run --help`.
-type Options = family.Options
+type Options = kafkaopt.Options
 
 // DefaultOptions returns the kafka family's defaults: the
 // high-throughput profile.
-func DefaultOptions() Options { return family.DefaultOptions() }
+func DefaultOptions() Options { return kafkaopt.DefaultOptions() }
 
 // New returns the kafka family with options o.
 func New(o Options) stampede.Family { return family.New(o) }

@@ -12,6 +12,7 @@ package nats
 
 import (
 	"github.com/stampede-bench/stampede"
+	"github.com/stampede-bench/stampede/families/nats/natsopt"
 	family "github.com/stampede-bench/stampede/internal/workload/nats"
 )
 
@@ -20,13 +21,13 @@ import (
 // replicas, storage, publish mode and window, fsync, message size,
 // consumers, stream limits and churn. Each field's unit, default and run
 // flag: `go doc
-// github.com/stampede-bench/stampede/internal/workload/nats Options`,
+// github.com/stampede-bench/stampede/families/nats/natsopt Options`,
 // or `stampede run --help`.
-type Options = family.Options
+type Options = natsopt.Options
 
 // DefaultOptions returns the nats family's defaults: the
 // high-throughput profile.
-func DefaultOptions() Options { return family.DefaultOptions() }
+func DefaultOptions() Options { return natsopt.DefaultOptions() }
 
 // New returns the nats family with options o.
 func New(o Options) stampede.Family { return family.New(o) }

@@ -81,6 +81,7 @@ var layers = []layer{
 	{1, "internal/profile", ""},
 	{1, "internal/lab", "network namespaces, tc shaping, cgroup quotas"},
 	{1, "internal/workload/graph/ldbcfile", "LDBC file format"},
+	{1, "internal/workload/kafka/kafkaconf", "the kafka options' values as franz-go settings and topic configs"},
 
 	{2, "internal/driver/...", "driver implementations"},
 	{2, "internal/k8s", "manifests, credential Secrets, results through pod logs"},
@@ -105,30 +106,38 @@ var layers = []layer{
 	{4, "internal/workload/graph/ngqlload", ""},
 	{4, "internal/workload/msgload", "the messaging core of the kafka and nats families"},
 
-	{5, "internal/workload/...", "families"},
-	{5, "internal/analysis/...", "compare, merge, sweep"},
+	// The built-in families' options: public leaves of the families'
+	// packages, which the families name as their own Options.
+	{5, "families/builtin/builtinopt", "the builtin family's Options"},
+	{5, "families/graph/graphopt", "the graph family's Options"},
+	{5, "families/http/httpopt", "the http family's Options"},
+	{5, "families/kafka/kafkaopt", "the kafka family's Options and profiles"},
+	{5, "families/nats/natsopt", "the nats family's Options and profiles"},
 
-	{6, "internal/result/report", "the HTML report; renders sweeps too"},
-	{6, "internal/plugins", "the built-in families and drivers"},
-	{6, "internal/layers", "this test"},
+	{6, "internal/workload/...", "families"},
+	{6, "internal/analysis/...", "compare, merge, sweep"},
 
-	{7, "internal/result/finish", "finishes a result directory"},
-	{7, "internal/output/webdash", "the live web dashboard: the report page over server-sent events"},
-	{7, "internal/labrun", "the seed's experiments in a lab fabric"},
-	{8, "internal/run", "executes a plan"},
+	{7, "internal/result/report", "the HTML report; renders sweeps too"},
+	{7, "internal/plugins", "the built-in families and drivers"},
+	{7, "internal/layers", "this test"},
+
+	{8, "internal/result/finish", "finishes a result directory"},
+	{8, "internal/output/webdash", "the live web dashboard: the report page over server-sent events"},
+	{8, "internal/labrun", "the seed's experiments in a lab fabric"},
+	{9, "internal/run", "executes a plan"},
 	// A peer of the run: the registry of concrete outputs, which the
 	// composition root (cli, the public API) builds and passes to it.
-	{8, "internal/output/outputs", "names stampede's outputs"},
-	{9, "internal/run/...", "runs of many plans (sweeps); a run's live status line"},
-	{10, "internal/cli", "flags, display, exit codes"},
-	{11, "", "the public Go API: the core, no built-in family, no command line"},
-	{12, "families/...", "one public package per built-in family"},
-	{13, "families", "the catalog of the built-in families (Builtins)"},
-	{14, "cmdline", "the public command line (Main); defaults to families.Builtins"},
-	{15, "cmd/...", ""},
-	{15, "examples", "the size test of the example programs"},
-	{15, "examples/...", ""},
-	{15, "bench/...", ""},
+	{9, "internal/output/outputs", "names stampede's outputs"},
+	{10, "internal/run/...", "runs of many plans (sweeps); a run's live status line"},
+	{11, "internal/cli", "flags, display, exit codes"},
+	{12, "", "the public Go API: the core, no built-in family, no command line"},
+	{13, "families/...", "one public package per built-in family"},
+	{14, "families", "the catalog of the built-in families (Builtins)"},
+	{15, "cmdline", "the public command line (Main); defaults to families.Builtins"},
+	{16, "cmd/...", ""},
+	{16, "examples", "the size test of the example programs"},
+	{16, "examples/...", ""},
+	{16, "bench/...", ""},
 }
 
 // only lists outside packages that only some groups may import.

@@ -19,6 +19,9 @@ type Profiles[O any] struct {
 	List []Profile[O]
 	// Defaults returns the family's default options.
 	Defaults func() O
+	// Applied, when not nil, returns the profile that the options'
+	// ApplyProfile set on o ("" if none).
+	Applied func(o *O) string
 }
 
 // Profile is one named set of settings.

@@ -9,6 +9,7 @@
 package graph
 
 import (
+	"github.com/stampede-bench/stampede/families/graph/graphopt"
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/driver/postgres"
@@ -31,15 +32,13 @@ const (
 
 // Defaults of the family's flags.
 const (
-	DefaultSF          = 0.1
-	DefaultBatchSize   = 100
-	DefaultCheckSample = 100
-	// DefaultMaxDepth bounds shortest paths: 6 hops covers every pair of
-	// the generated LDBC graphs' large component (their diameter is lower)
-	// and keeps the query's worst case (unconnected pairs) bounded.
-	DefaultMaxDepth = 6
+	DefaultSF          = graphopt.DefaultSF
+	DefaultBatchSize   = graphopt.DefaultBatchSize
+	DefaultCheckSample = graphopt.DefaultCheckSample
+	// DefaultMaxDepth bounds shortest paths (graphopt.DefaultMaxDepth).
+	DefaultMaxDepth = graphopt.DefaultMaxDepth
 	// maxMaxDepth bounds --max-depth: the SQL grows with it.
-	maxMaxDepth = 12
+	maxMaxDepth = graphopt.MaxMaxDepth
 	// DataSeed is the generator seed of the default data set, as the
 	// default of `stampede gen ldbc --seed`.
 	DataSeed = 42

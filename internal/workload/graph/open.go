@@ -27,14 +27,14 @@ import (
 
 // validate checks the options and the custom scenario files.
 func (f *Family) validate() error {
-	if err := f.opts.checkRanges(); err != nil {
+	if err := checkRanges(&f.opts); err != nil {
 		return err
 	}
 	if f.customErr != nil {
 		return usage.Errorf("%v", f.customErr)
 	}
 	var err error
-	f.dates, f.limit, err = f.opts.parse()
+	f.dates, f.limit, err = parse(&f.opts)
 	return err
 }
 

@@ -1,94 +1,37 @@
 package graph
 
 import (
-	"github.com/stampede-bench/stampede/internal/usage"
-	"github.com/stampede-bench/stampede/internal/workload/graph/datagen"
+	"github.com/stampede-bench/stampede/families/graph/graphopt"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbcfile"
 	"github.com/stampede-bench/stampede/internal/workload/graph/loader"
 )
 
-// Options are the graph family's settings. The flag of each is named in
-// its comment.
-type Options struct {
-	// Data is the LDBC data set directory (default "": DATA_DIR/ldbc-sfSF,
-	// generated when missing; --data).
-	Data string
-	// SF is the scale factor of the default data set when it is generated
-	// (default DefaultSF, 0.1; --sf).
-	SF float64
-	// BatchSize is the persons (edges) per statement of
-	// insert.InsertPersonScenario (insert.BatchInsertEdgeScenario)
-	// (default DefaultBatchSize, 100; ≥ 1; --batch-size).
-	BatchSize int
-	// ParamOrder is the order of substitution parameters: OrderRoundRobin
-	// (default; shared by the VUs) or OrderRandom (seeded by the run's seed
-	// and the VU) (--param-order).
-	ParamOrder string
-	// CheckSample verifies every Nth iteration of each VU, the first
-	// included, against the in-memory reference; 0 disables (default
-	// DefaultCheckSample, 100; --check-sample).
-	CheckSample int
-	// MaxDepth is the most hops find_path.FindShortestPath looks for
-	// (default DefaultMaxDepth, 6; 1 to 12; --max-depth).
-	MaxDepth int
-	// ScenarioFiles are YAML files of custom graph scenarios (default none;
-	// --scenario-file, repeatable; see docs/graph.md).
-	ScenarioFiles []string
-	// DateFormat is how the data set's dates are written: "iso", "millis"
-	// (epoch milliseconds) or "auto" (default; either, per value)
-	// (--date-format).
-	DateFormat string
-	// MaxRejected is how many rows of the data set the embedded target's
-	// load may reject: a number, or a percentage such as "0.1%" (default
-	// "0"; --max-rejected).
-	MaxRejected string
-}
+// Options are the graph family's settings, declared in the public package
+// graphopt. The flag of each is named in its comment.
+type Options = graphopt.Options
 
 // DefaultOptions returns the defaults of a bare `stampede run`.
-func DefaultOptions() Options {
-	return Options{SF: DefaultSF, BatchSize: DefaultBatchSize, ParamOrder: OrderRoundRobin, CheckSample: DefaultCheckSample,
-		MaxDepth: DefaultMaxDepth, DateFormat: "auto", MaxRejected: "0"}
-}
+func DefaultOptions() Options { return graphopt.DefaultOptions() }
 
-// Validate returns the first problem of o as a usage error. Custom
-// scenario files are read and checked when the family lists its scenarios.
-func (o *Options) Validate() error {
-	_, _, err := o.parse()
-	return err
-}
-
-// checkRanges checks the numeric and enumerated options.
-func (o *Options) checkRanges() error {
-	switch {
-	case o.BatchSize < 1:
-		return usage.Errorf("--batch-size %d must be at least 1", o.BatchSize)
-	case o.ParamOrder != OrderRoundRobin && o.ParamOrder != OrderRandom:
-		return usage.Errorf("--param-order %q: want %s or %s", o.ParamOrder, OrderRoundRobin, OrderRandom)
-	case o.CheckSample < 0:
-		return usage.Errorf("--check-sample %d must not be negative", o.CheckSample)
-	case o.MaxDepth < 1 || o.MaxDepth > maxMaxDepth:
-		return usage.Errorf("--max-depth %d: want 1 to %d", o.MaxDepth, maxMaxDepth)
-	}
-	return nil
+// checkRanges checks the numeric and enumerated options: Validate of o
+// with the others (scale factor, date format, rejection limit) at their
+// defaults, which are valid, so that only the ranges can fail.
+func checkRanges(o *Options) error {
+	r := *o
+	def := DefaultOptions()
+	r.SF, r.DateFormat, r.MaxRejected = def.SF, def.DateFormat, def.MaxRejected
+	return r.Validate()
 }
 
 // parse validates o and returns its parsed date format and rejection
 // limit.
-func (o *Options) parse() (ldbcfile.DateFormat, loader.Limit, error) {
+func parse(o *Options) (ldbcfile.DateFormat, loader.Limit, error) {
 	var dates ldbcfile.DateFormat
 	var limit loader.Limit
-	if err := o.checkRanges(); err != nil {
+	if err := o.Validate(); err != nil {
 		return dates, limit, err
 	}
-	if _, err := datagen.PersonsForSF(o.SF); err != nil {
-		return dates, limit, usage.Errorf("--sf: %v", err)
-	}
-	var err error
-	if dates, err = ldbcfile.ParseDateFormat(o.DateFormat); err != nil {
-		return dates, limit, usage.Errorf("--date-format: %v", err)
-	}
-	if limit, err = loader.ParseLimit(o.MaxRejected); err != nil {
-		return dates, limit, usage.Errorf("%v", err)
-	}
+	dates, _ = ldbcfile.ParseDateFormat(o.DateFormat)
+	limit, _ = loader.ParseLimit(o.MaxRejected)
 	return dates, limit, nil
 }

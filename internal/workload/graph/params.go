@@ -9,13 +9,14 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/stampede-bench/stampede/families/graph/graphopt"
 	"github.com/stampede-bench/stampede/internal/workload/graph/ldbcfile"
 )
 
 // Parameter orders (--param-order).
 const (
-	OrderRoundRobin = "roundrobin"
-	OrderRandom     = "random"
+	OrderRoundRobin = graphopt.OrderRoundRobin
+	OrderRandom     = graphopt.OrderRandom
 )
 
 // params are the substitution parameters of a data set.

@@ -76,7 +76,7 @@ func BenchmarkFranzClosedLoop(b *testing.B) {
 	seeds := strings.Split(strings.TrimPrefix(target, "kafka://"), ",")
 	o := DefaultOptions()
 	o.Linger = 5 * time.Millisecond
-	cl, err := kgo.NewClient(append(o.producerOpts(goroutines), kgo.SeedBrokers(seeds...))...)
+	cl, err := kgo.NewClient(append(producerOpts(&o, goroutines), kgo.SeedBrokers(seeds...))...)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func (*Family) Scenarios() []workload.Info {
 // effective returns the options with the profile applied to every
 // setting the user did not give explicitly.
 func (f *Family) effective() (Options, error) {
-	return f.opts.withProfile(f.explicit)
+	return withProfile(f.opts, f.explicit)
 }
 
 // Open implements workload.Family: it validates the options, starts the
@@ -138,7 +138,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}
 
 	autoParts := false
-	if !o.given(f.explicit, flagPartitions) {
+	if !given(&o, f.explicit, flagPartitions) {
 		// Partitions follow the broker count, as nats streams follow the
 		// node count: every write goes to a partition leader, so fewer
 		// partitions than brokers would leave brokers idle and a node
@@ -147,10 +147,10 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			o.Partitions, autoParts = int32(n), true
 		}
 	}
-	cfgs, _ := o.topicConfigs()
+	cfgs, _ := topicConfigs(&o)
 	r := &run{
 		opts:    o,
-		topics:  o.topicNames(),
+		topics:  topicNames(&o),
 		layout:  layout{Partitions: o.Partitions, RF: o.ReplicationFactor, Configs: cfgs, AnyPartitions: autoParts},
 		admin:   adm,
 		cluster: cluster,
@@ -217,7 +217,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	if needPayload {
 		r.pay = newPayloads(o.Payload, o.MessageSize, poolBytes(compressed(o.Compression, rb)), env.Seed)
 	}
-	opened.Notes = append(notes, o.describe(), rb.note(cfgs), rb.layout(env.MaxVUs, autoParts, emb != nil).Note())
+	opened.Notes = append(notes, describe(&o), rb.note(cfgs), rb.layout(env.MaxVUs, autoParts, emb != nil).Note())
 	opened.Close = func() error {
 		var errs []error
 		for i := len(closers) - 1; i >= 0; i-- {

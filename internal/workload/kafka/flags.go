@@ -47,6 +47,6 @@ func (f *Family) BindFlags(fs flags.Set) {
 	fs.BoolVar(&o.EmbeddedBlackhole, "embedded-blackhole", o.EmbeddedBlackhole, "embedded cluster: acknowledge but discard produced records (produce-only benchmarks)")
 	// An option counts as given when its flag is, or when the program
 	// changed it from the default before binding the flags.
-	chosen := Profiles().ChangedIn(f.opts)
+	chosen := f.opts.ChangedFromDefaults()
 	f.explicit = func(option string) bool { return fs.Changed(option) || chosen(option) }
 }

@@ -78,7 +78,7 @@ func needsOf(names []string, o *Options) needs {
 			n.produce, n.backlog, n.maxRate = true, true, true
 		}
 	}
-	n.churn = o.churning() && n.produce
+	n.churn = churning(o) && n.produce
 	return n
 }
 

@@ -1,9 +1,10 @@
 package kafka
 
 import (
-	"github.com/stampede-bench/stampede/internal/workload/msgload"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 
 	"github.com/stampede-bench/stampede/internal/engine"
 	"github.com/stampede-bench/stampede/internal/metrics"

@@ -4,142 +4,25 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/stampede-bench/stampede/internal/usage"
+	"github.com/stampede-bench/stampede/families/kafka/kafkaopt"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/internal/workload/kafka/kafkaconf"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
-// Options are the kafka family's settings. Each field's comment gives its
-// unit, its default (DefaultOptions) and the run flag that sets it. Start
-// from DefaultOptions, change fields, then Validate.
-type Options struct {
-	// Profile is ProfileHighThroughput (default) or ProfileHighReliability:
-	// the seed's settings for replication, partitions, acks and topic
-	// configs (--kafka-profile). New applies it to those of the profile's
-	// settings that still hold their DefaultOptions value: a setting
-	// changed from the default wins, as an explicit flag wins over
-	// --kafka-profile. ApplyProfile sets them all.
-	Profile string
-	// Brokers is the number of brokers of the embedded cluster, used
-	// without a target (default 3; --brokers).
-	Brokers int
-	// Topics is how many topics the load spreads over (default 1;
-	// --topics), named TopicPrefix-0, TopicPrefix-1, ... (default prefix
-	// "stampede"; --topic-prefix).
-	Topics      int
-	TopicPrefix string
-	// Partitions per topic (default 1; --partitions) and ReplicationFactor
-	// (default 1; --replication-factor) of the topics a run creates.
-	Partitions        int32
-	ReplicationFactor int16
-	// Producers per topic: franz-go clients shared by the VUs (default 1;
-	// --producers). Consumers per topic, each owning a static share of the
-	// partitions (default 1; --consumers).
-	Producers int
-	Consumers int
-	// Acks is "0", "1" (default) or "all" (--acks).
-	Acks string
-	// Linger is how long a partition waits for more records before a
-	// batch is sent (default 0: send as soon as possible; --linger).
-	Linger time.Duration
-	// PerIteration is how many messages a kafka.Produce iteration sends
-	// before it waits for their acknowledgements (default 1;
-	// --messages-per-iteration): VUs × PerIteration messages are in
-	// flight.
-	PerIteration int
-	// Window is how many of its messages a kafka.Produce VU may have
-	// unacknowledged (default 1: an iteration waits for its own
-	// acknowledgement; --produce-window). With W > 1 an iteration returns
-	// once its message is handed to the client: VUs × W messages are in
-	// flight, each still recorded with its own latency from its intended
-	// start.
-	Window int
-	// MaxInFlight is the produce requests in flight per broker
-	// (max.in.flight.requests.per.connection; default 5; --max-in-flight).
-	// With idempotence it is always 5, Kafka's limit.
-	MaxInFlight int
-	// BatchBytes caps a record batch in bytes (Kafka batch.size; default
-	// 1000012; --batch-bytes).
-	BatchBytes int32
-	// Compression is none (default), gzip, snappy, lz4 or zstd
-	// (--compression-type).
-	Compression string
-	// Idempotence is auto (default: on with acks=all), true or false
-	// (--idempotence).
-	Idempotence string
-	// MessageSize is the message value size in bytes (default 2048;
-	// --message-size).
-	MessageSize int
-	// Payload is "random" (default; incompressible) or "compressible"
-	// (text-like) (--payload).
-	Payload string
-	// MinInsyncReplicas, FlushMessages and FlushMs (milliseconds) become
-	// the topic configs min.insync.replicas, flush.messages and flush.ms
-	// when > 0 (default 0: the broker's default; --min-insync-replicas,
-	// --flush-messages, --flush-ms).
-	MinInsyncReplicas int
-	FlushMessages     int64
-	FlushMs           int64
-	// TopicConfigs are extra topic configs, KEY=VALUE each, winning over
-	// the fields above (default none; --topic-config, repeatable).
-	TopicConfigs []string
-	// DeleteTopics deletes the topics this run created when it ends
-	// (default false; --delete-topics).
-	DeleteTopics bool
-	// DeliveryTimeout bounds how long a record may take to be acknowledged,
-	// retries included (default 30s, at least 1s; --delivery-timeout).
-	// Retries caps produce retries per batch (default -1: until the
-	// delivery timeout; --produce-retries).
-	DeliveryTimeout time.Duration
-	Retries         int
-	// E2ETimeout is how long kafka.EndToEnd waits for a produced message to
-	// be consumed before counting it lost (default 10s; --e2e-timeout).
-	E2ETimeout time.Duration
-	// ConsumeFrom is where kafka.Consume starts: earliest (default) or
-	// latest (--consume-from).
-	ConsumeFrom string
-	// ChurnInterval creates and deletes an extra topic every interval
-	// (default 0: no churn; --churn-interval) between ChurnStart (default
-	// 5s; --churn-start) and ChurnStart+ChurnFor (default 10s; --churn-for)
-	// after the scenario starts.
-	ChurnInterval time.Duration
-	ChurnStart    time.Duration
-	ChurnFor      time.Duration
-	// ChurnBrokers adds a broker to the embedded cluster when the churn
-	// window opens and removes it when it closes: membership events
-	// (default false; --churn-brokers).
-	ChurnBrokers bool
-	// MaxRateStart is the first rate kafka.MaxRate tries, in messages per
-	// second (default 1000; --max-rate-start); each rate is held for
-	// MaxRateStep (default 2s; --max-rate-step). A rate is sustained while
-	// the error ratio stays at most MaxRateErrors (default 0.001;
-	// --max-rate-errors); the search stops when the bracket is narrower
-	// than MaxRatePrecision, relative (default 0.05, in (0,1);
-	// --max-rate-precision).
-	MaxRateStart     int64
-	MaxRateStep      time.Duration
-	MaxRateErrors    float64
-	MaxRatePrecision float64
-	// EmbeddedRetention is the bytes the embedded cluster keeps per
-	// partition (default 64 MiB; --embedded-retention), which bounds its
-	// memory.
-	EmbeddedRetention int64
-	// EmbeddedBlackhole makes the embedded cluster acknowledge but discard
-	// produced records: produce-only benchmarks, nothing can be consumed
-	// (default false; --embedded-blackhole).
-	EmbeddedBlackhole bool
+// Options are the kafka family's settings, declared in the public
+// package kafkaopt. Each field's comment gives its unit, its default
+// (DefaultOptions) and the run flag that sets it. Start from
+// DefaultOptions, change fields, then Validate.
+type Options = kafkaopt.Options
 
-	// applied is the profile ApplyProfile set: New does not apply it again.
-	applied string
-}
-
-// Flag names whose values a profile may set.
+// Flag names whose values a profile may set, as kafkaopt's profile table
+// spells them (TestProfileSettingsAreFlags).
 const (
 	flagPartitions  = "partitions"
 	flagRF          = "replication-factor"
@@ -151,210 +34,32 @@ const (
 
 // DefaultOptions returns the defaults of a bare `stampede run
 // kafka.Produce`: the high-throughput profile.
-func DefaultOptions() Options {
-	search := msgload.DefaultSearch()
-	return Options{
-		Profile:           ProfileHighThroughput,
-		Brokers:           3,
-		Topics:            1,
-		TopicPrefix:       "stampede",
-		Partitions:        1,
-		ReplicationFactor: 1,
-		Producers:         1,
-		Consumers:         1,
-		Acks:              "1",
-		PerIteration:      1,
-		Window:            1,
-		MaxInFlight:       5,
-		BatchBytes:        1000012,
-		Compression:       "none",
-		Idempotence:       "auto",
-		MessageSize:       msgload.MessageSize,
-		Payload:           "random",
-		DeliveryTimeout:   30 * time.Second,
-		Retries:           -1,
-		E2ETimeout:        10 * time.Second,
-		ConsumeFrom:       "earliest",
-		ChurnStart:        5 * time.Second,
-		ChurnFor:          10 * time.Second,
-		MaxRateStart:      search.Start,
-		MaxRateStep:       search.Step,
-		MaxRateErrors:     search.Errors,
-		MaxRatePrecision:  search.Precision,
-		EmbeddedRetention: 64 << 20,
-	}
-}
+func DefaultOptions() Options { return kafkaopt.DefaultOptions() }
 
-// Validate returns the first problem of o as a one-line usage error.
-func (o *Options) Validate() error {
-	if err := o.validate(); err != nil {
-		return usage.Errorf("%v", err)
-	}
-	return nil
-}
+// acks is the parsed --acks of o.
+func acks(o *Options) (kgo.Acks, error) { return kafkaconf.Acks(o.Acks) }
 
-func (o *Options) validate() error {
-	if _, err := Profiles().Find(o.Profile); err != nil {
-		return err
-	}
-	switch {
-	case o.Brokers < 1:
-		return fmt.Errorf("--brokers must be ≥ 1")
-	case o.Topics < 1:
-		return fmt.Errorf("--topics must be ≥ 1")
-	case o.TopicPrefix == "" || strings.ContainsAny(o.TopicPrefix, " /\\,:"):
-		return fmt.Errorf("--topic-prefix %q: use letters, digits, '.', '_' and '-'", o.TopicPrefix)
-	case o.Partitions < 1:
-		return fmt.Errorf("--partitions must be ≥ 1")
-	case o.ReplicationFactor < 1:
-		return fmt.Errorf("--replication-factor must be ≥ 1")
-	case o.Producers < 1:
-		return fmt.Errorf("--producers must be ≥ 1")
-	case o.Consumers < 0:
-		return fmt.Errorf("--consumers must not be negative")
-	case o.Linger < 0:
-		return fmt.Errorf("--linger must not be negative")
-	case o.MessageSize < 0 || o.MessageSize > 64<<20:
-		return fmt.Errorf("--message-size must be between 0 and 64 MiB")
-	case o.PerIteration < 1 || o.PerIteration > 1<<16:
-		return fmt.Errorf("--messages-per-iteration must be between 1 and 65536")
-	case o.Window < 1 || o.Window > 1<<16:
-		return fmt.Errorf("--produce-window must be between 1 and 65536")
-	case o.Window > 1 && o.PerIteration > 1:
-		return fmt.Errorf("--produce-window and --messages-per-iteration: use one of them (a window keeps one message per iteration)")
-	case o.MaxInFlight < 1:
-		return fmt.Errorf("--max-in-flight must be ≥ 1")
-	case o.BatchBytes < 1:
-		return fmt.Errorf("--batch-bytes must be ≥ 1")
-	case o.DeliveryTimeout < time.Second:
-		return fmt.Errorf("--delivery-timeout must be ≥ 1s (franz-go's minimum)")
-	case o.E2ETimeout <= 0:
-		return fmt.Errorf("--e2e-timeout must be > 0")
-	case o.Retries < -1:
-		return fmt.Errorf("--produce-retries must be ≥ -1")
-	case o.ChurnInterval < 0 || o.ChurnStart < 0 || o.ChurnFor < 0:
-		return fmt.Errorf("--churn-interval, --churn-start and --churn-for must not be negative")
-	case o.search().Validate("--") != nil:
-		return o.search().Validate("--")
-	case o.EmbeddedRetention < 0:
-		return fmt.Errorf("--embedded-retention must not be negative")
-	case o.MinInsyncReplicas < 0 || o.FlushMessages < 0 || o.FlushMs < 0:
-		return fmt.Errorf("--min-insync-replicas, --flush-messages and --flush-ms must not be negative")
-	}
-	if _, err := o.acks(); err != nil {
-		return err
-	}
-	if _, err := o.codec(); err != nil {
-		return err
-	}
-	if idem, err := o.idempotent(); err != nil {
-		return err
-	} else if idem && o.MaxInFlight != 5 {
-		return fmt.Errorf("--max-in-flight %d: idempotent producers keep 5 in flight (Kafka's limit); use --idempotence=false to change it", o.MaxInFlight)
-	}
-	if o.Payload != "random" && o.Payload != "compressible" {
-		return fmt.Errorf("--payload %q: want random or compressible", o.Payload)
-	}
-	if o.ConsumeFrom != "earliest" && o.ConsumeFrom != "latest" {
-		return fmt.Errorf("--consume-from %q: want earliest or latest", o.ConsumeFrom)
-	}
-	cfgs, err := o.topicConfigs()
-	if err != nil {
-		return err
-	}
-	if v, ok := cfgs["min.insync.replicas"]; ok {
-		n, err := strconv.Atoi(v)
-		switch {
-		case err != nil || n < 1:
-			return fmt.Errorf("min.insync.replicas %q: want a whole number ≥ 1", v)
-		case n > int(o.ReplicationFactor):
-			return fmt.Errorf("min.insync.replicas %d is above the replication factor %d: a broker rejects every acks=all write to such a topic (NOT_ENOUGH_REPLICAS); lower --min-insync-replicas or raise --replication-factor", n, o.ReplicationFactor)
-		}
-	}
-	if int(o.BatchBytes) < o.MessageSize+64 {
-		return fmt.Errorf("--batch-bytes %d cannot hold one %d-byte message", o.BatchBytes, o.MessageSize)
-	}
-	return nil
-}
-
-func (o *Options) acks() (kgo.Acks, error) {
-	switch strings.ToLower(o.Acks) {
-	case "0":
-		return kgo.NoAck(), nil
-	case "1", "leader":
-		return kgo.LeaderAck(), nil
-	case "all", "-1":
-		return kgo.AllISRAcks(), nil
-	}
-	return kgo.Acks{}, fmt.Errorf("--acks %q: want 0, 1 or all", o.Acks)
-}
-
-func (o *Options) codec() (kgo.CompressionCodec, error) {
-	switch strings.ToLower(o.Compression) {
-	case "none", "":
-		return kgo.NoCompression(), nil
-	case "gzip":
-		return kgo.GzipCompression(), nil
-	case "snappy":
-		return kgo.SnappyCompression(), nil
-	case "lz4":
-		return kgo.Lz4Compression(), nil
-	case "zstd":
-		return kgo.ZstdCompression(), nil
-	}
-	return kgo.CompressionCodec{}, fmt.Errorf("--compression-type %q: want none, gzip, snappy, lz4 or zstd", o.Compression)
-}
+// codec is the parsed --compression-type of o.
+func codec(o *Options) (kgo.CompressionCodec, error) { return kafkaconf.Codec(o.Compression) }
 
 // idempotent resolves --idempotence: Kafka allows idempotence only with
 // acks=all.
-func (o *Options) idempotent() (bool, error) {
-	all := strings.EqualFold(o.Acks, "all") || o.Acks == "-1"
-	switch strings.ToLower(o.Idempotence) {
-	case "auto", "":
-		return all, nil
-	case "true":
-		if !all {
-			return false, fmt.Errorf("--idempotence=true needs --acks all (Kafka requires it)")
-		}
-		return true, nil
-	case "false":
-		return false, nil
-	}
-	return false, fmt.Errorf("--idempotence %q: want auto, true or false", o.Idempotence)
-}
+func idempotent(o *Options) (bool, error) { return kafkaconf.Idempotent(o.Acks, o.Idempotence) }
 
 // topicConfigs collects the topic configs set by options and
 // --topic-config, the latter winning.
-func (o *Options) topicConfigs() (map[string]string, error) {
-	m := map[string]string{}
-	if o.MinInsyncReplicas > 0 {
-		m["min.insync.replicas"] = strconv.Itoa(o.MinInsyncReplicas)
-	}
-	if o.FlushMessages > 0 {
-		m["flush.messages"] = strconv.FormatInt(o.FlushMessages, 10)
-	}
-	if o.FlushMs > 0 {
-		m["flush.ms"] = strconv.FormatInt(o.FlushMs, 10)
-	}
-	for _, kv := range o.TopicConfigs {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--topic-config %q: want KEY=VALUE", kv)
-		}
-		m[k] = strings.TrimSpace(v)
-	}
-	return m, nil
+func topicConfigs(o *Options) (map[string]string, error) {
+	return kafkaconf.TopicConfigs(o.MinInsyncReplicas, o.FlushMessages, o.FlushMs, o.TopicConfigs)
 }
 
 // topicNames lists the load topics.
-func (o *Options) topicNames() []string { return workload.NumberedNames(o.TopicPrefix, o.Topics) }
+func topicNames(o *Options) []string { return workload.NumberedNames(o.TopicPrefix, o.Topics) }
 
 // producerOpts are the franz-go producer settings of o (validated).
-func (o *Options) producerOpts(maxInflight int) []kgo.Opt {
-	acks, _ := o.acks()
-	codec, _ := o.codec()
-	idem, _ := o.idempotent()
+func producerOpts(o *Options, maxInflight int) []kgo.Opt {
+	acks, _ := acks(o)
+	codec, _ := codec(o)
+	idem, _ := idempotent(o)
 	opts := []kgo.Opt{
 		kgo.RequiredAcks(acks),
 		kgo.ProducerLinger(o.Linger),
@@ -377,9 +82,9 @@ func (o *Options) producerOpts(maxInflight int) []kgo.Opt {
 // describe is a one-line account of the client settings and of what the
 // run asked the cluster for, for notes; the topics as they are come from
 // readBack.
-func (o *Options) describe() string {
-	idem, _ := o.idempotent()
-	cfgs, _ := o.topicConfigs()
+func describe(o *Options) string {
+	idem, _ := idempotent(o)
+	cfgs, _ := topicConfigs(o)
 	keys := make([]string, 0, len(cfgs))
 	for k := range cfgs {
 		keys = append(keys, k)
@@ -410,10 +115,10 @@ func retryBackoff(tries int) time.Duration {
 	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
 }
 
-// churning tells whether the run changes the cluster during the load.
 // search is the max-rate search's knobs.
-func (o *Options) search() msgload.SearchOptions {
+func search(o *Options) msgload.SearchOptions {
 	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
 }
 
-func (o *Options) churning() bool { return o.ChurnInterval > 0 || o.ChurnBrokers }
+// churning tells whether the run changes the cluster during the load.
+func churning(o *Options) bool { return o.ChurnInterval > 0 || o.ChurnBrokers }

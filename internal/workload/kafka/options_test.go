@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/stampede-bench/stampede/families/kafka/kafkaopt"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
@@ -186,5 +187,19 @@ func TestProfileOptionsAndFlags(t *testing.T) {
 				t.Errorf("%+v, want %+v", s, tc.want)
 			}
 		})
+	}
+}
+
+// The profile table, declared in kafkaopt, names its settings by the
+// flags this package binds.
+func TestProfileSettingsAreFlags(t *testing.T) {
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	New(DefaultOptions()).BindFlags(fs)
+	for name, opts := range kafkaopt.ProfileOptions() {
+		for _, opt := range opts {
+			if fs.Lookup(opt) == nil {
+				t.Errorf("profile %s sets %s, which is no flag of the family", name, opt)
+			}
+		}
 	}
 }

@@ -23,7 +23,7 @@ type producers struct {
 func newProducers(r *run) (*producers, error) {
 	p := &producers{}
 	n := len(r.topics) * r.opts.Producers
-	opts := r.opts.producerOpts(r.maxVUs)
+	opts := producerOpts(&r.opts, r.maxVUs)
 	for i := range n {
 		cl, err := r.client(opts...)
 		if err != nil {

@@ -17,7 +17,7 @@ func TestNotesGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines = append(lines, o.describe())
+		lines = append(lines, describe(&o))
 	}
 	topics := []string{"t-0", "t-1", "t-2", "t-3"}
 	lines = append(lines, msgload.PartSpread("topic", topics, []int64{1000, 980, 1020, 1000}, 2*time.Second, ""))

@@ -2,11 +2,12 @@ package kafka
 
 import (
 	"context"
-	"github.com/stampede-bench/stampede/internal/workload/msgload"
 	"net"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/workload/msgload"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"

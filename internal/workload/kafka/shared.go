@@ -71,7 +71,7 @@ func (b *base) Started(ctx context.Context, at time.Duration, clock metrics.Cloc
 }
 
 // churn tells whether the scenario has a churn window (not kafka.Consume).
-func (b *base) churn() bool { return b.opts.churning() && b.Name != ScenarioConsume }
+func (b *base) churn() bool { return churning(&b.opts) && b.Name != ScenarioConsume }
 
 // pinned tells whether each VU writes one topic (VU i → topic i mod T),
 // so that per-topic counts are measured (msgload.Pinned).

@@ -77,7 +77,7 @@ func unmodelled(o *Options, fsync bool) []string {
 	if o.ReplicationFactor > 1 {
 		out = append(out, fmt.Sprintf("replication factor %d (one copy is kept)", o.ReplicationFactor))
 	}
-	cfgs, _ := o.topicConfigs()
+	cfgs, _ := topicConfigs(o)
 	if v, ok := cfgs["min.insync.replicas"]; ok {
 		out = append(out, "min.insync.replicas="+v+" (never enforced)")
 	}
@@ -97,7 +97,7 @@ func unmodelled(o *Options, fsync bool) []string {
 // message (flush.messages=1), which the embedded cluster honours by
 // fsyncing every batch.
 func wantsFsync(o *Options) bool {
-	cfgs, _ := o.topicConfigs()
+	cfgs, _ := topicConfigs(o)
 	n, err := strconv.ParseInt(cfgs["flush.messages"], 10, 64)
 	return err == nil && n == 1
 }

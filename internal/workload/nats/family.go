@@ -63,7 +63,7 @@ func (*Family) Scenarios() []workload.Info {
 // effective returns the options with the profile applied to every
 // setting the user did not give.
 func (f *Family) effective() (Options, error) {
-	return f.opts.withProfile(f.explicit)
+	return withProfile(f.opts, f.explicit)
 }
 
 // Open implements workload.Family: it starts the embedded cluster when
@@ -94,7 +94,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return nil, usage.Errorf("nats.EndToEnd needs --nats-message-size ≥ %d (it carries a send stamp)", stampLen)
 		}
 	}
-	kill, _ := o.kill() // validated
+	kill, _ := killSpec(&o) // validated
 	switch {
 	case o.KillHook != "" && !kill.Enabled():
 		return nil, usage.Errorf("--kill-hook needs --kill-node AT[,restart AFTER]")
@@ -160,7 +160,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return nil, usage.Errorf("%v", err)
 		}
 		target = cfg.String()
-		if o.given(f.explicit, flagFsync) {
+		if given(&o, f.explicit, flagFsync) {
 			notes = append(notes, "--nats-fsync configures only the embedded cluster: on --target the fsync policy is the server's sync_interval, read back below when monitor= is given")
 		}
 	}
@@ -177,7 +177,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		return nil, err
 	}
 	version := admin.ConnectedServerVersion()
-	r := &run{windowAuto: r0window, opts: o, streams: o.streamNames(), connect: connect, cluster: cluster, admin: js, kill: kill, maxVUs: env.MaxVUs, seed: env.Seed, logf: logf}
+	r := &run{windowAuto: r0window, opts: o, streams: streamNames(&o), connect: connect, cluster: cluster, admin: js, kill: kill, maxVUs: env.MaxVUs, seed: env.Seed, logf: logf}
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	var nodeNames []string

@@ -39,6 +39,6 @@ func (f *Family) BindFlags(fs flags.Set) {
 	fs.Float64Var(&o.MaxRatePrecision, "nats-max-rate-precision", o.MaxRatePrecision, "nats.MaxRate: stop bisecting once the bracket is narrower than this, relative")
 	// An option counts as given when its flag is, or when the program
 	// changed it from the default before binding the flags.
-	chosen := Profiles().ChangedIn(f.opts)
+	chosen := f.opts.ChangedFromDefaults()
 	f.explicit = func(option string) bool { return fs.Changed(option) || chosen(option) }
 }

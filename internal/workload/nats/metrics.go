@@ -57,7 +57,7 @@ func registerMetrics(reg *metrics.Registry, names []string, o *Options, embedded
 	}
 	m := &ids{}
 	if produce {
-		msgload.RegisterPublish(reg, &m.IDs, o.Streams, MetricStreamThroughput, o.faulting())
+		msgload.RegisterPublish(reg, &m.IDs, o.Streams, MetricStreamThroughput, faulting(o))
 		m.retries = msgload.AddCounter(reg, MetricPublishRetries, metrics.UnitNone)
 	}
 	if consume {

@@ -138,7 +138,7 @@ func TestBadInputIsAUsageError(t *testing.T) {
 func TestStreamNamesAndSubjects(t *testing.T) {
 	o := DefaultOptions()
 	o.StreamPrefix, o.Streams = "st-r1", 12
-	names := o.streamNames()
+	names := streamNames(&o)
 	if names[0] != "st-r1-00" || names[11] != "st-r1-11" {
 		t.Fatalf("names %v", names)
 	}

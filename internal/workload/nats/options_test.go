@@ -4,6 +4,9 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/spf13/pflag"
+
+	"github.com/stampede-bench/stampede/families/nats/natsopt"
 	"github.com/stampede-bench/stampede/internal/workload/workloadtest"
 )
 
@@ -46,7 +49,7 @@ type settings struct {
 }
 
 func settingsOf(o Options, explicit func(string) bool) settings {
-	return settings{o.Replicas, o.PublishMode, o.Fsync, o.given(explicit, flagFsync)}
+	return settings{o.Replicas, o.PublishMode, o.Fsync, given(&o, explicit, flagFsync)}
 }
 
 // TestProfileAndFlags: the profile fills what the flags do not give;
@@ -107,5 +110,19 @@ func TestProfileAndOptions(t *testing.T) {
 				t.Errorf("%+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+// The profile table, declared in natsopt, names its settings by the flags
+// this package binds.
+func TestProfileSettingsAreFlags(t *testing.T) {
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	New(DefaultOptions()).BindFlags(fs)
+	for name, opts := range natsopt.ProfileOptions() {
+		for _, opt := range opts {
+			if fs.Lookup(opt) == nil {
+				t.Errorf("profile %s sets %s, which is no flag of the family", name, opt)
+			}
+		}
 	}
 }
