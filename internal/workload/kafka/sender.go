@@ -99,7 +99,8 @@ func (s *sender) send(ctx context.Context, it *vu.Iter, pick func() (*kgo.Client
 	b, f := s.b, s.cur.Load()
 	s.it = it
 	if p := s.ctx.Load(); p == nil || *p != ctx {
-		s.ctx.Store(&ctx)
+		c := ctx // a copy, so that only a new ctx goes to the heap, not every call's
+		s.ctx.Store(&c)
 	}
 	it.Intended = intended
 	first := it.Now()
