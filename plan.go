@@ -89,9 +89,9 @@ func DefaultOutputs() []OutputSpec {
 	return []OutputSpec{{Kind: outputs.Requests}, {Kind: outputs.Series}, {Kind: outputs.Report}}
 }
 
-// Execute runs plan once and writes its result directory (plan.Out, which
+// Execute runs p once and writes its result directory (p.Out, which
 // must not hold a run yet): options, environment, snapshot, summary.json,
-// summary.txt and what plan.Outputs write (DefaultOutputs when nil: the
+// summary.txt and what p.Outputs write (DefaultOutputs when nil: the
 // per-request CSV, per-second series and report.html). It fills in each
 // scenario's executor defaults (Config.Defaults) and the deps' outputs
 // (nil: stampede's own), checks the plan before anything is created (the
@@ -101,19 +101,19 @@ func DefaultOutputs() []OutputSpec {
 // started, the Result is returned even with an error, so that what was
 // measured is kept. ctx stops the run early (the Result is then marked
 // Interrupted). Bad input is reported before anything is created.
-func Execute(ctx context.Context, pl Plan, deps Deps) (*Result, error) {
-	pl = withDefaults(pl)
+func Execute(ctx context.Context, p Plan, deps Deps) (*Result, error) {
+	p = withDefaults(p)
 	if deps.Outputs == nil {
 		deps.Outputs = outputs.New()
 	}
-	p, d := run.Plan{Plan: pl}, run.Deps{Deps: deps}
-	if err := run.CheckMemory(p, deps.Outputs, run.AvailableMemory()); err != nil {
+	rp, rd := run.Plan{Plan: p}, run.Deps{Deps: deps}
+	if err := run.CheckMemory(rp, deps.Outputs, run.AvailableMemory()); err != nil {
 		return nil, err
 	}
-	if err := run.Preflight(ctx, p, d); err != nil {
+	if err := run.Preflight(ctx, rp, rd); err != nil {
 		return nil, err
 	}
-	res, err := run.Execute(ctx, p, d)
+	res, err := run.Execute(ctx, rp, rd)
 	if res == nil {
 		return nil, err
 	}
