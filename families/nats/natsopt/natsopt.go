@@ -216,7 +216,7 @@ func (o *Options) validate() error {
 	if err != nil {
 		return err
 	}
-	if k.Enabled() && o.churning() {
+	if k.Enabled() && o.Churning() {
 		return fmt.Errorf("--kill-node and the churn options (--churn-nodes, --stream-churn-interval) each take the fault window: use one of them")
 	}
 	return nil
@@ -230,8 +230,9 @@ func (o *Options) search() msgload.SearchOptions {
 	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
 }
 
-// churning tells whether the run changes the cluster during the load.
-func (o *Options) churning() bool { return o.ChurnInterval > 0 || o.ChurnNodes }
+// Churning tells whether the run changes the cluster during the load
+// (--churn-interval or --churn-nodes).
+func (o *Options) Churning() bool { return o.ChurnInterval > 0 || o.ChurnNodes }
 
 // profiles returns the nats profiles: the messaging core's seed profiles
 // translated into nats settings, by option (flag) name. See docs/nats.md

@@ -23,7 +23,7 @@ const streamOpTimeout = 10 * time.Second
 // it closes).
 func (b *base) addChurn() {
 	o := &b.opts
-	if !churning(o) {
+	if !o.Churning() {
 		return
 	}
 	b.Fault = msgload.Window{On: true, From: o.ChurnStart, For: o.ChurnFor}

@@ -46,7 +46,7 @@ func killSpec(o *Options) (msgload.KillSpec, error) {
 // faulting tells whether the run has a fault window: churn or a kill.
 func faulting(o *Options) bool {
 	k, _ := killSpec(o)
-	return churning(o) || k.Enabled()
+	return o.Churning() || k.Enabled()
 }
 
 // search is the max-rate search's knobs.
@@ -54,5 +54,3 @@ func search(o *Options) msgload.SearchOptions {
 	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
 }
 
-// churning tells whether the run changes the cluster during the load.
-func churning(o *Options) bool { return o.ChurnInterval > 0 || o.ChurnNodes }
