@@ -53,4 +53,3 @@ func faulting(o *Options) bool {
 func search(o *Options) msgload.SearchOptions {
 	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
 }
-
