@@ -189,10 +189,12 @@ func StoppedBy(ctx context.Context, err error) bool {
 	return ctx != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }
 
-// The engine's side of an Iter: an engine (stampede's, or a test's)
-// makes one per VU with Init and starts each iteration with Begin.
+// Init, Begin, BeginMeasured, End, Scheduled and Log are the engine's
+// side of an Iter: an engine (stampede's, or a test's) makes one per VU
+// with Init and starts each iteration with Begin. A workload never calls
+// them.
 
-// Init prepares it for VU vu: measurements go to rec, timed on clock,
+// Init prepares it for VU vu (engine side): measurements go to rec, timed on clock,
 // and each request to log (nil: no per-request log).
 func (it *Iter) Init(vu int, rec Recorder, clock metric.Clock, log output.RequestWriter) {
 	*it = Iter{VU: vu, Rec: rec, Clock: clock, log: log}
@@ -202,7 +204,7 @@ func (it *Iter) Init(vu int, rec Recorder, clock metric.Clock, log output.Reques
 	}
 }
 
-// Begin starts an iteration that started at start and was intended to
+// Begin starts an iteration (engine side) that started at start and was intended to
 // start at intended; scheduled tells that an arrival-rate executor set
 // intended (service_time is recorded as well). ctx is the iteration's.
 func (it *Iter) Begin(ctx context.Context, start, intended time.Duration, scheduled bool) {
@@ -210,14 +212,16 @@ func (it *Iter) Begin(ctx context.Context, start, intended time.Duration, schedu
 	it.corrected, it.connErr, it.failed = false, false, false
 }
 
-// BeginMeasured starts a measured setup or teardown at start: its
+// BeginMeasured starts a measured setup or teardown at start (engine
+// side): its
 // operations are timed from their own start.
 func (it *Iter) BeginMeasured(ctx context.Context, start time.Duration) {
 	it.Begin(ctx, start, start, false)
 	it.corrected = true
 }
 
-// End finishes the iteration that ended at end and returned err: an
+// End finishes the iteration (engine side) that ended at end and
+// returned err: an
 // error not recorded as a failed operation (the iteration's operations
 // all succeeded, or it made none) is recorded as one, timed over the
 // iteration and labelled label, so that every output counts the same
