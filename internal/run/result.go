@@ -24,5 +24,8 @@ func (r *Result) Show(w io.Writer, mode finish.Print, color bool) error {
 	if r == nil {
 		return nil
 	}
+	if mode == finish.PrintText {
+		return r.WriteConsole(w, color) // rendered once, by finishDir
+	}
 	return r.fin.Show(w, mode, color)
 }
