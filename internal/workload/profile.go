@@ -140,3 +140,26 @@ func changed[O any](p Profile[O], o, def *O, option string) bool {
 	}
 	return false
 }
+
+// WithProfile returns o with profile name applied to the settings for
+// which explicit is false; with explicit nil, to those still at their
+// Defaults value, unless Applied says the profile was applied already.
+func (ps Profiles[O]) WithProfile(o O, name string, explicit func(option string) bool) (O, error) {
+	if explicit == nil && ps.Applied != nil && ps.Applied(&o) == name {
+		_, err := ps.Find(name)
+		return o, err
+	}
+	err := ps.Resolve(&o, name, explicit)
+	return o, err
+}
+
+// Options returns the options each profile sets, by profile name.
+func (ps Profiles[O]) Options() map[string][]string {
+	out := map[string][]string{}
+	for _, p := range ps.List {
+		for _, st := range p.Settings {
+			out[p.Name] = append(out[p.Name], st.Option)
+		}
+	}
+	return out
+}

@@ -335,13 +335,7 @@ func (o *Options) ApplyProfile(name string) error {
 // the profile already. The family runs with these options.
 func (o Options) WithProfile(explicit func(option string) bool) (Options, error) {
 	o.TopicConfigs = append([]string(nil), o.TopicConfigs...)
-	ps := profiles()
-	if explicit == nil && ps.Applied(&o) == o.Profile {
-		_, err := ps.Find(o.Profile)
-		return o, err
-	}
-	err := ps.Resolve(&o, o.Profile, explicit)
-	return o, err
+	return profiles().WithProfile(o, o.Profile, explicit)
 }
 
 // Given tells whether the user chose option (a flag name) of o, its
@@ -361,12 +355,4 @@ func (o Options) ChangedFromDefaults() func(option string) bool {
 
 // ProfileOptions returns the options (flag names) each profile sets, by
 // profile name.
-func ProfileOptions() map[string][]string {
-	out := map[string][]string{}
-	for _, p := range profiles().List {
-		for _, st := range p.Settings {
-			out[p.Name] = append(out[p.Name], st.Option)
-		}
-	}
-	return out
-}
+func ProfileOptions() map[string][]string { return profiles().Options() }

@@ -282,13 +282,7 @@ func (o *Options) ApplyProfile(name string) error {
 // DefaultOptions value take the profile's, unless ApplyProfile applied
 // the profile already. The family runs with these options.
 func (o Options) WithProfile(explicit func(option string) bool) (Options, error) {
-	ps := profiles()
-	if explicit == nil && ps.Applied(&o) == o.Profile {
-		_, err := ps.Find(o.Profile)
-		return o, err
-	}
-	err := ps.Resolve(&o, o.Profile, explicit)
-	return o, err
+	return profiles().WithProfile(o, o.Profile, explicit)
 }
 
 // Given tells whether the user chose option (a flag name) of o, its
@@ -308,12 +302,4 @@ func (o Options) ChangedFromDefaults() func(option string) bool {
 
 // ProfileOptions returns the options (flag names) each profile sets, by
 // profile name.
-func ProfileOptions() map[string][]string {
-	out := map[string][]string{}
-	for _, p := range profiles().List {
-		for _, st := range p.Settings {
-			out[p.Name] = append(out[p.Name], st.Option)
-		}
-	}
-	return out
-}
+func ProfileOptions() map[string][]string { return profiles().Options() }
