@@ -112,9 +112,11 @@ type conn struct {
 	// ncMu guards the writes of nc (dial, close) against the read of the
 	// function that interrupts a blocked read when the context ends, which
 	// runs on its own goroutine; the VU's own reads need no lock.
-	ncMu   sync.Mutex
-	cr     countingReader
-	r      *reader
+	ncMu sync.Mutex
+	cr   countingReader
+	r    *reader
+	// w writes requests: the raw socket, or nc when it has none.
+	w      io.Writer
 	wbuf   []byte
 	ctx    context.Context
 	stopAF func() bool
@@ -136,7 +138,10 @@ func (c *conn) dial(ctx context.Context) error {
 	c.nc = nc
 	c.ncMu.Unlock()
 	c.deadline = time.Time{}
-	c.cr.r = nc
+	c.cr.r, c.w = nc, nc
+	if raw := newRawSocket(nc); raw != nil {
+		c.cr.r, c.w = raw, raw
+	}
 	c.r = newReader(&c.cr)
 	return nil
 }
@@ -183,7 +188,7 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 	}
 	c.setDeadline(t0, requestTimeout(c.d.timeout, op))
 	c.wbuf = appendRequest(c.wbuf[:0], c.d.host, c.d.ua, op)
-	n, err := c.nc.Write(c.wbuf)
+	n, err := c.w.Write(c.wbuf)
 	c.tm.Sent = int64(n)
 	if err != nil {
 		return c.fail(ctx, err)

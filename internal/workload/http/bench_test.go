@@ -13,7 +13,7 @@ import (
 )
 
 // fastServer answers every request on a connection with a fixed 200.
-func fastServer(b *testing.B) string {
+func fastServer(b testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
@@ -46,58 +46,84 @@ func fastServer(b *testing.B) string {
 	return "http://" + ln.Addr().String() + "/"
 }
 
+// loopbackVU is one VU of http.Request against fastServer, recording as
+// the engine records (with k6's HTTP metrics when k6); iterate runs one
+// iteration.
+func loopbackVU(tb testing.TB, k6 bool) (iterate func(), flush func()) {
+	url := fastServer(tb)
+	reg := metrics.NewRegistry()
+	env := &workload.Env{Target: url, MaxVUs: 1, Metrics: reg}
+	o, err := New(DefaultOptions()).Open(context.Background(), env, []string{"http.Request"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { o.Close() })
+	sc := o.Scenarios["http.Request"].(*scenario)
+	if !k6 {
+		sc.http = nil
+	}
+	clock := metrics.NewClock()
+	agg := metrics.NewAggregator(reg, clock, []string{"http.Request"})
+	go agg.Run()
+	tb.Cleanup(func() { agg.Close() })
+	u, err := sc.NewVU(context.Background(), 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { u.Close() })
+	rec := agg.Recorder(0, 0)
+	it := &vu.Iter{Rec: rec, Clock: clock}
+	ctx := context.Background()
+	iterate = func() {
+		it.Start = clock.Now()
+		it.Intended = it.Start
+		if err := u.Iterate(ctx, it); err != nil {
+			tb.Fatal(err)
+		}
+		end := clock.Now()
+		rec.Iteration(end, end-it.Start)
+	}
+	return iterate, rec.Flush
+}
+
 // BenchmarkIteration is one http.Request iteration on a loopback
 // keep-alive connection, recorded as the engine records it, with k6's HTTP
-// metrics (k6) and without them; cpu-ns/op is the process's CPU time per
-// iteration (client, server goroutine and aggregator: the same for both but
-// for the recording), less sensitive to a busy machine than ns/op (responseTime only, as before they
-// existed; the driver still reads its phase clocks). The difference is the
-// recording cost of k6's metrics.
+// metrics (k6) and without them (responseTime only, as before they
+// existed; the driver still reads its phase clocks). cpu-ns/op is the
+// process's CPU time per iteration (client, server goroutine and
+// aggregator: the same for both but for the recording), less sensitive to
+// a busy machine than ns/op. The difference is the recording cost of k6's
+// metrics.
 func BenchmarkIteration(b *testing.B) {
-	url := fastServer(b)
 	for _, k6 := range []bool{false, true} {
 		name := "responseTime-only"
 		if k6 {
 			name = "k6-metrics"
 		}
 		b.Run(name, func(b *testing.B) {
-			reg := metrics.NewRegistry()
-			env := &workload.Env{Target: url, MaxVUs: 1, Metrics: reg}
-			o, err := New(DefaultOptions()).Open(context.Background(), env, []string{"http.Request"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer o.Close()
-			sc := o.Scenarios["http.Request"].(*scenario)
-			if !k6 {
-				sc.http = nil
-			}
-			clock := metrics.NewClock()
-			agg := metrics.NewAggregator(reg, clock, []string{"http.Request"})
-			go agg.Run()
-			defer agg.Close()
-			u, err := sc.NewVU(context.Background(), 0)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer u.Close()
-			rec := agg.Recorder(0, 0)
-			it := &vu.Iter{Rec: rec, Clock: clock}
-			ctx := context.Background()
+			iterate, flush := loopbackVU(b, k6)
 			b.ReportAllocs()
 			cpu0 := cpuTime()
 			for b.Loop() {
-				it.Start = clock.Now()
-				it.Intended = it.Start
-				if err := u.Iterate(ctx, it); err != nil {
-					b.Fatal(err)
-				}
-				end := clock.Now()
-				rec.Iteration(end, end-it.Start)
+				iterate()
 			}
-			rec.Flush()
+			flush()
 			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 		})
+	}
+}
+
+// TestIterationAllocatesNothing: a steady-state request, recorded with
+// every k6 HTTP metric, allocates nothing on the client (the server
+// goroutine reuses its buffers too).
+func TestIterationAllocatesNothing(t *testing.T) {
+	iterate, flush := loopbackVU(t, true)
+	defer flush()
+	for range 100 { // buffers and histograms grow to their steady size
+		iterate()
+	}
+	if n := testing.AllocsPerRun(1000, iterate); n >= 0.01 {
+		t.Errorf("%.3f allocations per request, want 0", n)
 	}
 }
 

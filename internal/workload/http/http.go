@@ -204,8 +204,7 @@ func (v *httpVU) Iterate(ctx context.Context, it *vu.Iter) error {
 		if !t.FirstByte.IsZero() {
 			v.hs.FirstByte = t.FirstByte.Sub(base)
 		}
-		var st *httpdrv.Status
-		if v.hs.Expected && errors.As(res.Err, &st) {
+		if v.hs.Expected && res.Err != nil && isStatus(res.Err) {
 			res.Err = nil // --expect-status names this status: a success
 		}
 		it.RequestHTTP(label, start, res, v.s.http, &v.hs)
@@ -407,4 +406,11 @@ func redactPath(path string) string {
 		return path
 	}
 	return redact.ParsedURL(u)
+}
+
+// isStatus reports whether err is an unexpected-status error (apart, so
+// that the successful path allocates nothing for errors.As's target).
+func isStatus(err error) bool {
+	var st *httpdrv.Status
+	return errors.As(err, &st)
 }

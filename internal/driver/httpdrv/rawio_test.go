@@ -1,0 +1,125 @@
+package httpdrv
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"testing"
+	"time"
+)
+
+// rawPair is a loopback TCP connection: the client side's raw socket, the
+// client net.Conn and the server's end.
+func rawPair(t *testing.T) (*rawSocket, net.Conn, net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			close(accepted)
+			return
+		}
+		accepted <- c
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := <-accepted
+	if s == nil {
+		t.Fatal("accept failed")
+	}
+	t.Cleanup(func() { c.Close(); s.Close() })
+	raw := newRawSocket(c)
+	if raw == nil {
+		t.Fatal("a TCP connection has raw I/O")
+	}
+	return raw, c, s
+}
+
+func TestRawSocketReadsWhatWasWritten(t *testing.T) {
+	raw, _, srv := rawPair(t)
+	if _, err := raw.Write([]byte("ping")); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 4)
+	if _, err := io.ReadFull(srv, got); err != nil || string(got) != "ping" {
+		t.Fatalf("server read %q, %v", got, err)
+	}
+	go func() {
+		time.Sleep(20 * time.Millisecond) // the client waits in the poller first
+		srv.Write([]byte("pong"))
+	}()
+	buf := make([]byte, 16)
+	n, err := raw.Read(buf)
+	if err != nil || string(buf[:n]) != "pong" {
+		t.Fatalf("client read %q, %v", buf[:n], err)
+	}
+}
+
+// A write larger than the socket buffers waits for the reader and ends
+// whole.
+func TestRawSocketWritesAllOfALargeBuffer(t *testing.T) {
+	raw, _, srv := rawPair(t)
+	big := bytes.Repeat([]byte("0123456789abcdef"), 1<<18) // 4 MiB
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(srv, int64(len(big))))
+		got <- b
+	}()
+	n, err := raw.Write(big)
+	if err != nil || n != len(big) {
+		t.Fatalf("wrote %d of %d: %v", n, len(big), err)
+	}
+	if b := <-got; !bytes.Equal(b, big) {
+		t.Fatalf("server read %d bytes, not what was written", len(b))
+	}
+}
+
+func TestRawSocketErrors(t *testing.T) {
+	t.Run("peer closed: EOF", func(t *testing.T) {
+		raw, _, srv := rawPair(t)
+		srv.Close()
+		if _, err := raw.Read(make([]byte, 8)); err != io.EOF {
+			t.Fatalf("got %v, want EOF", err)
+		}
+	})
+	t.Run("deadline: a timeout", func(t *testing.T) {
+		raw, c, _ := rawPair(t)
+		c.SetDeadline(time.Now().Add(30 * time.Millisecond))
+		t0 := time.Now()
+		_, err := raw.Read(make([]byte, 8))
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			t.Fatalf("got %v, want a timeout", err)
+		}
+		if d := time.Since(t0); d > 2*time.Second {
+			t.Fatalf("the deadline fired after %v", d)
+		}
+	})
+	t.Run("closed while waiting", func(t *testing.T) {
+		raw, c, _ := rawPair(t)
+		go func() { time.Sleep(20 * time.Millisecond); c.Close() }()
+		if _, err := raw.Read(make([]byte, 8)); !errors.Is(err, net.ErrClosed) {
+			t.Fatalf("got %v, want net.ErrClosed", err)
+		}
+	})
+	t.Run("reset: the errno", func(t *testing.T) {
+		raw, _, srv := rawPair(t)
+		srv.(*net.TCPConn).SetLinger(0) // close sends RST
+		srv.Close()
+		time.Sleep(20 * time.Millisecond)
+		_, err := raw.Read(make([]byte, 8))
+		var se *os.SyscallError
+		if !errors.As(err, &se) || rootCause(err).Error() != "connection reset by peer" {
+			t.Fatalf("got %v, want read: connection reset by peer", err)
+		}
+	})
+}
