@@ -68,6 +68,7 @@ var layers = []layer{
 	{0, "internal/metrics", "recorders, snapshots, run totals"},
 	{0, "internal/fslock", "advisory locks on staging areas"},
 	{0, "internal/nospace", "recognises a full disk"},
+	{0, "internal/rawnet", "TCP reads and writes as raw system calls in the poller"},
 	{0, "internal/nospace/...", "test helper: a small file system to fill"},
 
 	// Records and clients. A driver's Result is a VU's.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/rawnet"
 	"github.com/stampede-bench/stampede/internal/redact"
 )
 
@@ -134,14 +135,12 @@ func (c *conn) dial(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("connect %s: %w", c.d.addr, rootCause(err))
 	}
+	nc = rawnet.Wrap(nc)
 	c.ncMu.Lock()
 	c.nc = nc
 	c.ncMu.Unlock()
 	c.deadline = time.Time{}
-	c.cr.r, c.w = nc, nc
-	if raw := newRawSocket(nc); raw != nil {
-		c.cr.r, c.w = raw, raw
-	}
+	c.cr.r = nc
 	c.r = newReader(&c.cr)
 	return nil
 }
@@ -188,7 +187,7 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 	}
 	c.setDeadline(t0, requestTimeout(c.d.timeout, op))
 	c.wbuf = appendRequest(c.wbuf[:0], c.d.host, c.d.ua, op)
-	n, err := c.w.Write(c.wbuf)
+	n, err := c.nc.Write(c.wbuf)
 	c.tm.Sent = int64(n)
 	if err != nil {
 		return c.fail(ctx, err)

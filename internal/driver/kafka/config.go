@@ -23,6 +23,7 @@ import (
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
+	"github.com/stampede-bench/stampede/internal/rawnet"
 	"github.com/stampede-bench/stampede/internal/redact"
 )
 
@@ -179,6 +180,11 @@ func (c Config) ClientOpts() []kgo.Opt {
 			MinVersion:         tls.VersionTLS12,
 			InsecureSkipVerify: c.TLSInsecure, //nolint:gosec // explicit tls=insecure
 		}))
+	} else {
+		// Plain TCP with raw reads and writes (package rawnet says why);
+		// franz-go's own dialer would be net.Dialer with this timeout.
+		d := &rawnet.Dialer{Dialer: net.Dialer{Timeout: c.DialTimeout}}
+		opts = append(opts, kgo.Dialer(d.DialContext))
 	}
 	if m := c.mechanism(); m != nil {
 		opts = append(opts, kgo.SASL(m))

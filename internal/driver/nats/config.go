@@ -22,6 +22,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/stampede-bench/stampede/internal/rawnet"
 	"github.com/stampede-bench/stampede/internal/redact"
 )
 
@@ -207,7 +208,10 @@ func (c Config) String() string {
 
 // Options are the nats.go connection options of c.
 func (c Config) Options() ([]nats.Option, error) {
-	opts := []nats.Option{nats.Name(c.Name), nats.Timeout(c.DialTimeout)}
+	opts := []nats.Option{nats.Name(c.Name), nats.Timeout(c.DialTimeout),
+		// TCP with raw reads and writes (package rawnet says why); TLS,
+		// when asked for, runs on top of it.
+		nats.SetCustomDialer(&rawnet.Dialer{Dialer: net.Dialer{Timeout: c.DialTimeout}})}
 	switch {
 	case c.User != "":
 		opts = append(opts, nats.UserInfo(c.User, c.Password))
