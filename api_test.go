@@ -31,6 +31,7 @@ var publicPackages = []string{
 	"github.com/stampede-bench/stampede/families/http",
 	"github.com/stampede-bench/stampede/families/http/httpopt",
 	"github.com/stampede-bench/stampede/families/kafka",
+	"github.com/stampede-bench/stampede/families/msgopt",
 	"github.com/stampede-bench/stampede/families/kafka/kafkaopt",
 	"github.com/stampede-bench/stampede/families/nats",
 	"github.com/stampede-bench/stampede/families/nats/natsopt",

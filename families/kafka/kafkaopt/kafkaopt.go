@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stampede-bench/stampede/families/msgopt"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/kafka/kafkaconf"
@@ -121,17 +122,9 @@ type Options struct {
 	// window opens and removes it when it closes: membership events
 	// (default false; --churn-brokers).
 	ChurnBrokers bool
-	// MaxRateStart is the first rate kafka.MaxRate tries, in messages per
-	// second (default 1000; --max-rate-start); each rate is held for
-	// MaxRateStep (default 2s; --max-rate-step). A rate is sustained while
-	// the error ratio stays at most MaxRateErrors (default 0.001;
-	// --max-rate-errors); the search stops when the bracket is narrower
-	// than MaxRatePrecision, relative (default 0.05, in (0,1);
-	// --max-rate-precision).
-	MaxRateStart     int64
-	MaxRateStep      time.Duration
-	MaxRateErrors    float64
-	MaxRatePrecision float64
+	// MaxRate holds the knobs of kafka.MaxRate's search (--max-rate-start,
+	// -step, -errors, -precision).
+	msgopt.MaxRate
 	// EmbeddedRetention is the bytes the embedded cluster keeps per
 	// partition (default 64 MiB; --embedded-retention), which bounds its
 	// memory.
@@ -157,7 +150,6 @@ const (
 // DefaultOptions returns the defaults of a bare `stampede run
 // kafka.Produce`: the high-throughput profile.
 func DefaultOptions() Options {
-	search := msgload.DefaultSearch()
 	return Options{
 		Profile:           ProfileHighThroughput,
 		Brokers:           3,
@@ -182,10 +174,7 @@ func DefaultOptions() Options {
 		ConsumeFrom:       "earliest",
 		ChurnStart:        5 * time.Second,
 		ChurnFor:          10 * time.Second,
-		MaxRateStart:      search.Start,
-		MaxRateStep:       search.Step,
-		MaxRateErrors:     search.Errors,
-		MaxRatePrecision:  search.Precision,
+		MaxRate:           msgopt.DefaultMaxRate(),
 		EmbeddedRetention: 64 << 20,
 	}
 }
@@ -239,8 +228,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("--produce-retries must be ≥ -1")
 	case o.ChurnInterval < 0 || o.ChurnStart < 0 || o.ChurnFor < 0:
 		return fmt.Errorf("--churn-interval, --churn-start and --churn-for must not be negative")
-	case o.search().Validate("--") != nil:
-		return o.search().Validate("--")
+	case o.MaxRate.Validate("--") != nil:
+		return o.MaxRate.Validate("--")
 	case o.EmbeddedRetention < 0:
 		return fmt.Errorf("--embedded-retention must not be negative")
 	case o.MinInsyncReplicas < 0 || o.FlushMessages < 0 || o.FlushMs < 0:
@@ -280,11 +269,6 @@ func (o *Options) validate() error {
 		return fmt.Errorf("--batch-bytes %d cannot hold one %d-byte message", o.BatchBytes, o.MessageSize)
 	}
 	return nil
-}
-
-// search is the max-rate search's knobs.
-func (o *Options) search() msgload.SearchOptions {
-	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
 }
 
 // profiles returns the kafka profiles: the messaging core's seed profiles

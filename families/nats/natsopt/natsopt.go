@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/stampede-bench/stampede/families/msgopt"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
@@ -93,14 +94,9 @@ type Options struct {
 	ChurnNodes    bool
 	ChurnStart    time.Duration
 	ChurnFor      time.Duration
-	// MaxRateStart is the first rate nats.MaxRate tries, in messages per
-	// second (default 1000; --nats-max-rate-start), each held for
-	// MaxRateStep (default 2s; --nats-max-rate-step); a rate is sustained
-	// while the error ratio stays at most MaxRateErrors (default 0.001;
-	// --nats-max-rate-errors).
-	MaxRateStart  int64
-	MaxRateStep   time.Duration
-	MaxRateErrors float64
+	// MaxRate holds the knobs of nats.MaxRate's search (--nats-max-rate-start,
+	// -step, -errors, -precision).
+	msgopt.MaxRate
 	// KillNode is a fault, AT[,restart AFTER]: AT after the scenario
 	// starts SIGKILL one node of the embedded cluster, and start it again
 	// AFTER later (default "": none; --kill-node). KillWhich picks the
@@ -120,10 +116,6 @@ type Options struct {
 	// --nats-publish-retry-wait). Every retry is counted in publish_retries.
 	PublishRetries   int
 	PublishRetryWait time.Duration
-	// MaxRatePrecision ends nats.MaxRate's bisection once the bracket is
-	// narrower than it, relative (default 0.05, in (0,1);
-	// --nats-max-rate-precision).
-	MaxRatePrecision float64
 
 	// applied is the profile ApplyProfile set: New does not apply it again.
 	applied string
@@ -139,7 +131,6 @@ const (
 // DefaultOptions returns the defaults of a bare `stampede run
 // nats.Publish`: the high-throughput profile.
 func DefaultOptions() Options {
-	search := msgload.DefaultSearch()
 	return Options{
 		Profile:          ProfileHighThroughput,
 		Nodes:            3,
@@ -158,10 +149,7 @@ func DefaultOptions() Options {
 		MaxBytes:         1 << 30,
 		ChurnStart:       5 * time.Second,
 		ChurnFor:         10 * time.Second,
-		MaxRateStart:     search.Start,
-		MaxRateStep:      search.Step,
-		MaxRateErrors:    search.Errors,
-		MaxRatePrecision: search.Precision,
+		MaxRate:          msgopt.DefaultMaxRate(),
 		KillWhich:        "leader",
 		PublishRetries:   2,
 		PublishRetryWait: 250 * time.Millisecond,
@@ -207,8 +195,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("--nats-consumers and --nats-fetch-batch must be ≥ 1")
 	case o.ChurnInterval < 0 || o.ChurnStart < 0 || o.ChurnFor < 0:
 		return fmt.Errorf("--stream-churn-interval, --nats-churn-start and --nats-churn-for must not be negative")
-	case o.search().Validate("--nats-") != nil:
-		return o.search().Validate("--nats-")
+	case o.MaxRate.Validate("--nats-") != nil:
+		return o.MaxRate.Validate("--nats-")
 	case o.PublishRetries < 0 || o.PublishRetryWait <= 0:
 		return fmt.Errorf("--nats-publish-retries must be ≥ 0 and --nats-publish-retry-wait > 0")
 	}
@@ -224,11 +212,6 @@ func (o *Options) validate() error {
 
 // kill is the parsed --kill-node.
 func (o *Options) kill() (msgload.KillSpec, error) { return msgload.ParseKill(o.KillNode, o.KillWhich) }
-
-// search is the max-rate search's knobs.
-func (o *Options) search() msgload.SearchOptions {
-	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
-}
 
 // Churning tells whether the run changes the cluster during the load
 // (--churn-interval or --churn-nodes).

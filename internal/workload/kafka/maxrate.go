@@ -50,7 +50,7 @@ var (
 func newMaxRate(r *run) *maxRateScenario {
 	s := &maxRateScenario{base: newBase(r, ScenarioMaxRate)}
 	o := &s.opts
-	s.rate = msgload.NewMaxRate(&s.Core, search(o), s.Progress(o.Consumers > 0))
+	s.rate = msgload.NewMaxRate(&s.Core, o.MaxRate, s.Progress(o.Consumers > 0))
 	s.addChurn()
 	s.EverySecond(s.backlog)
 	return s

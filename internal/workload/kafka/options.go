@@ -12,7 +12,6 @@ import (
 	"github.com/stampede-bench/stampede/families/kafka/kafkaopt"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/internal/workload/kafka/kafkaconf"
-	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
 // Options are the kafka family's settings, declared in the public
@@ -113,11 +112,6 @@ func retryBackoff(tries int) time.Duration {
 	}
 	d = min(d, time.Second)
 	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
-}
-
-// search is the max-rate search's knobs.
-func search(o *Options) msgload.SearchOptions {
-	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
 }
 
 // churning tells whether the run changes the cluster during the load.

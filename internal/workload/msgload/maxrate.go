@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/stampede-bench/stampede/families/msgopt"
 	"github.com/stampede-bench/stampede/vu"
 )
 
@@ -20,7 +21,7 @@ const slotWait = 100 * time.Millisecond
 // before the scenario starts.
 type MaxRate struct {
 	core   *Core
-	opts   SearchOptions
+	opts   msgopt.MaxRate
 	load   Progress
 	pace   *Pacer
 	search *Search
@@ -32,7 +33,7 @@ type MaxRate struct {
 // NewMaxRate wires a search with options o over the progress load into
 // core: the pacer and the search run on the scenario's run clock from its
 // start until it stops.
-func NewMaxRate(core *Core, o SearchOptions, load Progress) *MaxRate {
+func NewMaxRate(core *Core, o msgopt.MaxRate, load Progress) *MaxRate {
 	now := func() time.Duration { return core.clock.Now() }
 	m := &MaxRate{core: core, opts: o, load: load, pace: NewPacer(now)}
 	m.search = &Search{
@@ -57,7 +58,7 @@ func (m *MaxRate) Next(ctx context.Context, it *vu.Iter, timer *time.Timer) (ok 
 	if !ok {
 		return false, err
 	}
-	if it.Now()-intended > m.opts.Step {
+	if it.Now()-intended > m.opts.MaxRateStep {
 		m.late.Add(1)
 	}
 	it.Intended = intended

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/stampede-bench/stampede/families/msgopt"
 )
 
 // SustainRatio is the fraction of the due messages a sustained step must
@@ -31,43 +33,6 @@ type Progress interface {
 	Failed() int64
 }
 
-// SearchOptions are the knobs of the search; the families' flags
-// (--max-rate-start etc.) fill them.
-type SearchOptions struct {
-	// Start is the first rate tried, msgs/s (≥ 1).
-	Start int64
-	// Step is how long each rate is held (> 0).
-	Step time.Duration
-	// Errors is the error ratio a sustained step may have (≥ 0).
-	Errors float64
-	// Precision ends the bisection once the bracket is narrower than it,
-	// relative to the lower end (in (0,1)).
-	Precision float64
-}
-
-// DefaultSearch is the search both families start from: 1,000 msgs/s,
-// each rate held 2 s, 0.1% errors tolerated, bisected to 5%.
-func DefaultSearch() SearchOptions {
-	return SearchOptions{Start: 1000, Step: 2 * time.Second, Errors: 0.001, Precision: 0.05}
-}
-
-// Validate returns the first knob of o out of range, naming the flags as
-// the family spells them: prefix + "max-rate-start", e.g. "--" or
-// "--nats-".
-func (o SearchOptions) Validate(prefix string) error {
-	switch {
-	case o.Start < 1:
-		return fmt.Errorf("%smax-rate-start must be ≥ 1", prefix)
-	case o.Step <= 0:
-		return fmt.Errorf("%smax-rate-step must be > 0", prefix)
-	case o.Errors < 0:
-		return fmt.Errorf("%smax-rate-errors must be ≥ 0", prefix)
-	case o.Precision <= 0 || o.Precision >= 1:
-		return fmt.Errorf("%smax-rate-precision must be in (0,1)", prefix)
-	}
-	return nil
-}
-
 // Search looks for the highest rate the broker sustains, like OpenMessaging
 // Benchmark's rate controller but as a bracketing search:
 //
@@ -89,7 +54,7 @@ func (o SearchOptions) Validate(prefix string) error {
 // Fill the fields and call Run once, in its own goroutine; read the
 // results (Best, Steps, Summary) after Run returned.
 type Search struct {
-	Opts SearchOptions
+	Opts msgopt.MaxRate
 	Pace *Pacer
 	// Now reads the run clock.
 	Now  func() time.Duration
@@ -167,15 +132,15 @@ func (s *Search) judge(ctx context.Context, d time.Duration) (judgement, bool) {
 // step holds rate and judges it: sustained, and whether ctx is still alive.
 func (s *Search) step(ctx context.Context, rate int64) (ok, alive bool) {
 	o := &s.Opts
-	if !s.settle(ctx, 5*o.Step) {
+	if !s.settle(ctx, 5*o.MaxRateStep) {
 		return false, false
 	}
 	f0 := s.Load.Failed()
 	s.Pace.Set(s.Now(), rate)
-	if !SleepCtx(ctx, o.Step/2) {
+	if !SleepCtx(ctx, o.MaxRateStep/2) {
 		return false, false
 	}
-	half := o.Step - o.Step/2
+	half := o.MaxRateStep - o.MaxRateStep/2
 	j, alive := s.judge(ctx, half)
 	if !alive {
 		return false, false
@@ -189,7 +154,7 @@ func (s *Search) step(ctx context.Context, rate int64) (ok, alive bool) {
 	}
 	stepDue := s.Pace.Due(s.Now()) - s.Pace.DueBefore()
 	errs := s.Load.Failed() - f0
-	ok = j.ok() && float64(errs) <= o.Errors*float64(stepDue)
+	ok = j.ok() && float64(errs) <= o.MaxRateErrors*float64(stepDue)
 	s.Steps = append(s.Steps, Step{Rate: rate, OK: ok, Due: j.due, Done: j.done, Errs: errs, Lo: j.lo, Hi: j.hi})
 	verdict := "sustained"
 	if !ok {
@@ -200,7 +165,7 @@ func (s *Search) step(ctx context.Context, rate int64) (ok, alive bool) {
 		ext = ", judged again after the backlog was still settling"
 	}
 	s.logf("step %d: %s msgs/s for %s: judged %d due, %d completed (backlog %+d; completed %s–%s msgs/s per window%s), %d errors → %s",
-		len(s.Steps), FmtRate(float64(rate)), o.Step, j.due, j.done, j.due-j.done, FmtRate(j.lo), FmtRate(j.hi), ext, errs, verdict)
+		len(s.Steps), FmtRate(float64(rate)), o.MaxRateStep, j.due, j.done, j.due-j.done, FmtRate(j.lo), FmtRate(j.hi), ext, errs, verdict)
 	return ok, true
 }
 
@@ -209,7 +174,7 @@ func (s *Search) step(ctx context.Context, rate int64) (ok, alive bool) {
 func (s *Search) Run(ctx context.Context) {
 	o := &s.Opts
 	lo, hi := int64(0), int64(0)
-	rate := o.Start
+	rate := o.MaxRateStart
 	for hi == 0 {
 		ok, alive := s.step(ctx, rate)
 		if !alive {
@@ -226,7 +191,7 @@ func (s *Search) Run(ctx context.Context) {
 		}
 		rate *= 2
 	}
-	for hi > 0 && hi-lo > 1 && (lo == 0 || float64(hi-lo)/float64(lo) > o.Precision) {
+	for hi > 0 && hi-lo > 1 && (lo == 0 || float64(hi-lo)/float64(lo) > o.MaxRatePrecision) {
 		mid := lo + (hi-lo)/2
 		ok, alive := s.step(ctx, mid)
 		if !alive {
@@ -241,7 +206,7 @@ func (s *Search) Run(ctx context.Context) {
 	}
 	s.finish(lo, true)
 	s.Failed = hi
-	if lo > 0 && s.settle(ctx, 5*o.Step) {
+	if lo > 0 && s.settle(ctx, 5*o.MaxRateStep) {
 		s.Pace.Set(s.Now(), lo)
 		s.holdAt(ctx, lo)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/stampede-bench/stampede/families/msgopt"
 )
 
 // synthetic is a broker of known capacity: messages handed to it queue,
@@ -69,7 +71,7 @@ func (b *synthetic) client(ctx context.Context, p *Pacer) {
 	}
 }
 
-func runSearch(t *testing.T, capacity int64, o SearchOptions, d time.Duration, failFrom int64) *Search {
+func runSearch(t *testing.T, capacity int64, o msgopt.MaxRate, d time.Duration, failFrom int64) *Search {
 	t.Helper()
 	var s *Search
 	synctest.Test(t, func(t *testing.T) {
@@ -125,7 +127,7 @@ func TestSearchFindsTheSyntheticCapacity(t *testing.T) {
 		{"capacity 20000 from 3000", 20000, 3000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := SearchOptions{Start: tc.start, Step: 2 * time.Second, Errors: 0.001, Precision: 0.02}
+			o := msgopt.MaxRate{MaxRateStart: tc.start, MaxRateStep: 2 * time.Second, MaxRateErrors: 0.001, MaxRatePrecision: 0.02}
 			s := runSearch(t, tc.capacity, o, time.Minute, 0)
 			if !s.Converged {
 				t.Fatalf("not converged: %s", s.Summary())
@@ -144,7 +146,7 @@ func TestSearchFindsTheSyntheticCapacity(t *testing.T) {
 // TestSearchErrorsLimitTheRate: a broker that fails 10% of the messages
 // from some rate on is sustained only below it, whatever its capacity.
 func TestSearchErrorsLimitTheRate(t *testing.T) {
-	o := SearchOptions{Start: 1000, Step: 2 * time.Second, Errors: 0.001, Precision: 0.02}
+	o := msgopt.MaxRate{MaxRateStart: 1000, MaxRateStep: 2 * time.Second, MaxRateErrors: 0.001, MaxRatePrecision: 0.02}
 	s := runSearch(t, 100000, o, time.Minute, 3000)
 	if !s.Converged || s.Best >= 3000 || s.Best < 2800 {
 		t.Fatalf("found %d msgs/s: want just under 3000, where errors start: %s", s.Best, s.Summary())
@@ -153,38 +155,12 @@ func TestSearchErrorsLimitTheRate(t *testing.T) {
 
 // TestSearchNotConverged: a run too short for one step says so.
 func TestSearchNotConverged(t *testing.T) {
-	o := SearchOptions{Start: 1000, Step: 2 * time.Second, Errors: 0.001, Precision: 0.05}
+	o := msgopt.MaxRate{MaxRateStart: 1000, MaxRateStep: 2 * time.Second, MaxRateErrors: 0.001, MaxRatePrecision: 0.05}
 	s := runSearch(t, 5000, o, time.Second, 0)
 	if s.Converged || len(s.Steps) != 0 || s.Best != 0 {
 		t.Fatalf("converged=%t steps=%d best=%d", s.Converged, len(s.Steps), s.Best)
 	}
 	if got := s.Summary(); got != "max sustainable rate 0.0 msgs/s (not converged: -d ended before the first step was judged; steps: )" {
 		t.Fatalf("summary %q", got)
-	}
-}
-
-// TestSearchOptionsValidate: the defaults pass, each knob out of range is
-// named with the family's flag prefix.
-func TestSearchOptionsValidate(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		change func(*SearchOptions)
-		want   string
-	}{
-		{"defaults", func(*SearchOptions) {}, ""},
-		{"start", func(o *SearchOptions) { o.Start = 0 }, "--nats-max-rate-start must be ≥ 1"},
-		{"step", func(o *SearchOptions) { o.Step = 0 }, "--nats-max-rate-step must be > 0"},
-		{"errors", func(o *SearchOptions) { o.Errors = -0.1 }, "--nats-max-rate-errors must be ≥ 0"},
-		{"precision 0", func(o *SearchOptions) { o.Precision = 0 }, "--nats-max-rate-precision must be in (0,1)"},
-		{"precision 1", func(o *SearchOptions) { o.Precision = 1 }, "--nats-max-rate-precision must be in (0,1)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o := DefaultSearch()
-			tc.change(&o)
-			err := o.Validate("--nats-")
-			if (err == nil) != (tc.want == "") || err != nil && err.Error() != tc.want {
-				t.Errorf("Validate = %v, want %q", err, tc.want)
-			}
-		})
 	}
 }

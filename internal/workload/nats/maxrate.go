@@ -32,7 +32,7 @@ var (
 func newMaxRate(r *run) *maxRateScenario {
 	s := &maxRateScenario{base: newBase(r, ScenarioMaxRate)}
 	o := &s.opts
-	s.rate = msgload.NewMaxRate(&s.Core, search(o), s.Progress(false))
+	s.rate = msgload.NewMaxRate(&s.Core, o.MaxRate, s.Progress(false))
 	return s
 }
 

@@ -48,8 +48,3 @@ func faulting(o *Options) bool {
 	k, _ := killSpec(o)
 	return o.Churning() || k.Enabled()
 }
-
-// search is the max-rate search's knobs.
-func search(o *Options) msgload.SearchOptions {
-	return msgload.SearchOptions{Start: o.MaxRateStart, Step: o.MaxRateStep, Errors: o.MaxRateErrors, Precision: o.MaxRatePrecision}
-}
