@@ -12,8 +12,12 @@
 #   bench/http_compare.sh [SECONDS=5] [ROUNDS=5] [CONNS="50 500 5000"]
 #
 # Tools: wrk (wrk -t1 -cN), stampede (--no-csv --no-report: like wrk, a
-# histogram and no per-request log) and stampede+csv (the default
-# per-request CSV, for reference: not in the ratio).
+# histogram and no per-request log), stampede+csv (the default
+# per-request CSV, for reference: not in the ratio) and bare
+# (bench/httpbare: a bare Go loop, one goroutine per connection on a plain
+# net.Conn, recording nothing): bare / wrk is the cost of the
+# goroutine-per-connection model stampede's VUs share, stampede / bare
+# stampede's own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
@@ -28,6 +32,7 @@ ulimit -n 20000
 
 go build -o "$tmp/stampede" ./cmd/stampede
 go build -o "$tmp/httptarget" ./bench/httptarget
+go build -o "$tmp/httpbare" ./bench/httpbare
 taskset -c 1 "$tmp/httptarget" -addr 127.0.0.1:$port 2>/dev/null &
 sleep 0.5
 url=http://127.0.0.1:$port/
@@ -43,6 +48,10 @@ one() {
 	wrk)
 		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 wrk -t1 -c"$c" -d"${secs}s" "$url" >"$tmp/out"
 		n=$(awk '/requests in/ {print $1}' "$tmp/out")
+		;;
+	bare)
+		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 "$tmp/httpbare" -c "$c" -d "${secs}s" -url "$url" >"$tmp/out"
+		n=$(tail -1 "$tmp/out")
 		;;
 	stampede | stampede+csv)
 		local extra=(--no-csv)
@@ -61,13 +70,13 @@ one() {
 	awk -v n="$n" '{printf "%d %.3f %.1f\n", n, ($1 + $2) * 1e6 / n, $3 / 1024}' "$tmp/time"
 }
 
-tools=(wrk stampede stampede+csv)
+tools=(wrk stampede stampede+csv bare)
 declare -A cpu rss req
 for c in $conns; do
 	for r in $(seq 1 "$rounds"); do
 		line="c=$c round $r:"
-		for k in 0 1 2; do
-			tool=${tools[$(((k + r) % 3))]}
+		for k in 0 1 2 3; do
+			tool=${tools[$(((k + r) % 4))]}
 			read -r n us mb < <(one "$tool" "$c")
 			req[$tool,$c,$r]=$n cpu[$tool,$c,$r]=$us rss[$tool,$c,$r]=$mb
 			line+=" $tool ${us}µs ${mb}MB ($n)"
@@ -112,4 +121,11 @@ printf '|%s|\n' "-------|------------------------|------------------------|-----
 for c in $conns; do
 	printf '| %-5s | %-22s | %-22s | %-18s | %-18s | %-22s | %-18s | %-18s |\n' "$c" "$(col cpu wrk "$c")" "$(col cpu stampede "$c")" \
 		"$(ratio stampede wrk "$c")" "$(col rss wrk "$c")" "$(col rss stampede "$c")" "$(rratio stampede wrk "$c")" "$(col cpu stampede+csv "$c")"
+done
+echo
+echo "the bare Go loop (bench/httpbare), per round: its CPU per request, bare / wrk (the goroutine model's cost), stampede / bare (stampede's own)"
+printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' conns "bare µs/req" "bare/wrk CPU" "stampede/bare CPU" "bare RSS"
+printf '|%s|\n' "-------|------------------------|--------------------|--------------------|--------------------"
+for c in $conns; do
+	printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' "$c" "$(col cpu bare "$c")" "$(ratio bare wrk "$c")" "$(ratio stampede bare "$c")" "$(col rss bare "$c")"
 done
