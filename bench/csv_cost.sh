@@ -30,7 +30,7 @@ requests() {
 one() { # MODE ROUND -> ns/iteration
 	local mode=$1 r=$2 extra=() dir="$tmp/$1-$2"
 	[ "$mode" = off ] && extra=(--no-csv)
-	/usr/bin/time -f '%U %S' -o "$tmp/time" prlimit --as=8000000000 timeout -k 5 300 taskset -c 0 \
+	/usr/bin/time -f '%U %S' -o "$tmp/time" prlimit --as=8000000000 timeout --foreground -k 5 300 taskset -c 0 \
 		"$tmp/stampede" run builtin.Noop -u "$vus" -d "$dur" --no-report -q --out "$dir" "${extra[@]}" >/dev/null 2>"$tmp/err" ||
 		{ echo "run $mode $r failed: $(cat "$tmp/err")" >&2; exit 1; }
 	local n u s

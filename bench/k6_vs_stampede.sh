@@ -25,7 +25,7 @@ go build -o "$work/httptarget" ./bench/httptarget
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), cores: $(nproc); $("$K6" version | head -1)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 pin=""
-cap() { $pin prlimit --as=8000000000 timeout -k 5 600 "$@"; }
+cap() { $pin prlimit --as=8000000000 timeout --foreground -k 5 600 "$@"; }
 k6run() { cap /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$K6" run -q --no-usage-report --summary-export "$work/sum.json" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }; }
 strun() { cap /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$work/stampede" run "$@" -q --no-summary --no-report --no-csv --out "$work/st-$RANDOM$RANDOM" --summary-export "$work/sum.json" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }; }
 jq_() { python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]; print(m[sys.argv[2]][sys.argv[3]])' "$work/sum.json" "$1" "$2"; }

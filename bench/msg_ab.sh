@@ -54,7 +54,7 @@ one() {
 			--nats-replicas 1 --stream-prefix ab) ;;
 	esac
 	rm -rf "$tmp/run"
-	/usr/bin/time -f '%e %U %S' -o "$tmp/time" "${client[@]}" timeout -k 5 300 "$bin" run "${args[@]}" -i "$iters" \
+	/usr/bin/time -f '%e %U %S' -o "$tmp/time" "${client[@]}" timeout --foreground -k 5 300 "$bin" run "${args[@]}" -i "$iters" \
 		--no-csv --no-report -q --out "$tmp/run" >/dev/null 2>"$tmp/err" || { echo "$w $bin failed: $(cat "$tmp/err")" >&2; exit 1; }
 	awk -v n="$n" '{printf "%.0f %.3f\n", n / $1, ($2 + $3) * 1e6 / n}' "$tmp/time"
 }

@@ -21,7 +21,7 @@ go build -o "$tmp/stampede" ./cmd/stampede
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs), $(nproc) cores"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 secs=$(( $(date -d "1970-01-01 $(echo "$dur" | sed 's/m/ min/;s/s$/ sec/') UTC" +%s) ))
-prlimit --as=8000000000 timeout -k 5 $((secs + 120)) nice -n 10 \
+prlimit --as=8000000000 timeout --foreground -k 5 $((secs + 120)) nice -n 10 \
 	"$tmp/stampede" run builtin.Sleep --sleep "$sleep" -u "$vus" -d "$dur" \
 	--out "$tmp/r" --no-report -q >"$tmp/out" 2>"$tmp/err" &
 pid=$!
