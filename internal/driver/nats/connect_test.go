@@ -1,43 +1,15 @@
 package nats
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"fmt"
-	"math/big"
 	"net"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/stampede-bench/stampede/internal/testcert"
 )
-
-// selfSigned is a TLS certificate for 127.0.0.1.
-func selfSigned(t *testing.T) tls.Certificate {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: "stampede test"},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(time.Hour),
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
-}
 
 // startServer runs a nats-server on a free loopback port, with TLS when
 // tc is set.
@@ -68,7 +40,7 @@ func TestConnectRoundTrip(t *testing.T) {
 		query string
 	}{
 		{"plain", nil, ""},
-		{"tls", &tls.Config{Certificates: []tls.Certificate{selfSigned(t)}, MinVersion: tls.VersionTLS12}, "?tls=insecure"},
+		{"tls", &tls.Config{Certificates: []tls.Certificate{testcert.SelfSigned(t)}, MinVersion: tls.VersionTLS12}, "?tls=insecure"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := startServer(t, tc.tls)
