@@ -1,7 +1,8 @@
 // Package httpdrv is the http:// and https:// driver. For plain HTTP each
 // connection is a lean HTTP/1.1 keep-alive client on its own TCP
-// connection: one write per request, a buffered reader for the response,
-// no allocation per request in steady state. HTTPS goes through net/http.
+// connection (read and written through package rawnet): one write per
+// request, a buffered reader for the response, no allocation per request
+// in steady state. HTTPS goes through net/http.
 package httpdrv
 
 import (
@@ -113,11 +114,9 @@ type conn struct {
 	// ncMu guards the writes of nc (dial, close) against the read of the
 	// function that interrupts a blocked read when the context ends, which
 	// runs on its own goroutine; the VU's own reads need no lock.
-	ncMu sync.Mutex
-	cr   countingReader
-	r    *reader
-	// w writes requests: the raw socket, or nc when it has none.
-	w      io.Writer
+	ncMu   sync.Mutex
+	cr     countingReader
+	r      *reader
 	wbuf   []byte
 	ctx    context.Context
 	stopAF func() bool
