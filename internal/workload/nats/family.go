@@ -230,6 +230,14 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 	}
 	leaders := leaderCounts(infos, nodeNames)
 	r.leaderNodes = msgload.Leading(leaders)
+	r.nodes = len(nodeNames)
+	for _, in := range infos {
+		l := ""
+		if in != nil && in.Cluster != nil {
+			l = in.Cluster.Leader
+		}
+		r.streamLeaders = append(r.streamLeaders, l)
+	}
 	var jsz *natsdrv.JSZ
 	if cfg.Monitor != "" {
 		if j, jerr := natsdrv.ReadJSZ(ctx, cfg.Monitor); jerr == nil {

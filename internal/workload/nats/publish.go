@@ -82,6 +82,14 @@ func newPublisher(b *base, id int) (*publisher, error) {
 	p.ackWait.Stop()
 	p.msg = nats.Msg{Data: p.buf}
 	p.subjects = b.subjects
+	writes := []int{p.next} // a pinned VU writes one stream, else all in turn
+	if !b.pinned() {
+		writes = writes[:0]
+		for si := range b.streams {
+			writes = append(writes, si)
+		}
+	}
+	b.pubNodes.add(vc.nc.ConnectedServerName(), writes)
 	return p, nil
 }
 

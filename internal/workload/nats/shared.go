@@ -32,11 +32,15 @@ type run struct {
 	// killer carries out --kill-node on a --target cluster (--kill-hook);
 	// nil on the embedded cluster, which broker kills directly.
 	killer msgload.NodeKiller
-	// leaderNodes is how many nodes lead at least one load stream.
-	leaderNodes int
-	maxVUs      int
-	seed        int64
-	logf        func(format string, args ...any)
+	// leaderNodes is how many nodes lead at least one load stream;
+	// streamLeaders names each stream's leader when the run began ("":
+	// unknown) and nodes the embedded cluster's size (0 with --target).
+	leaderNodes   int
+	streamLeaders []string
+	nodes         int
+	maxVUs        int
+	seed          int64
+	logf          func(format string, args ...any)
 }
 
 // base is one scenario's state: the messaging core's (counts, sampler,
@@ -50,10 +54,12 @@ type base struct {
 	// killEv is what --kill-node did (set when its goroutine ended).
 	killMu sync.Mutex
 	killEv msgload.KillEvent
+	// pubNodes tallies where the publishers connected, for a note.
+	pubNodes *publisherNodes
 }
 
 func newBase(r *run, name string) *base {
-	b := &base{run: r}
+	b := &base{run: r, pubNodes: &publisherNodes{leaders: r.streamLeaders, nodes: r.nodes}}
 	b.Name, b.IDs, b.Parts, b.Logf = name, &r.ids.IDs, r.streams, r.logf
 	b.Produces = name != ScenarioConsume && r.ids.Throughput != 0
 	if r.ids.LeaderNodes != 0 {
@@ -65,6 +71,12 @@ func newBase(r *run, name string) *base {
 	if r.cluster != nil {
 		b.OnStart = append(b.OnStart, b.sampleServerCPU)
 	}
+	// Once the VUs exist, say where their publishers landed.
+	b.OnStart = append(b.OnStart, func(context.Context) {
+		if n := b.pubNodes.note(); n != "" {
+			b.Note("%s", n)
+		}
+	})
 	return b
 }
 
