@@ -70,6 +70,7 @@ var layers = []layer{
 	{0, "internal/fslock", "advisory locks on staging areas"},
 	{0, "internal/nospace", "recognises a full disk"},
 	{0, "families/msgopt", "the options the kafka and nats families share (the max-rate search)"},
+	{0, "internal/cputime", "this process's CPU time (getrusage)"},
 	{0, "internal/rawnet", "TCP reads and writes as raw system calls in the poller"},
 	{0, "internal/nospace/...", "test helper: a small file system to fill"},
 

@@ -1,9 +1,10 @@
 package metrics
 
 import (
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/cputime"
 )
 
 // BenchmarkRecordRequest is the recording cost of one closed-model
@@ -94,7 +95,7 @@ func BenchmarkAggregateHTTPSeries(b *testing.B) {
 				{Sending: 6 * time.Microsecond, Waiting: 500 * time.Microsecond, Receiving: 20 * time.Microsecond, Sent: 60, Received: 120, Status: 200, Expected: true},
 				{Blocked: 90 * time.Microsecond, Connecting: 80 * time.Microsecond, Sending: 6 * time.Microsecond, Waiting: 500 * time.Microsecond, Sent: 60, Received: 120, Status: 200, Expected: true},
 			}
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
@@ -105,16 +106,7 @@ func BenchmarkAggregateHTTPSeries(b *testing.B) {
 			}
 			r.Flush()
 			agg.Close()
-			b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// processCPU is this process's user+system CPU time.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

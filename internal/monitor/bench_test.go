@@ -5,13 +5,13 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/stampede-bench/stampede/internal/cputime"
 	"github.com/stampede-bench/stampede/internal/monitor/monitortest"
 )
 
@@ -27,13 +27,6 @@ func nodePage(b *testing.B, url string) []byte {
 		b.Fatal(err)
 	}
 	return page
-}
-
-// cpuTime is this process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkParseNodePage is the parse path of one node_exporter page:
@@ -83,13 +76,13 @@ func BenchmarkScrapeNodeExporter(b *testing.B) {
 	s := newScraper(specs[0], client)
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if _, err := s.read(context.Background()); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // BenchmarkMonitor10Endpoints runs the real sampler on 10 sources (one
@@ -110,7 +103,7 @@ func BenchmarkMonitor10Endpoints(b *testing.B) {
 	var cpu, wall time.Duration
 	for b.Loop() {
 		dir := b.TempDir()
-		c0, t0 := cpuTime(), time.Now()
+		c0, t0 := cputime.Process(), time.Now()
 		m, err := Start(dir, specs, Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -119,7 +112,7 @@ func BenchmarkMonitor10Endpoints(b *testing.B) {
 		if err := m.Stop(); err != nil {
 			b.Fatal(err)
 		}
-		cpu, wall = cpu+cpuTime()-c0, wall+time.Since(t0)
+		cpu, wall = cpu+cputime.Process()-c0, wall+time.Since(t0)
 		for id, c := range m.Counts() {
 			if c.OK < 5 {
 				b.Fatalf("%s: only %d readings in 10 s (%+v)", id, c.OK, c)

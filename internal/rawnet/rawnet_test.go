@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stampede-bench/stampede/internal/cputime"
 )
 
 // rawPair is a loopback TCP connection: the client side, wrapped, and the
@@ -219,7 +221,7 @@ func BenchmarkRoundTrips(b *testing.B) {
 			var left atomic.Int64
 			left.Store(int64(b.N))
 			b.ResetTimer()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			var wg sync.WaitGroup
 			for _, c := range cs {
 				wg.Add(1)
@@ -239,16 +241,7 @@ func BenchmarkRoundTrips(b *testing.B) {
 				}()
 			}
 			wg.Wait()
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// cpuTime is the process's user+system CPU time in ns.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

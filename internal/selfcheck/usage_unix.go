@@ -6,20 +6,15 @@ import (
 	"bytes"
 	"os"
 	"strconv"
-	"syscall"
-	"time"
+
+	"github.com/stampede-bench/stampede/internal/cputime"
 )
 
-// ProcessUsage reads this process's CPU time from getrusage(2) and its
+// ProcessUsage reads this process's CPU time (package cputime) and its
 // resident memory from /proc/self/statm (Linux) or, elsewhere, from the Go
 // runtime's view of mapped memory.
 func ProcessUsage() (Usage, error) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return Usage{}, err
-	}
-	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	u := Usage{CPU: cpu, RSS: residentBytes(), Throttle: readThrottle(osReadFile)}
+	u := Usage{CPU: cputime.Process(), RSS: residentBytes(), Throttle: readThrottle(osReadFile)}
 	if b, err := os.ReadFile("/proc/stat"); err == nil {
 		u.HostBusy, u.HostTotal = parseProcStat(b)
 	}

@@ -10,10 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/cputime"
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/nebula"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/graphsvc"
@@ -135,7 +135,7 @@ func BenchmarkTCPRoundTripPeer(b *testing.B) {
 	binary.BigEndian.PutUint32(req, 59)
 	resp := make([]byte, 63)
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		c.SetDeadline(time.Now().Add(10 * time.Second))
 		if _, err := c.Write(req); err != nil {
@@ -145,13 +145,7 @@ func BenchmarkTCPRoundTripPeer(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(cputime.Process()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 }
 
 // BenchmarkDoRecorded is the client's cost of one simple query on the
@@ -178,7 +172,7 @@ func BenchmarkDoRecorded(b *testing.B) {
 	op := &driver.Op{Query: "FETCH PROP ON Person 1 YIELD Person.firstName"}
 	ctx := context.Background()
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		start := it.Now()
 		res := conn.Do(ctx, op)
@@ -187,7 +181,7 @@ func BenchmarkDoRecorded(b *testing.B) {
 		}
 		it.Request(op.Query, start, res)
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+	b.ReportMetric(float64(cputime.Process()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 	it.Rec.Flush()
 }
 
@@ -275,7 +269,7 @@ func BenchmarkClientInMemory(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background()) // a run's context
 			defer cancel()
 			b.ReportAllocs()
-			c0 := cpuTime()
+			c0 := cputime.Process()
 			for b.Loop() {
 				start := it.Now()
 				res := do(ctx, op)
@@ -284,7 +278,7 @@ func BenchmarkClientInMemory(b *testing.B) {
 				}
 				it.Request(op.Query, start, res)
 			}
-			b.ReportMetric(float64(cpuTime()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64(cputime.Process()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 			it.Rec.Flush()
 		})
 	}
@@ -376,7 +370,7 @@ func BenchmarkDoRecordedCanned(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background()) // a run's context
 			defer cancel()
 			b.ReportAllocs()
-			c0 := cpuTime()
+			c0 := cputime.Process()
 			for b.Loop() {
 				start := it.Now()
 				res := do(ctx, op)
@@ -385,7 +379,7 @@ func BenchmarkDoRecordedCanned(b *testing.B) {
 				}
 				it.Request(op.Query, start, res)
 			}
-			b.ReportMetric(float64(cpuTime()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64(cputime.Process()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 			it.Rec.Flush()
 		})
 	}
@@ -406,7 +400,7 @@ func BenchmarkTCPRoundTripCanned(b *testing.B) {
 	req := nebula.ExecuteFrame(1, benchQuery)
 	buf := make([]byte, 64<<10)
 	b.ReportAllocs()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if _, err := c.Write(req); err != nil {
 			b.Fatal(err)
@@ -420,7 +414,7 @@ func BenchmarkTCPRoundTripCanned(b *testing.B) {
 			n += m
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+	b.ReportMetric(float64(cputime.Process()-c0)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
 }
 
 // BenchmarkCannedPaired measures the driver's overhead above the bare
@@ -473,7 +467,7 @@ func cannedPaired(b *testing.B, path string) {
 	b.ReportAllocs()
 	for n := 0; n < b.N; n += block {
 		k := min(block, b.N-n)
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for range k {
 			start := it.Now()
 			res := do(ctx, op)
@@ -482,7 +476,7 @@ func cannedPaired(b *testing.B, path string) {
 			}
 			it.Request(op.Query, start, res)
 		}
-		c1 := cpuTime()
+		c1 := cputime.Process()
 		for range k {
 			if _, err := raw.Write(req); err != nil {
 				b.Fatal(err)
@@ -497,7 +491,7 @@ func cannedPaired(b *testing.B, path string) {
 			}
 		}
 		drv += c1 - c0
-		peer += cpuTime() - c1
+		peer += cputime.Process() - c1
 	}
 	it.Rec.Flush()
 	per := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / float64(b.N) }

@@ -5,12 +5,12 @@ package postgres
 import (
 	"context"
 	"net/url"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/stampede-bench/stampede/internal/cputime"
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/postgres/pgtest"
 )
@@ -128,16 +128,8 @@ func benchBare(b *testing.B, timeout bool) {
 }
 
 func cpuMeter(b *testing.B) func() {
-	start := cpuTime(b)
+	start := cputime.Process()
 	return func() {
-		b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 	}
-}
-
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

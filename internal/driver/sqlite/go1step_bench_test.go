@@ -8,10 +8,10 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/cputime"
 	"github.com/stampede-bench/stampede/internal/driver"
 )
 
@@ -153,16 +153,8 @@ func benchBare(b *testing.B, timeout bool) {
 // since then per iteration as the metric cpu-ns/op: on a loaded machine
 // the stable figure, where ns/op (wall time) is not.
 func cpuMeter(b *testing.B) func() {
-	start := cpuTime(b)
+	start := cputime.Process()
 	return func() {
-		b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 	}
-}
-
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

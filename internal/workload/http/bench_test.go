@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"context"
 	"net"
-	"syscall"
 	"testing"
 
+	"github.com/stampede-bench/stampede/internal/cputime"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/vu"
@@ -103,12 +103,12 @@ func BenchmarkIteration(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			iterate, flush := loopbackVU(b, k6)
 			b.ReportAllocs()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				iterate()
 			}
 			flush()
-			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -125,13 +125,4 @@ func TestIterationAllocatesNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(1000, iterate); n >= 0.01 {
 		t.Errorf("%.3f allocations per request, want 0", n)
 	}
-}
-
-// cpuTime is the process's user+system CPU time in ns.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }

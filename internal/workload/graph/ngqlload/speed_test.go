@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stampede-bench/stampede/internal/cputime"
 	"github.com/stampede-bench/stampede/internal/driver/nebula/nebulatest"
 )
 
@@ -38,13 +39,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// cpu is the user+system CPU time of this process so far.
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // TestLoadSpeed loads the data set of $STAMPEDE_NGQLLOAD_SPEED_DATA into a
 // stand-in graphd in another process, and (its peer in the same round)
 // makes the same statements in a dry run to io.Discard: rows/s, the
@@ -55,7 +49,7 @@ func TestLoadSpeed(t *testing.T) {
 		t.Skip("set " + speedEnv + " to a data set (bench/ngql_load.sh)")
 	}
 	// Dry run: reading, checking and formatting only.
-	c0, w0 := cpu(), time.Now()
+	c0, w0 := cputime.Process(), time.Now()
 	st, err := Load(t.Context(), Config{Target: "nebula://root:nebula@127.0.0.1:1/speed", Data: data, DryRun: io.Discard})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +58,7 @@ func TestLoadSpeed(t *testing.T) {
 	for _, n := range st.Counts {
 		rows += n
 	}
-	report("dry-run", rows, time.Since(w0), cpu()-c0, 0)
+	report("dry-run", rows, time.Since(w0), cputime.Process()-c0, 0)
 
 	self, err := os.Executable()
 	if err != nil {
@@ -83,9 +77,9 @@ func TestLoadSpeed(t *testing.T) {
 	if strings.HasPrefix(addr, "error") || addr == "" {
 		t.Fatalf("stand-in: %q", addr)
 	}
-	c0, w0 = cpu(), time.Now()
+	c0, w0 = cputime.Process(), time.Now()
 	st, err = Load(t.Context(), Config{Target: "nebula://root:nebula@" + addr + "/speed", Data: data})
-	wall, client := time.Since(w0), cpu()-c0
+	wall, client := time.Since(w0), cputime.Process()-c0
 	stdin.Close()
 	srv.Wait()
 	if err != nil {
