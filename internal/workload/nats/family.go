@@ -228,16 +228,9 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 			return nil, fmt.Errorf("nats %s: --kill-hook: %s", target, natsdrv.ErrorMessage(err))
 		}
 	}
-	leaders := leaderCounts(infos, nodeNames)
+	r.streamLeaders, r.nodes = streamLeaders(infos), len(nodeNames)
+	leaders := leaderCounts(r.streamLeaders, nodeNames)
 	r.leaderNodes = msgload.Leading(leaders)
-	r.nodes = len(nodeNames)
-	for _, in := range infos {
-		l := ""
-		if in != nil && in.Cluster != nil {
-			l = in.Cluster.Leader
-		}
-		r.streamLeaders = append(r.streamLeaders, l)
-	}
 	var jsz *natsdrv.JSZ
 	if cfg.Monitor != "" {
 		if j, jerr := natsdrv.ReadJSZ(ctx, cfg.Monitor); jerr == nil {

@@ -14,24 +14,33 @@ import (
 	"github.com/stampede-bench/stampede/internal/workload/msgload"
 )
 
-// leaderCounts counts the streams each server leads, from stream infos;
-// nodes lists every node name known (so that idle nodes show as 0).
-func leaderCounts(infos []*jetstream.StreamInfo, nodes []string) map[string]int {
+// leaderCounts counts the streams each server leads, from the streams'
+// leaders ("" unknown, counted as "?"); nodes lists every node name known
+// (so that idle nodes show as 0).
+func leaderCounts(leaders []string, nodes []string) map[string]int {
 	m := map[string]int{}
 	for _, n := range nodes {
 		m[n] = 0
 	}
-	for _, in := range infos {
-		if in == nil {
-			continue
-		}
-		l := "?"
-		if in.Cluster != nil && in.Cluster.Leader != "" {
-			l = in.Cluster.Leader
+	for _, l := range leaders {
+		if l == "" {
+			l = "?"
 		}
 		m[l]++
 	}
 	return m
+}
+
+// streamLeaders names each stream's leader ("" unknown), in the order of
+// infos.
+func streamLeaders(infos []*jetstream.StreamInfo) []string {
+	leaders := make([]string, len(infos))
+	for i, in := range infos {
+		if in != nil && in.Cluster != nil {
+			leaders[i] = in.Cluster.Leader
+		}
+	}
+	return leaders
 }
 
 // stepdownRequest is JetStream's leader stepdown request with a preferred
