@@ -15,7 +15,10 @@
 #          at the end the partition's end offset must count every message;
 #   nats:  nats.Publish async (window 500) and sync, and `nats bench js pub
 #          async --batch 500` / `sync`, 4 clients, 2048-byte messages, to
-#          one file stream (REPLICAS, default 1) of `stampede nats serve`.
+#          one file stream (REPLICAS, default 1) of `stampede nats serve`;
+#          both tools empty the stream before each run (nats bench
+#          --purge, stampede --nats-purge), so neither writes after the
+#          other's data.
 #
 # With 2 or more cores the broker runs on CPU 1 and every client on CPU 0
 # (taskset), so a client and the broker do not share a core.
@@ -181,7 +184,7 @@ nats_run() {
 	else
 		local iters=$n
 		[ "$mode" = async ] && iters=$((n / 500))
-		measure "nats-$mode" "$n" "$npid" "$work/stampede" run nats.Publish --target "$nurl" -u 4 -i "$iters" --nats-publish "$mode" \
+		measure "nats-$mode" "$n" "$npid" "$work/stampede" run nats.Publish --target "$nurl" -u 4 -i "$iters" --nats-publish "$mode" --nats-purge \
 			--nats-async-window 500 --nats-replicas "$REPLICAS" --nats-message-size 2048 --stream-prefix nb \
 			--no-csv --no-report -q --out "$work/nout-$RANDOM$RANDOM" --summary-export "$work/s.json"
 		rate=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["metrics"]["messages"]; print(round(m["rate"]))' "$work/s.json")

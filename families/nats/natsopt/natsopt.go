@@ -84,6 +84,11 @@ type Options struct {
 	// DeleteStreams deletes the streams this run created when it ends
 	// (default false; --delete-streams).
 	DeleteStreams bool
+	// Purge empties the load streams before the run, every message they
+	// hold deleted, as nats bench --purge does, so that a run does not
+	// write after an earlier run's data (default false; --nats-purge).
+	// It cannot be given for nats.Consume, which reads what they hold.
+	Purge bool
 	// ChurnInterval creates and deletes an extra stream every interval
 	// (default 0: off; --stream-churn-interval) and ChurnNodes makes a
 	// node of the embedded cluster leave (default false; --churn-nodes),

@@ -93,6 +93,9 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		if n == ScenarioEndToEnd && o.MessageSize < stampLen {
 			return nil, usage.Errorf("nats.EndToEnd needs --nats-message-size ≥ %d (it carries a send stamp)", stampLen)
 		}
+		if n == ScenarioConsume && o.Purge {
+			return nil, usage.Errorf("--nats-purge would delete the messages nats.Consume reads: leave it out, or purge with nats stream purge before a run that publishes first")
+		}
 	}
 	kill, _ := killSpec(&o) // validated
 	switch {
@@ -215,6 +218,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (_
 		if infos, err = waitCurrent(sctx, js, r.streams); err != nil {
 			return nil, fmt.Errorf("nats %s: %w", target, err)
 		}
+	}
+	held, err := startState(sctx, js, infos, o.Purge)
+	if err != nil {
+		return nil, fmt.Errorf("nats %s: %w", target, err)
+	}
+	if held != "" {
+		notes = append(notes, held)
 	}
 	var addrs []string
 	if cluster != nil {

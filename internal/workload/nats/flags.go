@@ -24,6 +24,7 @@ func (f *Family) BindFlags(fs flags.Set) {
 	fs.DurationVar(&o.E2ETimeout, "nats-e2e-timeout", o.E2ETimeout, "nats.EndToEnd: a message not consumed within this is counted lost")
 	fs.Int64Var(&o.MaxBytes, "nats-stream-max-bytes", o.MaxBytes, "nats: bytes kept per created stream, oldest discarded beyond (-1: unlimited)")
 	fs.BoolVar(&o.DeleteStreams, "delete-streams", o.DeleteStreams, "nats: delete the streams this run created when it ends")
+	fs.BoolVar(&o.Purge, "nats-purge", o.Purge, "nats: empty the load streams before the run (every message they hold is deleted), as nats bench --purge does")
 	fs.DurationVar(&o.ChurnInterval, "stream-churn-interval", o.ChurnInterval, "nats: create and delete an extra stream every interval during the churn window (0: off)")
 	fs.BoolVar(&o.ChurnNodes, "churn-nodes", o.ChurnNodes, "nats embedded cluster: a node leaves when the churn window opens and rejoins when it closes")
 	fs.DurationVar(&o.ChurnStart, "nats-churn-start", o.ChurnStart, "nats: churn begins this long after the scenario starts")

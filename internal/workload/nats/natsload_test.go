@@ -1,9 +1,13 @@
 package nats
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
@@ -124,6 +128,7 @@ func TestBadInputIsAUsageError(t *testing.T) {
 		{"bad publish mode", []string{"--nats-publish", "maybe"}, "", ScenarioPublish},
 		{"bad target option", nil, "nats://127.0.0.1:1?bogus=1", ScenarioPublish},
 		{"unreachable target", nil, "nats://127.0.0.1:1", ScenarioPublish},
+		{"purge before consuming", []string{"--nats-purge"}, "nats://127.0.0.1:1", ScenarioConsume},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,5 +207,55 @@ func TestLeadersSpreadOverNodes(t *testing.T) {
 				t.Fatalf("notes lack %q:\n%s", tc.want, notes(o))
 			}
 		})
+	}
+}
+
+// TestPurgeEmptiesTheStreams: a run on streams that hold an earlier run's
+// messages says so; with --nats-purge it deletes them first, says how
+// many, and the stream then holds only its own.
+func TestPurgeEmptiesTheStreams(t *testing.T) {
+	first, env, err := open(t, family(t, "--nats-nodes", "1", "--nats-async-window", "10"), "", 1, ScenarioPublish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := notes(first); strings.Contains(n, "held") || strings.Contains(n, "purge") {
+		t.Errorf("a new stream is noted as holding messages:\n%s", n)
+	}
+	runOpened(t, first, env, step{ScenarioPublish, iterations(1, 5)})
+	url := strings.TrimSuffix(first.Target, " (embedded)")
+
+	kept, _, err := open(t, family(t, "--nats-async-window", "10"), url, 1, ScenarioPublish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := notes(kept); !strings.Contains(n, "the streams held 50 message(s)") || !strings.Contains(n, "--nats-purge empties them first") {
+		t.Errorf("no note on the 50 messages the stream held:\n%s", n)
+	}
+
+	purged, env, err := open(t, family(t, "--nats-async-window", "10", "--nats-purge"), url, 1, ScenarioPublish)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := notes(purged); !strings.Contains(n, "--nats-purge: emptied the streams before the run, deleting 50 message(s)") {
+		t.Errorf("no note on the purge:\n%s", n)
+	}
+	runOpened(t, purged, env, step{ScenarioPublish, iterations(1, 2)})
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := js.Stream(ctx, "stampede-0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.CachedInfo().State.Msgs; got != 20 {
+		t.Errorf("the stream holds %d messages after the purged run, want its 2 × 10", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	natsdrv "github.com/stampede-bench/stampede/internal/driver/nats"
+	"github.com/stampede-bench/stampede/internal/monitor"
 	"github.com/stampede-bench/stampede/internal/natscluster"
 )
 
@@ -268,4 +269,39 @@ func waitReachable(ctx context.Context, js jetstream.JetStream, addrs []string, 
 		}
 	}
 	return nil
+}
+
+// startState is the note on what the load streams (infos, as read at the
+// start) held: with purge it empties them first (nats bench --purge) and
+// says what was deleted; without, it says what earlier runs left, since
+// writing after them is not writing into an empty stream. "" when they
+// held nothing.
+func startState(ctx context.Context, js jetstream.JetStream, infos []*jetstream.StreamInfo, purge bool) (string, error) {
+	var msgs, bytes uint64
+	var names []string
+	for _, info := range infos {
+		if info == nil || info.State.Msgs == 0 {
+			continue
+		}
+		msgs += info.State.Msgs
+		bytes += info.State.Bytes
+		names = append(names, info.Config.Name)
+	}
+	if msgs == 0 {
+		return "", nil
+	}
+	held := fmt.Sprintf("%d message(s), %s, in %s", msgs, monitor.FmtBytes(float64(bytes)), span(names))
+	if !purge {
+		return "the streams held " + held + " when the run started (earlier runs' data, still in the broker's store); --nats-purge empties them first, as nats bench --purge does", nil
+	}
+	for _, name := range names {
+		s, err := js.Stream(ctx, name)
+		if err == nil {
+			err = s.Purge(ctx)
+		}
+		if err != nil {
+			return "", fmt.Errorf("--nats-purge: stream %s: %s", name, natsdrv.ErrorMessage(err))
+		}
+	}
+	return "--nats-purge: emptied the streams before the run, deleting " + held, nil
 }
