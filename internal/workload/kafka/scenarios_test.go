@@ -497,3 +497,44 @@ func TestSettingsReadBack(t *testing.T) {
 		t.Errorf("no leaders per broker:\n%s", note)
 	}
 }
+
+// TestRecordsCarryTheirSendTime: every produced record's timestamp
+// (CreateTime) is its send time, one message per iteration and with a
+// window alike, as a record franz-go stamps itself.
+func TestRecordsCarryTheirSendTime(t *testing.T) {
+	for _, mode := range []struct {
+		name string
+		args []string
+	}{{"one per iteration", nil}, {"window", []string{"--produce-window", "8"}}} {
+		t.Run(mode.name, func(t *testing.T) {
+			e := embedded(t, 1)
+			before := time.Now().Truncate(time.Millisecond)
+			opened, env, _, err := open(t, family(t, append([]string{"--partitions", "1"}, mode.args...)...), e.URL(), 2, ScenarioProduce)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer opened.Close()
+			runOpened(t, t.Context(), opened, env, step{ScenarioProduce, engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: 20}})
+			after := time.Now()
+			cl, err := kgo.NewClient(kgo.SeedBrokers(e.Addrs()...), kgo.ConsumeTopics("stampede-0"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Close()
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			n := 0
+			for n < 20 && ctx.Err() == nil {
+				cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) {
+					n++
+					if r.Timestamp.Before(before) || r.Timestamp.After(after) {
+						t.Errorf("record %d at %v: outside the run [%v, %v]", r.Offset, r.Timestamp, before, after)
+					}
+				})
+			}
+			if n < 20 {
+				t.Fatalf("read %d records back, want 20", n)
+			}
+		})
+	}
+}

@@ -111,11 +111,11 @@ func (s *sender) send(ctx context.Context, it *vu.Iter, pick func() (*kgo.Client
 		r := &f.recs[i]
 		r.Topic = b.topics[ti]
 		r.Value = b.pay.value(&s.rnd)
-		r.Timestamp = time.Time{}
 		sent := first
 		if i > 0 {
 			sent = it.Now()
 		}
+		r.Timestamp = createTime(it, sent)
 		// The stamp is the message's origin: under --rate its intended
 		// send time, so that e2e_latency counts a stall that made the VU
 		// late.
@@ -231,3 +231,8 @@ func (w *watchdog) check(now, limit time.Duration, final bool) {
 		}
 	}
 }
+
+// createTime is the record's timestamp (Kafka's CreateTime): its send
+// time sent on the run clock, what franz-go's time.Now() would give for a
+// record without one, and without the clock read.
+func createTime(it *vu.Iter, sent time.Duration) time.Time { return it.Clock.Wall(sent) }

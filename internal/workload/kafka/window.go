@@ -105,8 +105,8 @@ func (s *windowSender) send(ctx context.Context, it *vu.Iter, pick func() (*kgo.
 	s.seq++
 	sl.rec.Topic = b.topics[ti]
 	sl.rec.Value = b.pay.value(&s.rnd)
-	sl.rec.Timestamp = time.Time{}
 	sent := it.Now()
+	sl.rec.Timestamp = createTime(it, sent)
 	// Stamped with the message's origin (its intended time under --rate).
 	putStamp(sl.hdr[:], stamp{SentNs: it.Clock.Wall(msgload.Origin(it, sent)).UnixNano(), VU: s.vu, Seq: s.seq})
 	sl.sent, sl.intended, sl.ti, sl.inUse = sent, intended, ti, true
