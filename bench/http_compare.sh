@@ -17,7 +17,9 @@
 # (bench/httpbare: a bare Go loop, one goroutine per connection on a plain
 # net.Conn, recording nothing): bare / wrk is the cost of the
 # goroutine-per-connection model stampede's VUs share, stampede / bare
-# stampede's own.
+# stampede's own; and evloop (bench/httpevloop: wrk's design in Go, one
+# goroutine on epoll for every connection, raw read and write, recording
+# nothing): evloop / wrk is the floor an event-loop stampede could reach.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
@@ -33,6 +35,7 @@ ulimit -n 20000
 go build -o "$tmp/stampede" ./cmd/stampede
 go build -o "$tmp/httptarget" ./bench/httptarget
 go build -o "$tmp/httpbare" ./bench/httpbare
+go build -o "$tmp/httpevloop" ./bench/httpevloop
 taskset -c 1 "$tmp/httptarget" -addr 127.0.0.1:$port 2>/dev/null &
 sleep 0.5
 url=http://127.0.0.1:$port/
@@ -49,8 +52,10 @@ one() {
 		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 wrk -t1 -c"$c" -d"${secs}s" "$url" >"$tmp/out"
 		n=$(awk '/requests in/ {print $1}' "$tmp/out")
 		;;
-	bare)
-		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 "$tmp/httpbare" -c "$c" -d "${secs}s" -url "$url" >"$tmp/out"
+	bare | evloop)
+		local bin=$tmp/httpbare
+		[ "$tool" = evloop ] && bin=$tmp/httpevloop
+		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 "$bin" -c "$c" -d "${secs}s" -url "$url" >"$tmp/out"
 		n=$(tail -1 "$tmp/out")
 		;;
 	stampede | stampede+csv)
@@ -70,13 +75,13 @@ one() {
 	awk -v n="$n" '{printf "%d %.3f %.1f\n", n, ($1 + $2) * 1e6 / n, $3 / 1024}' "$tmp/time"
 }
 
-tools=(wrk stampede stampede+csv bare)
+tools=(wrk stampede stampede+csv bare evloop)
 declare -A cpu rss req
 for c in $conns; do
 	for r in $(seq 1 "$rounds"); do
 		line="c=$c round $r:"
-		for k in 0 1 2 3; do
-			tool=${tools[$(((k + r) % 4))]}
+		for k in "${!tools[@]}"; do
+			tool=${tools[$(((k + r) % ${#tools[@]}))]}
 			read -r n us mb < <(one "$tool" "$c")
 			req[$tool,$c,$r]=$n cpu[$tool,$c,$r]=$us rss[$tool,$c,$r]=$mb
 			line+=" $tool ${us}µs ${mb}MB ($n)"
@@ -128,4 +133,11 @@ printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' conns "bare µs/req" "bare/w
 printf '|%s|\n' "-------|------------------------|--------------------|--------------------|--------------------"
 for c in $conns; do
 	printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' "$c" "$(col cpu bare "$c")" "$(ratio bare wrk "$c")" "$(ratio stampede bare "$c")" "$(col rss bare "$c")"
+done
+echo
+echo "the bare Go event loop (bench/httpevloop), per round: its CPU per request, evloop / wrk (the floor of an event-loop client in Go), stampede / evloop"
+printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' conns "evloop µs/req" "evloop/wrk CPU" "stampede/evloop CPU" "evloop RSS"
+printf '|%s|\n' "-------|------------------------|--------------------|--------------------|--------------------"
+for c in $conns; do
+	printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' "$c" "$(col cpu evloop "$c")" "$(ratio evloop wrk "$c")" "$(ratio stampede evloop "$c")" "$(col rss evloop "$c")"
 done
