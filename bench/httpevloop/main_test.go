@@ -12,7 +12,7 @@ func TestComplete(t *testing.T) {
 		done bool
 	}{
 		{ok2, len(ok2), true},
-		{ok2[:len(ok2)-1], len(ok2), false},          // body cut
+		{ok2[:len(ok2)-1], len(ok2), false},           // body cut
 		{ok2[:20], 0, false},                          // headers cut
 		{"HTTP/1.1 204 No Content\r\n\r\n", 27, true}, // no body
 		{"HTTP/1.1 200 OK\r\ncontent-length:10\r\n\r\n0123456789", 48, true},
