@@ -21,7 +21,7 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultBufferSize = 8 << 10
+	DefaultBufferSize = 64 << 10
 	DefaultQueue      = 16
 	// DefaultBudget bounds the bytes all VU buffers hold together.
 	DefaultBudget = 32 << 20
@@ -48,7 +48,7 @@ const (
 
 // Options tune a Log. Zero values mean the defaults.
 type Options struct {
-	// BufferSize is the number of bytes (default 8 KiB) a VU buffers before
+	// BufferSize is the number of bytes (default 64 KiB) a VU buffers before
 	// handing them to the writer goroutine. Memory use is about
 	// (busy VUs + Queue) × BufferSize.
 	BufferSize int
