@@ -3,7 +3,6 @@ package httpdrv
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"syscall"
@@ -289,18 +288,7 @@ func (lc *LoopConn) fail(err error) driver.Result {
 	lc.closeFD()
 	lc.inFlight = false
 	lc.end = time.Now()
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return driver.Result{Err: errors.New("request timeout")}
-	}
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return driver.Result{Err: errors.New("connection closed by server")}
-	}
-	var oe *net.OpError
-	if errors.As(err, &oe) {
-		return driver.Result{Err: fmt.Errorf("%s: %w", oe.Op, rootCause(oe))}
-	}
-	return driver.Result{Err: err}
+	return failed(err)
 }
 
 func (lc *LoopConn) closeFD() {
