@@ -3,7 +3,9 @@
 // goroutine with an Iter, and the Iter records what the iteration
 // measured (requests, checks, trends, counters) into the VU's Recorder
 // and the run's per-request log. It is k6's VU model: one goroutine and
-// one connection per VU, the executor deciding when iterations start.
+// one connection per VU, the executor deciding when iterations start. A
+// scenario whose VUs can share an event loop (Multiplexed) may instead
+// have many VUs' iterations run as the steps of one loop.
 //
 // Package stampede offers a smaller handle (stampede.Scenario,
 // stampede.Iteration) for scenarios written in Go; a family's

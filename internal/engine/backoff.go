@@ -18,29 +18,41 @@ const (
 	DefaultBackoffMax = executor.DefaultBackoffMax
 )
 
-// backOff waits after a connection failure of v (interrupted by ctx) and
-// returns the time after the wait; after a success it resets v's wait.
-func (r *runner) backOff(ctx context.Context, v *vuState, failed bool, now time.Duration) time.Duration {
+// backoffWait is how long v waits after a connection failure (failed)
+// before its next iteration, growing with every failure in a row; after a
+// success it resets v's wait and returns 0.
+func (r *runner) backoffWait(v *vuState, failed bool) time.Duration {
 	b := r.deps.Backoff.WithDefaults()
 	if !failed || b.Min < 0 {
 		v.wait = 0
-		return now
+		return 0
 	}
 	if v.wait == 0 {
 		v.wait = b.Min
 	} else {
 		v.wait = min(2*v.wait, b.Max)
 	}
-	t := time.NewTimer(v.wait)
+	return v.wait
+}
+
+// backOff waits d (interrupted by ctx) after a connection failure at now
+// and returns the time after the wait.
+func (r *runner) backOff(ctx context.Context, d, now time.Duration) time.Duration {
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
 	case <-ctx.Done():
 	}
 	after := r.deps.Clock.Now()
+	r.countBackoff(now, after)
+	return after
+}
+
+// countBackoff counts one wait from now to after.
+func (r *runner) countBackoff(now, after time.Duration) {
 	r.backoffs.Add(1)
 	r.backoffTime.Add(int64(after - now))
-	return after
 }
 
 // backoffNote is the scenario's UnreachableNote when its VUs spent more

@@ -2,7 +2,11 @@ package engine
 
 import (
 	"context"
+	"runtime"
 	"sync"
+	"time"
+
+	"github.com/stampede-bench/stampede/vu"
 )
 
 // running tells a VU loop to go on: neither may new iterations start
@@ -28,4 +32,182 @@ func (r *runner) runEach(vus []*vuState, body func(*vuState)) {
 		}()
 	}
 	wg.Wait()
+}
+
+// runClosed runs closed-model VUs: each starts its next iteration when
+// its last one ended, while running(loop, hard) and more(i, now) (i is
+// the VU's index in vus; more may count what it allows). A scenario whose
+// VUs can share an event loop (vu.Multiplexed) runs them as the steps of
+// one loop per processor; any other a goroutine per VU.
+func (r *runner) runClosed(vus []*vuState, loop, hard context.Context, more func(i int, now time.Duration) bool) {
+	if m, ok := r.spec.Scenario.(vu.Multiplexed); ok && len(vus) > 0 {
+		if loops := newLoops(m, min(runtime.GOMAXPROCS(0), len(vus))); loops != nil {
+			r.runLoops(loops, vus, loop, hard, more)
+			return
+		}
+	}
+	index := make(map[*vuState]int, len(vus))
+	for i, v := range vus {
+		index[v] = i
+	}
+	r.runEach(vus, func(v *vuState) {
+		i := index[v]
+		now := r.deps.Clock.Now()
+		for running(loop, hard) && more(i, now) {
+			now = r.iterate(hard, v, closedNext(now))
+		}
+	})
+}
+
+// newLoops makes n loops of m, or nil when m has none for this run (or
+// one failed: the VUs then run as goroutines).
+func newLoops(m vu.Multiplexed, n int) []vu.Loop {
+	var loops []vu.Loop
+	for range n {
+		lp, err := m.NewLoop()
+		if err != nil || lp == nil {
+			for _, l := range loops {
+				_ = l.Close()
+			}
+			return nil
+		}
+		loops = append(loops, lp)
+	}
+	return loops
+}
+
+// runLoops spreads vus over loops (VU i to loop i mod n) and drives each
+// loop from a goroutine of its own.
+func (r *runner) runLoops(loops []vu.Loop, vus []*vuState, loop, hard context.Context, more func(int, time.Duration) bool) {
+	var wg sync.WaitGroup
+	for k, lp := range loops {
+		var mine []int
+		for i := k; i < len(vus); i += len(loops) {
+			mine = append(mine, i)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer lp.Close()
+			r.drive(lp, vus, mine, loop, hard, more)
+		}()
+	}
+	wg.Wait()
+}
+
+// stepVU is a VU's state in a loop: its iteration's start, whether it is
+// in flight, and the end of its back-off wait.
+type stepVU struct {
+	v          *vuState
+	i          int // index in the executor's VUs
+	k          int // index in the loop's
+	start      time.Duration
+	scheduled  bool
+	inFlight   bool
+	waitFrom   time.Duration
+	resume     time.Duration // > 0: backing off until then
+	finishedUp bool
+}
+
+// loopPoll bounds one wait of a loop, so that it sees the stop and the
+// VUs whose back-off ended.
+const loopPoll = 50 * time.Millisecond
+
+// drive runs the closed-model iterations of the VUs vus[i] for i in mine
+// as steps of lp, as runEach's goroutines would: a VU starts its next
+// iteration when its last ended, while running and more.
+func (r *runner) drive(lp vu.Loop, vus []*vuState, mine []int, loop, hard context.Context, more func(int, time.Duration) bool) {
+	steps := make([]stepVU, len(mine))
+	live, waiting := 0, 0 // VUs not done; of them, backing off
+	for k, i := range mine {
+		s := &steps[k]
+		s.v, s.i, s.k = vus[i], i, k
+		if err := lp.Add(s.v.vu, k); err != nil {
+			s.finishedUp = true // cannot run in the loop: counted as never iterating
+			continue
+		}
+		live++
+		r.active.Add(1)
+	}
+	done := func(s *stepVU) {
+		s.finishedUp = true
+		live--
+		r.active.Add(-1)
+		s.v.rec.Flush()
+	}
+	// next starts s's iterations until one waits in the loop, s must back
+	// off, or s is done.
+	next := func(s *stepVU, now time.Duration) {
+		for running(loop, hard) && more(s.i, now) {
+			s.start, s.scheduled = r.begin(hard, s.v, closedNext(now))
+			finished, err := lp.Start(hard, s.k, &s.v.it)
+			if !finished {
+				s.inFlight = true
+				return
+			}
+			var wait time.Duration
+			if now, wait = r.finish(hard, s.v, s.start, s.scheduled, err); wait > 0 {
+				s.waitFrom, s.resume = now, now+wait
+				waiting++
+				return
+			}
+		}
+		done(s)
+	}
+	ended := func(k int, err error) {
+		s := &steps[k]
+		s.inFlight = false
+		now, wait := r.finish(hard, s.v, s.start, s.scheduled, err)
+		if wait > 0 {
+			s.waitFrom, s.resume = now, now+wait
+			waiting++
+			return
+		}
+		next(s, now)
+	}
+	now := r.deps.Clock.Now()
+	for k := range steps {
+		if !steps[k].finishedUp {
+			next(&steps[k], now)
+		}
+	}
+	for live > 0 && hard.Err() == nil {
+		d := loopPoll
+		if waiting > 0 {
+			now = r.deps.Clock.Now()
+			for k := range steps {
+				if s := &steps[k]; s.resume > 0 {
+					d = min(d, max(s.resume-now, 0))
+				}
+			}
+		}
+		if err := lp.Wait(hard, d, ended); err != nil {
+			break
+		}
+		if waiting == 0 {
+			continue
+		}
+		now = r.deps.Clock.Now()
+		for k := range steps {
+			s := &steps[k]
+			if s.resume > 0 && (now >= s.resume || !running(loop, hard)) {
+				s.resume = 0
+				waiting--
+				r.countBackoff(s.waitFrom, now)
+				next(s, now)
+			}
+		}
+	}
+	// The graceful stop ran out (or the run was stopped): the iterations
+	// still in flight are cut, as runEach's are when their context ends.
+	for k := range steps {
+		s := &steps[k]
+		if s.finishedUp {
+			continue
+		}
+		if s.inFlight {
+			r.finish(hard, s.v, s.start, s.scheduled, hard.Err())
+		}
+		done(s)
+	}
 }

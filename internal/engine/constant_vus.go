@@ -18,11 +18,6 @@ func runConstantVUs(ctx context.Context, e executor.ConstantVUsConfig, r *runner
 	// The duration counts from when the VUs exist, as the stop contexts
 	// do: allocating a million VUs must not eat the measured time.
 	end := max(start, r.deps.Clock.Now()) + e.Duration
-	r.runEach(vus, func(v *vuState) {
-		now := r.deps.Clock.Now()
-		for now < end && running(loop, hard) {
-			now = r.iterate(hard, v, closedNext(now))
-		}
-	})
+	r.runClosed(vus, loop, hard, func(_ int, now time.Duration) bool { return now < end })
 	return nil
 }

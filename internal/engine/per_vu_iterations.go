@@ -16,11 +16,10 @@ func runPerVUIterations(ctx context.Context, e executor.PerVUIterationsConfig, r
 	}
 	loop, hard, cancel := r.stopContexts(ctx, e.MaxDuration)
 	defer cancel()
-	r.runEach(vus, func(v *vuState) {
-		now := r.deps.Clock.Now()
-		for i := int64(0); i < e.Iterations && running(loop, hard); i++ {
-			now = r.iterate(hard, v, closedNext(now))
-		}
+	done := make([]int64, len(vus)) // each VU's iterations so far (its own slot)
+	r.runClosed(vus, loop, hard, func(i int, _ time.Duration) bool {
+		done[i]++
+		return done[i] <= e.Iterations
 	})
 	return nil
 }

@@ -174,9 +174,20 @@ var ErrInterrupted = errors.New("interrupted while allocating VUs")
 // iteration's end, saving a clock read), or unknown when intended is
 // exactly -1. ctx interrupts it. It returns the end time.
 func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration) time.Duration {
+	start, scheduled := r.begin(ctx, v, intended)
+	err := v.vu.Iterate(ctx, &v.it)
+	end, wait := r.finish(ctx, v, start, scheduled, err)
+	if wait > 0 {
+		end = r.backOff(ctx, wait, end)
+	}
+	return end
+}
+
+// begin starts an iteration of v (see iterate) and returns its start and
+// whether an arrival-rate schedule gave it.
+func (r *runner) begin(ctx context.Context, v *vuState, intended time.Duration) (start time.Duration, scheduled bool) {
 	it := &v.it
-	var start time.Duration
-	scheduled := intended >= 0
+	scheduled = intended >= 0
 	if intended < -1 {
 		start = -intended - 1
 		intended = start
@@ -188,8 +199,15 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 	}
 	it.Begin(ctx, start, intended, scheduled)
 	v.rec.Tick(start)
-	err := v.vu.Iterate(ctx, it)
-	end := it.Clock.Now()
+	return start, scheduled
+}
+
+// finish records the iteration of v begun at start that returned err,
+// and returns its end and how long v must wait before its next iteration
+// (a connection failure's back-off, closed model only; 0: none).
+func (r *runner) finish(ctx context.Context, v *vuState, start time.Duration, scheduled bool, err error) (end, wait time.Duration) {
+	it := &v.it
+	end = it.Clock.Now()
 	it.N++
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		// Still running when the graceful stop ran out: cut, neither a
@@ -197,10 +215,10 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 		if end >= r.warmEnd {
 			r.cut.Add(1)
 		}
-		return end
+		return end, 0
 	}
 	if err != nil && vu.StoppedBy(ctx, err) {
-		return end // interrupted by the stop: not a completed iteration
+		return end, 0 // interrupted by the stop: not a completed iteration
 	}
 	connFailed := it.End(r.spec.Name, end, err)
 	v.rec.Iteration(end, end-start)
@@ -212,9 +230,9 @@ func (r *runner) iterate(ctx context.Context, v *vuState, intended time.Duration
 	}
 	if !scheduled && (v.wait > 0 || connFailed) {
 		v.flush() // about to wait: hand the samples over first
-		end = r.backOff(ctx, v, connFailed, end)
+		return end, r.backoffWait(v, connFailed)
 	}
-	return end
+	return end, 0
 }
 
 // slowIteration is the iteration duration above which a VU flushes its

@@ -17,11 +17,6 @@ func runSharedIterations(ctx context.Context, e executor.SharedIterationsConfig,
 	loop, hard, cancel := r.stopContexts(ctx, e.MaxDuration)
 	defer cancel()
 	var next atomic.Int64
-	r.runEach(vus, func(v *vuState) {
-		now := r.deps.Clock.Now()
-		for running(loop, hard) && next.Add(1) <= e.Iterations {
-			now = r.iterate(hard, v, closedNext(now))
-		}
-	})
+	r.runClosed(vus, loop, hard, func(int, time.Duration) bool { return next.Add(1) <= e.Iterations })
 	return nil
 }

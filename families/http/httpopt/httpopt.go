@@ -33,6 +33,12 @@ type Options struct {
 	// status; 0 (the default) passes any status below 400 (flag
 	// --expect-status).
 	ExpectStatus int
+	// Goroutines runs every VU in a goroutine of its own (k6's model).
+	// By default plain-HTTP VUs under constant-vus, per-vu-iterations and
+	// shared-iterations run as the steps of one event loop per processor
+	// (wrk's model), which records the same metrics at less CPU and
+	// memory per connection (flag --http-goroutines).
+	Goroutines bool
 }
 
 // DefaultOptions returns the defaults: GET of the target URL.

@@ -243,6 +243,12 @@ func (c *conn) fail(ctx context.Context, err error) driver.Result {
 	if ctx.Err() != nil {
 		return driver.Result{Err: ctx.Err()}
 	}
+	return failed(err)
+}
+
+// failed is the result of a request that failed with err on its
+// connection: a timeout, the server's close, or the errno of the call.
+func failed(err error) driver.Result {
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return driver.Result{Err: errors.New("request timeout")}

@@ -54,15 +54,15 @@ func TestReaderLines(t *testing.T) {
 // response larger than the small buffer, once it is empty.
 func TestReaderGrows(t *testing.T) {
 	r := newReader(strings.NewReader(""))
-	if got := r.br.Size(); got != SmallReadBuffer {
+	if got := len(r.buf); got != SmallReadBuffer {
 		t.Fatalf("initial buffer %d bytes, want %d", got, SmallReadBuffer)
 	}
 	r.grow(SmallReadBuffer)
-	if got := r.br.Size(); got != SmallReadBuffer {
+	if got := len(r.buf); got != SmallReadBuffer {
 		t.Fatalf("after a response of %d bytes: buffer %d, want %d", SmallReadBuffer, got, SmallReadBuffer)
 	}
 	r.grow(SmallReadBuffer + 1)
-	if got := r.br.Size(); got != LargeReadBuffer {
+	if got := len(r.buf); got != LargeReadBuffer {
 		t.Fatalf("after a larger response: buffer %d, want %d", got, LargeReadBuffer)
 	}
 }

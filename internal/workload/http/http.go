@@ -112,7 +112,7 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		return nil, usage.Errorf("target %s unreachable: %v", redact.ParsedURL(u), err)
 	}
 	probe.Close()
-	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.opts.ExpectStatus, origin: u.Scheme + "://" + u.Host}
+	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.opts.ExpectStatus, origin: u.Scheme + "://" + u.Host, noLoop: f.opts.Goroutines}
 	sc.name = sc.origin + redactPath(tmpl.path.source())
 	if env.Metrics != nil {
 		ids, err := metrics.RegisterHTTP(env.Metrics)
@@ -147,6 +147,8 @@ type scenario struct {
 	checkID metrics.ID
 	// http are k6's HTTP metrics (nil without a registry).
 	http *metrics.HTTPIDs
+	// noLoop keeps every VU in a goroutine of its own (--http-goroutines).
+	noLoop bool
 }
 
 func (s *scenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
@@ -171,29 +173,52 @@ type httpVU struct {
 	hs    metrics.HTTPSample
 	// staticURL is the url tag of a static request (see url).
 	staticURL string
+	// lc is the VU's connection when it runs in a loop (loop.go): its
+	// request in flight is cur, recorded through it.
+	lc  *httpdrv.LoopConn
+	cur *driver.Op
+	it  *vu.Iter
 }
 
 func (v *httpVU) Iterate(ctx context.Context, it *vu.Iter) error {
-	op := v.op
-	if op == nil {
-		op = v.s.tmpl.render(&v.buf, v.row)
-		v.row++
-	}
+	op := v.nextOp()
 	var start time.Duration
 	if v.timer == nil || v.s.http == nil {
 		start = it.Now()
 	}
 	res := v.conn.Do(ctx, op)
+	v.record(it, op, start, -1, res, v.timer)
+	return nil
+}
+
+// nextOp is the request of the VU's next iteration.
+func (v *httpVU) nextOp() *driver.Op {
+	if v.op != nil {
+		return v.op
+	}
+	op := v.s.tmpl.render(&v.buf, v.row)
+	v.row++
+	return op
+}
+
+// record records the request op that ended with res at end (a run
+// offset; < 0: now): with timer (the connection's phase timings) as k6's
+// HTTP metrics, timed from the request's own start; without, as a
+// request from start.
+func (v *httpVU) record(it *vu.Iter, op *driver.Op, start, end time.Duration, res driver.Result, timer httpdrv.Timer) {
+	if end < 0 {
+		end = it.Now()
+	}
 	label := op.Query
 	if v.s.label != "" {
 		label = v.s.label
 	}
-	if v.timer == nil || v.s.http == nil {
-		it.Request(label, start, res)
+	if timer == nil || v.s.http == nil {
+		it.RequestAuditAt(vu.Audit{Label: label}, start, end, res)
 	} else {
-		t := v.timer.LastTimings()
+		t := timer.LastTimings()
 		base := it.Clock.Base()
-		start = t.Start.Sub(base) // the driver read the clock as Do began
+		start = t.Start.Sub(base) // the driver read the clock as the request began
 		v.hs = metrics.HTTPSample{
 			Blocked: t.Blocked, Connecting: t.Connecting, TLSHandshaking: t.TLSHandshaking,
 			Sending: t.Sending, Waiting: t.Waiting, Receiving: t.Receiving,
@@ -207,7 +232,7 @@ func (v *httpVU) Iterate(ctx context.Context, it *vu.Iter) error {
 		if v.hs.Expected && res.Err != nil && isStatus(res.Err) {
 			res.Err = nil // --expect-status names this status: a success
 		}
-		it.RequestHTTP(label, start, res, v.s.http, &v.hs)
+		it.RequestAuditAt(vu.Audit{Label: label, HTTP: &v.hs, HTTPIDs: v.s.http}, start, end, res)
 	}
 	if v.s.expect != 0 {
 		ok := res.Status == v.s.expect
@@ -217,10 +242,14 @@ func (v *httpVU) Iterate(ctx context.Context, it *vu.Iter) error {
 			it.Check(ok)
 		}
 	}
-	return nil
 }
 
-func (v *httpVU) Close() error { return v.conn.Close() }
+func (v *httpVU) Close() error {
+	if v.lc != nil {
+		v.lc.Close()
+	}
+	return v.conn.Close()
+}
 
 // url is k6's url tag of a request labelled label (its path), made once
 // for a VU whose request never changes.

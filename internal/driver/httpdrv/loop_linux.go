@@ -1,0 +1,477 @@
+package httpdrv
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/stampede-bench/stampede/internal/driver"
+)
+
+// Loop runs plain-HTTP connections of one Driver as an event loop: one
+// goroutine, one level-triggered epoll set, non-blocking sockets read and
+// written with raw system calls, one request at a time per connection
+// (wrk's model). A connection's response is parsed as it arrives, by the
+// same parser as Conn's, and its request is timed in the same phases. Its
+// methods are called from one goroutine.
+type Loop struct {
+	d  *Driver
+	ep int
+	// f is ep in Go's poller, rc its raw access; poll (made once) takes
+	// the ready events into events, n of them (ready).
+	f      *os.File
+	rc     syscall.RawConn
+	poll   func(uintptr) bool
+	n      int
+	err    error
+	events []syscall.EpollEvent
+	buf    []byte // every connection's reads, parsed at once
+	conns  []*LoopConn
+	// done holds the requests that ended during one Wait, reported once
+	// its events are all handled (a new request on a connection must not
+	// see the events of its last one).
+	done []endedReq
+	// scanned is when the deadlines were last checked.
+	scanned time.Time
+}
+
+type endedReq struct {
+	lc  *LoopConn
+	res driver.Result
+}
+
+// LoopConn is a connection of a Loop. Owner is the caller's (the id of
+// the VU it belongs to).
+type LoopConn struct {
+	Owner int
+
+	l       *Loop
+	slot    int32
+	fd      int // -1: not connected
+	p       parser
+	tm      Timings
+	wbuf    []byte
+	pending []byte // the request's bytes not written yet
+	// dialing tells a connect in progress; dialStart when it began.
+	dialing   bool
+	dialStart time.Time
+	inFlight  bool
+	sentAt    time.Time // when the request's last byte was written
+	end       time.Time // when the last request ended
+	started   bool      // the response's first byte arrived
+	received  int64
+	deadline  time.Time
+	capture   *Capture
+	firstDial time.Duration
+}
+
+// deadlineScan is how often a loop looks for requests past their timeout
+// (a request times out between --timeout and --timeout + deadlineScan).
+const deadlineScan = 10 * time.Millisecond
+
+// NewLoop returns a loop for the driver's connections, or nil for HTTPS
+// (which goes through net/http).
+//
+// The loop's epoll set is itself a descriptor in Go's poller: Wait takes
+// the ready events without blocking and, when there are none, parks the
+// goroutine in the poller until the set becomes readable. The loop thus
+// never blocks its thread in epoll_wait, which would make the runtime hand
+// the processor to another thread for the run's other goroutines on every
+// wait.
+func (d *Driver) NewLoop() (*Loop, error) {
+	if d.tls {
+		return nil, nil
+	}
+	ep, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("epoll_create1: %w", err)
+	}
+	if err := syscall.SetNonblock(ep, true); err != nil {
+		syscall.Close(ep)
+		return nil, fmt.Errorf("epoll set: %w", err)
+	}
+	f := os.NewFile(uintptr(ep), "epoll")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	l := &Loop{d: d, ep: ep, f: f, rc: rc, events: make([]syscall.EpollEvent, 256), buf: make([]byte, LargeReadBuffer), scanned: time.Now()}
+	l.poll = func(uintptr) bool {
+		l.n = l.ready()
+		return l.n != 0
+	}
+	return l, nil
+}
+
+// ready takes the ready events without waiting: their count, or -1 on an
+// error (in l.err).
+func (l *Loop) ready() int {
+	for {
+		n, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(l.ep), uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), 0, 0, 0)
+		if errno == syscall.EINTR {
+			continue
+		}
+		if errno != 0 {
+			l.err = fmt.Errorf("epoll_pwait: %w", errno)
+			return -1
+		}
+		return int(n)
+	}
+}
+
+// Adopt takes over c, a connection of the loop's driver (Driver.Conn):
+// its socket, and the dial its first request reports, move into the loop;
+// c is closed.
+func (l *Loop) Adopt(c driver.Conn) (*LoopConn, error) {
+	pc, ok := c.(*conn)
+	if !ok {
+		return nil, errors.New("httpdrv: only plain HTTP connections can join a loop")
+	}
+	lc := &LoopConn{l: l, slot: int32(len(l.conns)), fd: -1, firstDial: pc.firstDial}
+	l.conns = append(l.conns, lc)
+	if pc.nc != nil {
+		sc, ok := pc.nc.(syscall.Conn)
+		if !ok {
+			return nil, errors.New("httpdrv: connection without a socket")
+		}
+		rc, err := sc.SyscallConn()
+		if err != nil {
+			return nil, err
+		}
+		fd, derr := -1, error(nil)
+		if err := rc.Control(func(s uintptr) { fd, derr = syscall.Dup(int(s)) }); err != nil {
+			return nil, err
+		}
+		if derr != nil {
+			return nil, fmt.Errorf("dup: %w", derr)
+		}
+		syscall.CloseOnExec(fd)
+		if err := l.register(lc, fd); err != nil {
+			syscall.Close(fd)
+			return nil, err
+		}
+	}
+	pc.Close() // the socket lives on in the loop's duplicate
+	return lc, nil
+}
+
+// register adds fd, lc's new socket, to the loop: edge-triggered for
+// reading and writing, once (as Go's poller does), so that no request
+// changes the set.
+func (l *Loop) register(lc *LoopConn, fd int) error {
+	lc.fd = fd
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLOUT | syscall.EPOLLRDHUP | epollET, Fd: lc.slot}
+	if err := syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		return fmt.Errorf("epoll_ctl: %w", err)
+	}
+	return nil
+}
+
+// epollET is EPOLLET as the event mask's type (syscall's constant is
+// negative).
+const epollET = 1 << 31
+
+// Close releases the loop; its connections stay open until their Close.
+func (l *Loop) Close() error { return l.f.Close() }
+
+// Start begins op on lc: it dials first when lc is not connected, then
+// writes the request. done tells that the request already ended (it could
+// not be sent): res is its result. Otherwise Wait reports it.
+func (lc *LoopConn) Start(op *driver.Op) (done bool, res driver.Result) {
+	t0 := time.Now()
+	lc.tm = Timings{Proto: "HTTP/1.1", Start: t0}
+	ext, _ := op.Ext.(*Ext)
+	if err := checkOp(ext, op.Query); err != nil {
+		return true, driver.Result{Err: err}
+	}
+	if lc.firstDial > 0 {
+		lc.tm.Connecting, lc.tm.Blocked = lc.firstDial, lc.firstDial
+		lc.firstDial = 0
+	}
+	lc.capture = captureOf(op)
+	lc.p.reset(lc.capture)
+	lc.started, lc.received, lc.inFlight = false, 0, true
+	if timeout := requestTimeout(lc.l.d.timeout, op); timeout > 0 {
+		lc.deadline = t0.Add(timeout)
+	} else {
+		lc.deadline = time.Time{}
+	}
+	lc.wbuf = appendRequest(lc.wbuf[:0], lc.l.d.host, lc.l.d.ua, op)
+	lc.pending = lc.wbuf
+	if lc.fd < 0 {
+		if err := lc.dial(t0); err != nil {
+			return true, lc.fail(err)
+		}
+		if lc.dialing {
+			return false, driver.Result{}
+		}
+	}
+	if res, ok := lc.send(t0); !ok {
+		return true, res
+	}
+	return false, driver.Result{}
+}
+
+// dial starts a non-blocking connect.
+func (lc *LoopConn) dial(t0 time.Time) error {
+	addr, err := net.ResolveTCPAddr("tcp", lc.l.d.addr)
+	if err != nil {
+		return fmt.Errorf("connect %s: %w", lc.l.d.addr, rootCause(err))
+	}
+	family, sa := syscall.AF_INET, syscall.Sockaddr(nil)
+	if ip4 := addr.IP.To4(); ip4 != nil {
+		sa = &syscall.SockaddrInet4{Port: addr.Port, Addr: [4]byte(ip4)}
+	} else {
+		family = syscall.AF_INET6
+		sa = &syscall.SockaddrInet6{Port: addr.Port, Addr: [16]byte(addr.IP.To16())}
+	}
+	fd, err := syscall.Socket(family, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("connect %s: %w", lc.l.d.addr, err)
+	}
+	syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1) // as Go's net package
+	if err := lc.l.register(lc, fd); err != nil {
+		syscall.Close(fd)
+		return err
+	}
+	lc.dialStart = t0
+	switch err := syscall.Connect(fd, sa); {
+	case err == nil:
+		lc.connected(time.Now())
+	case errors.Is(err, syscall.EINPROGRESS):
+		lc.dialing = true
+	default:
+		lc.closeFD()
+		return fmt.Errorf("connect %s: %w", lc.l.d.addr, err)
+	}
+	return nil
+}
+
+// connected ends a dial at now: its time is the request's connecting and
+// blocked time, and sending starts now.
+func (lc *LoopConn) connected(now time.Time) {
+	lc.dialing = false
+	lc.tm.Connecting = now.Sub(lc.dialStart)
+	lc.tm.Blocked = lc.tm.Connecting
+}
+
+// send writes what is pending of the request, from t0 on; ok false when
+// it failed (res is the result).
+func (lc *LoopConn) send(t0 time.Time) (res driver.Result, ok bool) {
+	for len(lc.pending) > 0 {
+		n, errno := rawIO(syscall.SYS_WRITE, lc.fd, lc.pending)
+		if errno == syscall.EAGAIN {
+			return driver.Result{}, true // the socket's buffer is full: its EPOLLOUT edge resumes
+		}
+		if errno == syscall.EINTR {
+			continue
+		}
+		if errno != 0 {
+			return lc.fail(&net.OpError{Op: "write", Net: "tcp", Err: errno}), false
+		}
+		lc.tm.Sent += int64(n)
+		lc.pending = lc.pending[n:]
+	}
+	now := time.Now()
+	lc.tm.Sending += now.Sub(t0)
+	lc.sentAt = now
+	return driver.Result{}, true
+}
+
+// fail closes lc's socket and returns the result of err, as Conn.Do's.
+func (lc *LoopConn) fail(err error) driver.Result {
+	lc.closeFD()
+	lc.inFlight = false
+	lc.end = time.Now()
+	return failed(err)
+}
+
+func (lc *LoopConn) closeFD() {
+	if lc.fd >= 0 {
+		syscall.Close(lc.fd) // leaves the epoll set with it
+		lc.fd, lc.dialing = -1, false
+	}
+}
+
+// Close closes lc's socket.
+func (lc *LoopConn) Close() error {
+	lc.closeFD()
+	lc.inFlight = false
+	return nil
+}
+
+// End is when lc's last request ended (its response complete, or its
+// failure), read as it ended rather than when it is recorded.
+func (lc *LoopConn) End() time.Time { return lc.end }
+
+// LastTimings implements Timer: the phases of lc's last request.
+func (lc *LoopConn) LastTimings() *Timings { return &lc.tm }
+
+// Wait waits up to d for the connections' I/O and calls ended for each
+// request that ended, with its result (its timings in LastTimings), once
+// the events of the wait are all handled.
+func (l *Loop) Wait(d time.Duration, ended func(lc *LoopConn, res driver.Result)) error {
+	n := l.ready()
+	if n == 0 && d > 0 {
+		l.n = 0
+		l.f.SetReadDeadline(time.Now().Add(d))
+		err := l.rc.Read(l.poll)
+		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("epoll set: %w", err)
+		}
+		n = l.n
+	}
+	if n < 0 {
+		return l.err
+	}
+	l.done = l.done[:0]
+	for _, e := range l.events[:n] {
+		lc := l.conns[e.Fd]
+		if !lc.inFlight {
+			if e.Events&(syscall.EPOLLIN|syscall.EPOLLRDHUP|syscall.EPOLLHUP|syscall.EPOLLERR) == 0 {
+				continue // room to write, nothing to write
+			}
+			// An idle connection became readable: the server closed it
+			// (or sent what nobody asked for). It is dialled again on
+			// its next request.
+			lc.closeFD()
+			continue
+		}
+		if res, done := lc.ready(e.Events); done {
+			l.done = append(l.done, endedReq{lc, res})
+		}
+	}
+	if now := time.Now(); now.Sub(l.scanned) >= deadlineScan {
+		l.scanned = now
+		for _, lc := range l.conns {
+			if lc.inFlight && !lc.deadline.IsZero() && now.After(lc.deadline) {
+				l.done = append(l.done, endedReq{lc, lc.fail(errTimeout)})
+			}
+		}
+	}
+	for _, e := range l.done {
+		ended(e.lc, e.res)
+	}
+	return nil
+}
+
+// errTimeout is a request past its timeout.
+var errTimeout = &net.OpError{Op: "read", Net: "tcp", Err: timeoutError{}}
+
+type timeoutError struct{}
+
+func (timeoutError) Error() string   { return "i/o timeout" }
+func (timeoutError) Timeout() bool   { return true }
+func (timeoutError) Temporary() bool { return true }
+
+// ready handles events on lc: the end of a dial, room to write, or bytes
+// of the response.
+func (lc *LoopConn) ready(events uint32) (driver.Result, bool) {
+	if lc.dialing {
+		errno, err := syscall.GetsockoptInt(lc.fd, syscall.SOL_SOCKET, syscall.SO_ERROR)
+		if err == nil && errno != 0 {
+			err = syscall.Errno(errno)
+		}
+		if err != nil {
+			return lc.fail(fmt.Errorf("connect %s: %w", lc.l.d.addr, err)), true
+		}
+		lc.connected(time.Now())
+	}
+	if len(lc.pending) > 0 && events&(syscall.EPOLLOUT|syscall.EPOLLERR|syscall.EPOLLHUP) != 0 {
+		if res, ok := lc.send(time.Now()); !ok {
+			return res, true
+		}
+		if len(lc.pending) > 0 {
+			return driver.Result{}, false
+		}
+	}
+	if events&(syscall.EPOLLIN|syscall.EPOLLERR|syscall.EPOLLHUP) == 0 {
+		return driver.Result{}, false
+	}
+	return lc.read()
+}
+
+// read reads what arrived and parses it; done when the response ended.
+func (lc *LoopConn) read() (driver.Result, bool) {
+	buf := lc.l.buf
+	for {
+		n, errno := rawIO(syscall.SYS_READ, lc.fd, buf)
+		switch {
+		case errno == syscall.EAGAIN:
+			return driver.Result{}, false
+		case errno == syscall.EINTR:
+			continue
+		case errno != 0:
+			return lc.fail(&net.OpError{Op: "read", Net: "tcp", Err: errno}), true
+		}
+		first := !lc.started
+		if first {
+			lc.started = true
+			lc.tm.FirstByte = time.Now()
+			lc.tm.Waiting = lc.tm.FirstByte.Sub(lc.sentAt)
+		}
+		if n == 0 {
+			done, err := lc.p.eof(lc.received > 0)
+			if !done {
+				return lc.fail(err), true
+			}
+			lc.closeFD()
+			return lc.finished(), true
+		}
+		lc.received += int64(n)
+		used, done, err := lc.p.feed(buf[:n])
+		if err != nil {
+			return lc.fail(err), true
+		}
+		if done {
+			if used < n {
+				return lc.fail(fmt.Errorf("%w: %d bytes after the response", errMalformed, n-used)), true
+			}
+			if !lc.p.keepAlive {
+				lc.closeFD()
+			}
+			if first {
+				// The whole response came with its first byte: it was
+				// received then (no second clock read).
+				lc.end = lc.tm.FirstByte
+				return lc.result(), true
+			}
+			return lc.finished(), true
+		}
+		if n < len(buf) {
+			return driver.Result{}, false // the rest has not arrived
+		}
+	}
+}
+
+// finished is the result of a complete response, ending now.
+func (lc *LoopConn) finished() driver.Result {
+	lc.end = time.Now()
+	return lc.result()
+}
+
+// result is the result of a complete response.
+func (lc *LoopConn) result() driver.Result {
+	lc.inFlight = false
+	lc.tm.Received = lc.received
+	lc.tm.Status = lc.p.status
+	if lc.p.status >= 400 {
+		return driver.Result{Status: lc.p.status, Err: &Status{Code: lc.p.status}}
+	}
+	return driver.Result{Rows: 1, Status: lc.p.status}
+}
+
+// rawIO is read(2) or write(2) on a non-blocking socket, without the
+// scheduler's system call bookkeeping: the call never blocks.
+func rawIO(trap uintptr, fd int, p []byte) (int, syscall.Errno) {
+	if len(p) == 0 {
+		return 0, 0
+	}
+	r, _, errno := syscall.RawSyscall(trap, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	return int(r), errno
+}
