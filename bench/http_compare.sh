@@ -12,8 +12,10 @@
 #   bench/http_compare.sh [SECONDS=5] [ROUNDS=5] [CONNS="50 500 5000"]
 #
 # Tools: wrk (wrk -t1 -cN), stampede (--no-csv --no-report: like wrk, a
-# histogram and no per-request log), stampede+csv (the default
-# per-request CSV, for reference: not in the ratio) and bare
+# histogram and no per-request log; its VUs are steps of one event loop
+# per processor), stampede-goroutines (the same with --http-goroutines: a
+# goroutine per VU, k6's model), stampede+csv (the default per-request
+# CSV, for reference: not in the ratio) and bare
 # (bench/httpbare: a bare Go loop, one goroutine per connection on a plain
 # net.Conn, recording nothing): bare / wrk is the cost of the
 # goroutine-per-connection model stampede's VUs share, stampede / bare
@@ -58,9 +60,10 @@ one() {
 		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 "$bin" -c "$c" -d "${secs}s" -url "$url" >"$tmp/out"
 		n=$(tail -1 "$tmp/out")
 		;;
-	stampede | stampede+csv)
+	stampede | stampede+csv | stampede-goroutines)
 		local extra=(--no-csv)
 		[ "$tool" = stampede+csv ] && extra=()
+		[ "$tool" = stampede-goroutines ] && extra=(--no-csv --http-goroutines)
 		rm -rf "$tmp/run"
 		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 "$tmp/stampede" run http.Request --target "$url" \
 			-u "$c" -d "${secs}s" --no-report --quiet --out "$tmp/run" "${extra[@]}" >"$tmp/out"
@@ -75,7 +78,7 @@ one() {
 	awk -v n="$n" '{printf "%d %.3f %.1f\n", n, ($1 + $2) * 1e6 / n, $3 / 1024}' "$tmp/time"
 }
 
-tools=(wrk stampede stampede+csv bare evloop)
+tools=(wrk stampede stampede-goroutines stampede+csv bare evloop)
 declare -A cpu rss req
 for c in $conns; do
 	for r in $(seq 1 "$rounds"); do
@@ -113,6 +116,8 @@ split() { # split NAME COMMAND...: prints "NAME at N connections: RSS ... = anon
 rm -rf "$tmp/split"
 split wrk taskset -c 0 wrk -t1 -c"$cmax" -d"${secs}s" "$url"
 split stampede taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u "$cmax" -d "${secs}s" --no-csv --no-report --quiet --out "$tmp/split"
+rm -rf "$tmp/split"
+split stampede-goroutines taskset -c 0 "$tmp/stampede" run http.Request --target "$url" -u "$cmax" -d "${secs}s" --no-csv --no-report --quiet --http-goroutines --out "$tmp/split"
 
 # median and range of a list of numbers (rounds that measured nothing left out)
 stats() { grep -v nan | sort -g | awk '{a[NR]=$1} END {m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2; printf "%.2f [%.2f-%.2f]", m, a[1], a[NR]}'; }
@@ -140,4 +145,11 @@ printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' conns "evloop µs/req" "evlo
 printf '|%s|\n' "-------|------------------------|--------------------|--------------------|--------------------"
 for c in $conns; do
 	printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' "$c" "$(col cpu evloop "$c")" "$(ratio evloop wrk "$c")" "$(ratio stampede evloop "$c")" "$(col rss evloop "$c")"
+done
+echo
+echo "stampede's two VU models, per round: the event loop (the default) against a goroutine per VU (--http-goroutines)"
+printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' conns "goroutines µs/req" "goroutines/wrk CPU" "loop/goroutines CPU" "goroutines RSS"
+printf '|%s|\n' "-------|------------------------|--------------------|--------------------|--------------------"
+for c in $conns; do
+	printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' "$c" "$(col cpu stampede-goroutines "$c")" "$(ratio stampede-goroutines wrk "$c")" "$(ratio stampede stampede-goroutines "$c")" "$(col rss stampede-goroutines "$c")"
 done
