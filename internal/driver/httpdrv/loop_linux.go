@@ -37,6 +37,9 @@ type Loop struct {
 	done []endedReq
 	// scanned is when the deadlines were last checked.
 	scanned time.Time
+	// family and sa are the target's address (address).
+	family int
+	sa     syscall.Sockaddr
 }
 
 type endedReq struct {
@@ -219,16 +222,9 @@ func (lc *LoopConn) Start(op *driver.Op) (done bool, res driver.Result) {
 
 // dial starts a non-blocking connect.
 func (lc *LoopConn) dial(t0 time.Time) error {
-	addr, err := net.ResolveTCPAddr("tcp", lc.l.d.addr)
+	family, sa, err := lc.l.address()
 	if err != nil {
 		return fmt.Errorf("connect %s: %w", lc.l.d.addr, rootCause(err))
-	}
-	family, sa := syscall.AF_INET, syscall.Sockaddr(nil)
-	if ip4 := addr.IP.To4(); ip4 != nil {
-		sa = &syscall.SockaddrInet4{Port: addr.Port, Addr: [4]byte(ip4)}
-	} else {
-		family = syscall.AF_INET6
-		sa = &syscall.SockaddrInet6{Port: addr.Port, Addr: [16]byte(addr.IP.To16())}
 	}
 	fd, err := syscall.Socket(family, syscall.SOCK_STREAM|syscall.SOCK_NONBLOCK|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -250,6 +246,24 @@ func (lc *LoopConn) dial(t0 time.Time) error {
 		return fmt.Errorf("connect %s: %w", lc.l.d.addr, err)
 	}
 	return nil
+}
+
+// address is the target's socket address, resolved at the loop's first
+// dial and kept: the loop must not wait for a DNS answer on every new
+// connection (a server that closes them makes one per request).
+func (l *Loop) address() (family int, sa syscall.Sockaddr, err error) {
+	if l.sa == nil {
+		addr, err := net.ResolveTCPAddr("tcp", l.d.addr)
+		if err != nil {
+			return 0, nil, err
+		}
+		if ip4 := addr.IP.To4(); ip4 != nil {
+			l.family, l.sa = syscall.AF_INET, &syscall.SockaddrInet4{Port: addr.Port, Addr: [4]byte(ip4)}
+		} else {
+			l.family, l.sa = syscall.AF_INET6, &syscall.SockaddrInet6{Port: addr.Port, Addr: [16]byte(addr.IP.To16())}
+		}
+	}
+	return l.family, l.sa, nil
 }
 
 // connected ends a dial at now: its time is the request's connecting and

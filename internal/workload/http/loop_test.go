@@ -87,6 +87,17 @@ func TestLoopRecordsWhatGoroutinesRecord(t *testing.T) {
 		w.Write([]byte(strings.Repeat("y", 40000)))
 	}))
 	defer chunked.Close()
+	// IPv6 loopback, closing every connection: the loop dials [::1] anew
+	// for every request.
+	v6 := httptest.NewUnstartedServer(closing.Config.Handler)
+	ln6, err := net.Listen("tcp", "[::1]:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v6.Listener.Close()
+	v6.Listener = ln6
+	v6.Start()
+	defer v6.Close()
 	for _, tc := range []struct {
 		name   string
 		url    string
@@ -98,6 +109,7 @@ func TestLoopRecordsWhatGoroutinesRecord(t *testing.T) {
 		{"per-vu-iterations, keep-alive", keep.URL, engine.Config{Executor: engine.PerVUIterations, VUs: 4, Iterations: 25, MaxDuration: time.Minute}, 100, false},
 		{"constant-vus", keep.URL, engine.Config{Executor: engine.ConstantVUs, VUs: 3, Duration: 300 * time.Millisecond}, 0, false},
 		{"Connection: close", closing.URL, engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: 40, MaxDuration: time.Minute}, 40, true},
+		{"IPv6, Connection: close", v6.URL, engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: 20, MaxDuration: time.Minute}, 20, true},
 		{"chunked body over reads", chunked.URL, engine.Config{Executor: engine.SharedIterations, VUs: 2, Iterations: 30, MaxDuration: time.Minute}, 30, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
