@@ -160,6 +160,9 @@ func (l *Loop) Adopt(c driver.Conn) (*LoopConn, error) {
 		}
 	}
 	pc.Close() // the socket lives on in the loop's duplicate
+	// Its buffers are the loop's now (one read buffer for all): a Do on
+	// pc would dial afresh and make them again.
+	pc.r, pc.wbuf = nil, nil
 	return lc, nil
 }
 

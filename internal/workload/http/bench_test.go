@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"testing"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/cputime"
 	"github.com/stampede-bench/stampede/internal/metrics"
@@ -120,6 +121,71 @@ func TestIterationAllocatesNothing(t *testing.T) {
 	iterate, flush := loopbackVU(t, true)
 	defer flush()
 	for range 100 { // buffers and histograms grow to their steady size
+		iterate()
+	}
+	if n := testing.AllocsPerRun(1000, iterate); n >= 0.01 {
+		t.Errorf("%.3f allocations per request, want 0", n)
+	}
+}
+
+// loopbackLoopVU is loopbackVU's VU adopted by an event loop (the
+// engine's default for plain HTTP): iterate starts a request and waits
+// in the loop until it ended.
+func loopbackLoopVU(tb testing.TB) (iterate func(), flush func()) {
+	url := fastServer(tb)
+	reg := metrics.NewRegistry()
+	env := &workload.Env{Target: url, MaxVUs: 1, Metrics: reg}
+	o, err := New(DefaultOptions()).Open(context.Background(), env, []string{"http.Request"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { o.Close() })
+	sc := o.Scenarios["http.Request"].(*scenario)
+	clock := metrics.NewClock()
+	agg := metrics.NewAggregator(reg, clock, []string{"http.Request"})
+	go agg.Run()
+	tb.Cleanup(func() { agg.Close() })
+	u, err := sc.NewVU(context.Background(), 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { u.Close() })
+	lp, err := sc.NewLoop()
+	if err != nil || lp == nil {
+		tb.Fatalf("no loop: %v", err)
+	}
+	tb.Cleanup(func() { lp.Close() })
+	if err := lp.Add(u, 0); err != nil {
+		tb.Fatal(err)
+	}
+	rec := agg.Recorder(0, 0)
+	it := &vu.Iter{Rec: rec, Clock: clock}
+	ctx := context.Background()
+	done := false
+	ended := func(int, error) { done = true }
+	iterate = func() {
+		it.Start = clock.Now()
+		it.Intended = it.Start
+		finished, err := lp.Start(ctx, 0, it)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for done = finished; !done; {
+			if err := lp.Wait(ctx, time.Second, ended); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		end := clock.Now()
+		rec.Iteration(end, end-it.Start)
+	}
+	return iterate, rec.Flush
+}
+
+// TestLoopIterationAllocatesNothing: the same in an event loop.
+func TestLoopIterationAllocatesNothing(t *testing.T) {
+	iterate, flush := loopbackLoopVU(t)
+	defer flush()
+	for range 100 {
 		iterate()
 	}
 	if n := testing.AllocsPerRun(1000, iterate); n >= 0.01 {
