@@ -47,31 +47,36 @@ func fastServer(b testing.TB) string {
 	return "http://" + ln.Addr().String() + "/"
 }
 
-// loopbackVU is one VU of http.Request against fastServer, recording as
-// the engine records (with k6's HTTP metrics when k6); iterate runs one
-// iteration.
-func loopbackVU(tb testing.TB, k6 bool) (iterate func(), flush func()) {
-	url := fastServer(tb)
+// loopbackScenario opens http.Request against fastServer (with k6's HTTP
+// metrics when k6) and makes its VU 0, recorded by agg on clock.
+func loopbackScenario(tb testing.TB, k6 bool) (sc *scenario, u vu.VU, agg *metrics.Aggregator, clock metrics.Clock) {
 	reg := metrics.NewRegistry()
-	env := &workload.Env{Target: url, MaxVUs: 1, Metrics: reg}
+	env := &workload.Env{Target: fastServer(tb), MaxVUs: 1, Metrics: reg}
 	o, err := New(DefaultOptions()).Open(context.Background(), env, []string{"http.Request"})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { o.Close() })
-	sc := o.Scenarios["http.Request"].(*scenario)
+	sc = o.Scenarios["http.Request"].(*scenario)
 	if !k6 {
 		sc.http = nil
 	}
-	clock := metrics.NewClock()
-	agg := metrics.NewAggregator(reg, clock, []string{"http.Request"})
+	clock = metrics.NewClock()
+	agg = metrics.NewAggregator(reg, clock, []string{"http.Request"})
 	go agg.Run()
 	tb.Cleanup(func() { agg.Close() })
-	u, err := sc.NewVU(context.Background(), 0)
-	if err != nil {
+	if u, err = sc.NewVU(context.Background(), 0); err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { u.Close() })
+	return sc, u, agg, clock
+}
+
+// loopbackVU is one VU of http.Request against fastServer, recording as
+// the engine records (with k6's HTTP metrics when k6); iterate runs one
+// iteration.
+func loopbackVU(tb testing.TB, k6 bool) (iterate func(), flush func()) {
+	_, u, agg, clock := loopbackScenario(tb, k6)
 	rec := agg.Recorder(0, 0)
 	it := &vu.Iter{Rec: rec, Clock: clock}
 	ctx := context.Background()
@@ -132,24 +137,7 @@ func TestIterationAllocatesNothing(t *testing.T) {
 // engine's default for plain HTTP): iterate starts a request and waits
 // in the loop until it ended.
 func loopbackLoopVU(tb testing.TB) (iterate func(), flush func()) {
-	url := fastServer(tb)
-	reg := metrics.NewRegistry()
-	env := &workload.Env{Target: url, MaxVUs: 1, Metrics: reg}
-	o, err := New(DefaultOptions()).Open(context.Background(), env, []string{"http.Request"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { o.Close() })
-	sc := o.Scenarios["http.Request"].(*scenario)
-	clock := metrics.NewClock()
-	agg := metrics.NewAggregator(reg, clock, []string{"http.Request"})
-	go agg.Run()
-	tb.Cleanup(func() { agg.Close() })
-	u, err := sc.NewVU(context.Background(), 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { u.Close() })
+	sc, u, agg, clock := loopbackScenario(tb, true)
 	lp, err := sc.NewLoop()
 	if err != nil || lp == nil {
 		tb.Fatalf("no loop: %v", err)

@@ -51,6 +51,18 @@ func runHTTPCtx(t *testing.T, ctx context.Context, url string, goroutines bool, 
 	return agg.Snapshot().Scenario("http.Request")
 }
 
+// hangingServer answers no request (for 5 s, or until the client goes).
+func hangingServer(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 func modes() []struct {
 	name       string
 	goroutines bool
@@ -158,13 +170,7 @@ func TestLoopRecordsWhatGoroutinesRecord(t *testing.T) {
 // TestLoopFailures: a request past --timeout fails with "request timeout"
 // in time, a refused connection is counted and backed off, in both modes.
 func TestLoopFailures(t *testing.T) {
-	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-		case <-time.After(5 * time.Second):
-		}
-	}))
-	defer hang.Close()
+	hang := hangingServer(t)
 	for _, m := range modes() {
 		t.Run(m.name+"/timeout", func(t *testing.T) {
 			start := time.Now()
@@ -224,13 +230,7 @@ func TestLoopFailures(t *testing.T) {
 // runs out are cut, not completed and not failed, and the run ends then,
 // in both modes.
 func TestLoopGracefulStop(t *testing.T) {
-	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-		case <-time.After(5 * time.Second):
-		}
-	}))
-	defer hang.Close()
+	hang := hangingServer(t)
 	for _, m := range modes() {
 		t.Run(m.name, func(t *testing.T) {
 			start := time.Now()
@@ -248,13 +248,7 @@ func TestLoopGracefulStop(t *testing.T) {
 // TestLoopStopsOnInterrupt: Ctrl+C (the run's context cancelled) ends a
 // run whose requests are all waiting within the 2 s the CLI promises.
 func TestLoopStopsOnInterrupt(t *testing.T) {
-	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-r.Context().Done():
-		case <-time.After(5 * time.Second):
-		}
-	}))
-	defer hang.Close()
+	hang := hangingServer(t)
 	for _, m := range modes() {
 		t.Run(m.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
