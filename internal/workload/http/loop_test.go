@@ -1,6 +1,7 @@
 package http
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net"
@@ -199,13 +200,20 @@ func TestLoopFailures(t *testing.T) {
 					if accepted.Add(1) == 1 {
 						continue // the probe of Open: let it go
 					}
-					// The VU's connection: answer once, then close the
-					// listener so that the redial is refused.
-					buf := make([]byte, 4096)
-					c.Read(buf)
+					// The VU's connection: close the listener, so that the
+					// redial is refused, and answer once. The whole
+					// request is read first: closing with some of it unread
+					// would reset the connection before the answer is read.
+					br := bufio.NewReader(c)
+					for {
+						line, err := br.ReadString('\n')
+						if err != nil || line == "\r\n" {
+							break
+						}
+					}
+					ln.Close() // before the answer: no redial may reach the backlog
 					fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok")
 					c.Close()
-					ln.Close()
 					return
 				}
 			}()
