@@ -161,13 +161,16 @@ func TestFabricShapesAndLeavesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Write for 3 s; measure the steady 2 s in the middle from the
-	// namespace's own counters.
+	// Write for 4.5 s; measure two steady 2 s windows after the first
+	// 0.5 s from the namespace's own counters. No window may pass the
+	// shaped rate; the better one must come near it (a loaded host can
+	// starve the writer or the sink for a while: one window at 6 of 8
+	// Mbit/s failed CI on a busy machine).
 	wrote := make(chan error, 1)
 	go func() {
 		buf := make([]byte, 64<<10)
 		start := time.Now()
-		for time.Since(start) < 3*time.Second {
+		for time.Since(start) < 4500*time.Millisecond {
 			if _, err := c.Write(buf); err != nil {
 				wrote <- err
 				return
@@ -176,14 +179,16 @@ func TestFabricShapesAndLeavesNothing(t *testing.T) {
 		wrote <- c.Close()
 	}()
 	time.Sleep(500 * time.Millisecond)
-	l0, err := f.SampleLink(ctx, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(2 * time.Second)
-	l1, err := f.SampleLink(ctx, h)
-	if err != nil {
-		t.Fatal(err)
+	var samples []LinkSample
+	for range 3 {
+		l, err := f.SampleLink(ctx, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples = append(samples, l)
+		if len(samples) < 3 {
+			time.Sleep(2 * time.Second)
+		}
 	}
 	if err := <-wrote; err != nil {
 		t.Fatal(err)
@@ -192,12 +197,24 @@ func TestFabricShapesAndLeavesNothing(t *testing.T) {
 		t.Fatal("sink printed no count")
 	}
 	_ = cmd.Wait()
-	el := l1.At.Sub(l0.At).Seconds()
-	wire := float64(l1.RxBytes - l0.RxBytes)
-	pk := float64(l1.RxPackets - l0.RxPackets)
-	t.Logf("sink got %s B; wire %.0f B in %.2fs: %.2f Mbit/s, %.0f packets (%.0f B/packet)", sc.Text(), wire, el, wire*8/el/1e6, pk, wire/pk)
-	if bps := wire * 8 / el; bps < 0.8*rate || bps > 1.05*rate { // loose below: a loaded host can starve the writer
-		t.Errorf("wire rate %.2f Mbit/s, want about %.0f", bps/1e6, float64(rate)/1e6)
+	best, wire, pk := 0.0, 0.0, 0.0
+	for i := 1; i < len(samples); i++ {
+		l0, l1 := samples[i-1], samples[i]
+		el := l1.At.Sub(l0.At).Seconds()
+		w, p := float64(l1.RxBytes-l0.RxBytes), float64(l1.RxPackets-l0.RxPackets)
+		bps := w * 8 / el
+		t.Logf("window %d: wire %.0f B in %.2fs: %.2f Mbit/s, %.0f packets (%.0f B/packet)", i, w, el, bps/1e6, p, w/p)
+		if bps > 1.05*rate {
+			t.Errorf("window %d: wire rate %.2f Mbit/s, above the shaped %.0f", i, bps/1e6, float64(rate)/1e6)
+		}
+		if bps > best {
+			best = bps
+		}
+		wire, pk = wire+w, pk+p
+	}
+	t.Logf("sink got %s B", sc.Text())
+	if best < 0.8*rate {
+		t.Errorf("best window %.2f Mbit/s, want about %.0f", best/1e6, float64(rate)/1e6)
 	}
 	if per := wire / pk; per > 1514 {
 		t.Errorf("%.0f bytes per packet: offloads merged frames", per)
