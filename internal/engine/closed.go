@@ -20,16 +20,17 @@ func running(loop, hard context.Context) bool {
 	return loop.Err() == nil && hard.Err() == nil
 }
 
-// runEach runs body for every VU in its own goroutine and waits.
-func (r *runner) runEach(vus []*vuState, body func(*vuState)) {
+// runEach runs body for every VU (with its index in vus) in its own
+// goroutine and waits.
+func (r *runner) runEach(vus []*vuState, body func(i int, v *vuState)) {
 	var wg sync.WaitGroup
-	for _, v := range vus {
+	for i, v := range vus {
 		wg.Add(1)
 		r.active.Add(1)
 		go func() {
 			defer wg.Done()
 			defer r.active.Add(-1)
-			body(v)
+			body(i, v)
 			v.rec.Flush()
 		}()
 	}
@@ -48,12 +49,7 @@ func (r *runner) runClosed(vus []*vuState, loop, hard context.Context, more func
 			return
 		}
 	}
-	index := make(map[*vuState]int, len(vus))
-	for i, v := range vus {
-		index[v] = i
-	}
-	r.runEach(vus, func(v *vuState) {
-		i := index[v]
+	r.runEach(vus, func(i int, v *vuState) {
 		now := r.deps.Clock.Now()
 		for running(loop, hard) && more(i, now) {
 			now = r.iterate(hard, v, closedNext(now))
@@ -115,10 +111,10 @@ type stepVU struct {
 // request writer for as long as they run in a loop: one goroutine drives
 // them all, so one batch (kept in the cache) takes every VU's samples
 // instead of a batch each (5,000 VUs held 40 MB of them), and the
-// per-request log's rows come in the order the requests ended. It fills
-// steps' VUs and returns what hands the shared ones over and gives each
-// VU its own back, for closeVUs.
-func (r *runner) shareRecording(steps []stepVU, mine []int, vus []*vuState) (restore func()) {
+// per-request log's rows come in the order the requests ended. It returns
+// what hands the shared ones over and gives each VU its own back, for
+// closeVUs.
+func (r *runner) shareRecording(mine []int, vus []*vuState) (restore func()) {
 	rec := r.deps.Agg.Recorder(r.idx, r.warmEnd)
 	var log reqlog.Writer
 	var flusher reqlog.Flusher
@@ -137,7 +133,6 @@ func (r *runner) shareRecording(steps []stepVU, mine []int, vus []*vuState) (res
 		owns[k] = own{v.rec, v.it.Log(), v.flusher}
 		v.rec, v.flusher = rec, flusher
 		v.it.Init(v.id, rec, r.deps.Clock, log)
-		steps[k].v = v
 	}
 	return func() {
 		rec.Flush()
@@ -161,7 +156,7 @@ const loopPoll = 50 * time.Millisecond
 // iteration when its last ended, while running and more.
 func (r *runner) drive(lp vu.Loop, vus []*vuState, mine []int, loop, hard context.Context, more func(int, time.Duration) bool) {
 	steps := make([]stepVU, len(mine))
-	defer r.shareRecording(steps, mine, vus)()
+	defer r.shareRecording(mine, vus)()
 	live, waiting := 0, 0 // VUs not done; of them, backing off
 	for k, i := range mine {
 		s := &steps[k]
@@ -179,6 +174,11 @@ func (r *runner) drive(lp vu.Loop, vus []*vuState, mine []int, loop, hard contex
 		r.active.Add(-1)
 		s.v.rec.Flush()
 	}
+	// park has s back off for wait from now.
+	park := func(s *stepVU, now, wait time.Duration) {
+		s.waitFrom, s.resume = now, now+wait
+		waiting++
+	}
 	// next starts s's iterations until one waits in the loop, s must back
 	// off, or s is done.
 	next := func(s *stepVU, now time.Duration) {
@@ -191,8 +191,7 @@ func (r *runner) drive(lp vu.Loop, vus []*vuState, mine []int, loop, hard contex
 			}
 			var wait time.Duration
 			if now, wait = r.finish(hard, s.v, s.start, s.scheduled, err); wait > 0 {
-				s.waitFrom, s.resume = now, now+wait
-				waiting++
+				park(s, now, wait)
 				return
 			}
 		}
@@ -203,8 +202,7 @@ func (r *runner) drive(lp vu.Loop, vus []*vuState, mine []int, loop, hard contex
 		s.inFlight = false
 		now, wait := r.finish(hard, s.v, s.start, s.scheduled, err)
 		if wait > 0 {
-			s.waitFrom, s.resume = now, now+wait
-			waiting++
+			park(s, now, wait)
 			return
 		}
 		next(s, now)
