@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
+	"runtime"
 	"syscall"
 	"time"
 	"unsafe"
@@ -13,20 +13,14 @@ import (
 )
 
 // Loop runs plain-HTTP connections of one Driver as an event loop: one
-// goroutine, one level-triggered epoll set, non-blocking sockets read and
+// goroutine, one edge-triggered epoll set that it waits on itself, non-blocking sockets read and
 // written with raw system calls, one request at a time per connection
 // (wrk's model). A connection's response is parsed as it arrives, by the
 // same parser as Conn's, and its request is timed in the same phases. Its
 // methods are called from one goroutine.
 type Loop struct {
-	d  *Driver
-	ep int
-	// f is ep in Go's poller, rc its raw access; poll (made once) takes
-	// the ready events into events, n of them (ready).
-	f      *os.File
-	rc     syscall.RawConn
-	poll   func(uintptr) bool
-	n      int
+	d      *Driver
+	ep     int
 	err    error
 	events []syscall.EpollEvent
 	buf    []byte // every connection's reads, parsed at once
@@ -35,8 +29,9 @@ type Loop struct {
 	// its events are all handled (a new request on a connection must not
 	// see the events of its last one).
 	done []endedReq
-	// scanned is when the deadlines were last checked.
-	scanned time.Time
+	// scanned is when the deadlines were last checked, yielded when the
+	// loop last let the run's other goroutines have its processor.
+	scanned, yielded time.Time
 	// family and sa are the target's address (address).
 	family int
 	sa     syscall.Sockaddr
@@ -79,12 +74,13 @@ const deadlineScan = 10 * time.Millisecond
 // NewLoop returns a loop for the driver's connections, or nil for HTTPS
 // (which goes through net/http).
 //
-// The loop's epoll set is itself a descriptor in Go's poller: Wait takes
-// the ready events without blocking and, when there are none, parks the
-// goroutine in the poller until the set becomes readable. The loop thus
-// never blocks its thread in epoll_wait, which would make the runtime hand
-// the processor to another thread for the run's other goroutines on every
-// wait.
+// The loop waits for its sockets in epoll_pwait itself, as wrk does, with
+// a raw system call: the goroutine keeps its processor while the thread
+// sleeps in the kernel for at most maxSleep, and lets the run's other
+// goroutines (the aggregator, outputs, timers, signals) have it at least
+// every yieldEvery. A wait is one system call, where parking the goroutine
+// in Go's poller cost three (the loop's set, the poller's, the loop's
+// again) and a timer update.
 func (d *Driver) NewLoop() (*Loop, error) {
 	if d.tls {
 		return nil, nil
@@ -93,38 +89,31 @@ func (d *Driver) NewLoop() (*Loop, error) {
 	if err != nil {
 		return nil, fmt.Errorf("epoll_create1: %w", err)
 	}
-	if err := syscall.SetNonblock(ep, true); err != nil {
-		syscall.Close(ep)
-		return nil, fmt.Errorf("epoll set: %w", err)
-	}
-	f := os.NewFile(uintptr(ep), "epoll")
-	rc, err := f.SyscallConn()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	l := &Loop{d: d, ep: ep, f: f, rc: rc, events: make([]syscall.EpollEvent, 256), buf: make([]byte, LargeReadBuffer), scanned: time.Now()}
-	l.poll = func(uintptr) bool {
-		l.n = l.ready()
-		return l.n != 0
-	}
-	return l, nil
+	now := time.Now()
+	return &Loop{d: d, ep: ep, events: make([]syscall.EpollEvent, 256), buf: make([]byte, LargeReadBuffer), scanned: now, yielded: now}, nil
 }
 
-// ready takes the ready events without waiting: their count, or -1 on an
-// error (in l.err).
-func (l *Loop) ready() int {
-	for {
-		n, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(l.ep), uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), 0, 0, 0)
-		if errno == syscall.EINTR {
-			continue
-		}
-		if errno != 0 {
-			l.err = fmt.Errorf("epoll_pwait: %w", errno)
-			return -1
-		}
+// maxSleep bounds one sleep of the loop's thread in epoll_pwait, and
+// yieldEvery how long the loop may hold its processor: below the 10 ms
+// after which the runtime preempts a goroutine with a signal.
+const (
+	maxSleep   = 2 * time.Millisecond
+	yieldEvery = 2 * time.Millisecond
+)
+
+// wait takes the ready events, waiting for them up to d (at most
+// maxSleep): their count, or -1 on an error (in l.err).
+func (l *Loop) wait(d time.Duration) int {
+	ms := uintptr(min(d, maxSleep) / time.Millisecond)
+	n, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(l.ep), uintptr(unsafe.Pointer(&l.events[0])), uintptr(len(l.events)), ms, 0, 0)
+	switch errno {
+	case 0:
 		return int(n)
+	case syscall.EINTR:
+		return 0 // a signal (the runtime's preemption among them): the caller yields
 	}
+	l.err = fmt.Errorf("epoll_pwait: %w", errno)
+	return -1
 }
 
 // Adopt takes over c, a connection of the loop's driver (Driver.Conn):
@@ -183,7 +172,7 @@ func (l *Loop) register(lc *LoopConn, fd int) error {
 const epollET = 1 << 31
 
 // Close releases the loop; its connections stay open until their Close.
-func (l *Loop) Close() error { return l.f.Close() }
+func (l *Loop) Close() error { return syscall.Close(l.ep) }
 
 // Start begins op on lc: it dials first when lc is not connected, then
 // writes the request. done tells that the request already ended (it could
@@ -333,16 +322,7 @@ func (lc *LoopConn) LastTimings() *Timings { return &lc.tm }
 // request that ended, with its result (its timings in LastTimings), once
 // the events of the wait are all handled.
 func (l *Loop) Wait(d time.Duration, ended func(lc *LoopConn, res driver.Result)) error {
-	n := l.ready()
-	if n == 0 && d > 0 {
-		l.n = 0
-		l.f.SetReadDeadline(time.Now().Add(d))
-		err := l.rc.Read(l.poll)
-		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
-			return fmt.Errorf("epoll set: %w", err)
-		}
-		n = l.n
-	}
+	n := l.wait(d)
 	if n < 0 {
 		return l.err
 	}
@@ -363,7 +343,8 @@ func (l *Loop) Wait(d time.Duration, ended func(lc *LoopConn, res driver.Result)
 			l.done = append(l.done, endedReq{lc, res})
 		}
 	}
-	if now := time.Now(); now.Sub(l.scanned) >= deadlineScan {
+	now := time.Now()
+	if now.Sub(l.scanned) >= deadlineScan {
 		l.scanned = now
 		for _, lc := range l.conns {
 			if lc.inFlight && !lc.deadline.IsZero() && now.After(lc.deadline) {
@@ -373,6 +354,10 @@ func (l *Loop) Wait(d time.Duration, ended func(lc *LoopConn, res driver.Result)
 	}
 	for _, e := range l.done {
 		ended(e.lc, e.res)
+	}
+	if n == 0 || now.Sub(l.yielded) >= yieldEvery {
+		l.yielded = now
+		runtime.Gosched()
 	}
 	return nil
 }
