@@ -143,7 +143,7 @@ func (p *parser) onLine(line []byte) error {
 	case stStatus:
 		return p.statusLine(line)
 	case stHeaders:
-		h := bytes.TrimRight(line, "\r\n")
+		h := trimEOL(line)
 		if len(h) == 0 {
 			p.endOfHeaders()
 			return nil
@@ -152,11 +152,19 @@ func (p *parser) onLine(line []byte) error {
 	case stChunkSize:
 		return p.chunkSize(line)
 	case stTrailers:
-		if len(bytes.TrimRight(line, "\r\n")) == 0 {
+		if len(trimEOL(line)) == 0 {
 			p.state = stDone
 		}
 	}
 	return nil
+}
+
+// trimEOL returns line without its trailing CR and LF bytes.
+func trimEOL(line []byte) []byte {
+	for len(line) > 0 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r') {
+		line = line[:len(line)-1]
+	}
+	return line
 }
 
 // statusLine reads "HTTP/1.x DDD reason".
@@ -182,20 +190,31 @@ func (p *parser) header(h []byte) error {
 	if c := p.capture; c != nil && len(c.Headers) < 1000 {
 		c.Headers = append(c.Headers, string(h))
 	}
-	name, val := h[:colon], bytes.TrimSpace(h[colon+1:])
-	switch {
-	case asciiEqualFold(name, "content-length"):
-		n, ok := parseDecimal(val)
+	// Only three names matter; their lengths tell them apart before any
+	// byte is compared (most headers of a response are none of them).
+	name := h[:colon]
+	switch len(name) {
+	case len("content-length"):
+		if !asciiEqualFold(name, "content-length") {
+			return nil
+		}
+		n, ok := parseDecimal(bytes.TrimSpace(h[colon+1:]))
 		if !ok {
 			return errMalformed
 		}
 		p.contentLength = n
-	case asciiEqualFold(name, "transfer-encoding"):
-		p.chunked = bytes.Contains(bytes.ToLower(val), []byte("chunked"))
-	case asciiEqualFold(name, "connection"):
-		if asciiEqualFold(val, "close") {
+	case len("transfer-encoding"):
+		if asciiEqualFold(name, "transfer-encoding") {
+			p.chunked = bytes.Contains(bytes.ToLower(h[colon+1:]), []byte("chunked"))
+		}
+	case len("connection"):
+		if !asciiEqualFold(name, "connection") {
+			return nil
+		}
+		switch val := bytes.TrimSpace(h[colon+1:]); {
+		case asciiEqualFold(val, "close"):
 			p.keepAlive = false
-		} else if asciiEqualFold(val, "keep-alive") {
+		case asciiEqualFold(val, "keep-alive"):
 			p.keepAlive = true
 		}
 	}
@@ -220,7 +239,7 @@ func (p *parser) endOfHeaders() {
 
 // chunkSize reads a chunk-size line (extensions ignored).
 func (p *parser) chunkSize(line []byte) error {
-	line = bytes.TrimRight(line, "\r\n")
+	line = trimEOL(line)
 	if i := bytes.IndexByte(line, ';'); i >= 0 {
 		line = line[:i]
 	}

@@ -119,3 +119,18 @@ func TestParserErrors(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkParserFeed parses a typical small response (net/http's, as
+// bench/httptarget answers) fed whole, as the event loop reads it.
+func BenchmarkParserFeed(b *testing.B) {
+	resp := []byte("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nDate: Sun, 06 Dec 2026 22:57:36 GMT\r\nContent-Length: 2\r\n\r\nok")
+	var p parser
+	b.ReportAllocs()
+	b.SetBytes(int64(len(resp)))
+	for b.Loop() {
+		p.reset(nil)
+		if n, done, err := p.feed(resp); err != nil || !done || n != len(resp) {
+			b.Fatalf("feed = %d, %v, %v", n, done, err)
+		}
+	}
+}
