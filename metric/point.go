@@ -52,8 +52,8 @@ func StatsOf(h *hdr.Histogram) PointStats {
 	if h == nil || h.TotalCount() == 0 {
 		return PointStats{}
 	}
-	q := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99})
-	return PointStats{N: h.TotalCount(), Mean: h.Mean(), P50: q[0], P90: q[1], P95: q[2], P99: q[3], Max: h.Max()}
+	q := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 100}) // the 100th is Max (Trend.Stats)
+	return PointStats{N: h.TotalCount(), Mean: h.Mean(), P50: q[0], P90: q[1], P95: q[2], P99: q[3], Max: q[4]}
 }
 
 // RateTotalSuffix ends the key of a rate's sample count in Point.Counts:

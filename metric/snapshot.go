@@ -118,11 +118,15 @@ func (t *Trend) Stats() Stats {
 	if h.TotalCount() == 0 {
 		return Stats{}
 	}
-	q := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 99.9})
+	// The 0th and 100th percentiles are Min and Max (the lowest value
+	// equivalent to the first sample, the highest equivalent to the last),
+	// found in the one scan of the percentiles rather than in a walk of the
+	// whole histogram each.
+	q := h.ValueAtPercentilesSlice([]float64{0, 50, 90, 95, 99, 99.9, 100})
 	return Stats{
 		Count: h.TotalCount(),
-		Min:   float64(h.Min()), Avg: h.Mean(), Med: float64(q[0]), Max: float64(h.Max()),
-		P90: float64(q[1]), P95: float64(q[2]), P99: float64(q[3]), P999: float64(q[4]),
+		Min:   float64(q[0]), Avg: h.Mean(), Med: float64(q[1]), Max: float64(q[6]),
+		P90: float64(q[2]), P95: float64(q[3]), P99: float64(q[4]), P999: float64(q[5]),
 		StdDev: h.StdDev(),
 	}
 }

@@ -1,6 +1,8 @@
 package metric
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 )
@@ -11,5 +13,44 @@ func TestSortedErrors(t *testing.T) {
 	want := []ErrorCount{{Msg: "c", N: 5}, {Msg: "a", N: 2}, {Msg: "b", N: 2}, {Msg: "d", N: 1}}
 	if got := sc.SortedErrors(); !reflect.DeepEqual(got, want) {
 		t.Errorf("%v, want %v", got, want)
+	}
+}
+
+// TestStatsMatchTheHistogram: Stats and StatsOf take Min and Max from the
+// 0th and 100th percentiles; they must equal the histogram's own Min and
+// Max (and the rest its own figures) for any content.
+func TestStatsMatchTheHistogram(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cases := map[string][]int64{
+		"one zero":      {0},
+		"zeros and one": {0, 0, 0, 7},
+		"one value":     {123456},
+		"the highest":   {HistHighest, 1},
+		"small":         {1, 2, 3, 1000, 1023, 1024, 2047, 2048},
+	}
+	for i := range 200 {
+		var vs []int64
+		for range 1 + rng.IntN([]int{50, 5000}[i%2]) {
+			vs = append(vs, rng.Int64N(1<<uint(1+rng.IntN(31))))
+		}
+		cases[fmt.Sprintf("random %d", i)] = vs
+	}
+	for name, vs := range cases {
+		h := NewHistogram()
+		for _, v := range vs {
+			if err := h.RecordValue(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := (&Trend{Hist: h}).Stats()
+		q := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 99.9})
+		want := Stats{Count: h.TotalCount(), Min: float64(h.Min()), Avg: h.Mean(), Med: float64(q[0]), Max: float64(h.Max()),
+			P90: float64(q[1]), P95: float64(q[2]), P99: float64(q[3]), P999: float64(q[4]), StdDev: h.StdDev()}
+		if got != want {
+			t.Errorf("%s: Stats = %+v, want %+v", name, got, want)
+		}
+		if p := StatsOf(h); p.Max != h.Max() || p.P50 != q[0] || p.Mean != h.Mean() || p.N != h.TotalCount() {
+			t.Errorf("%s: StatsOf = %+v, want max %d p50 %d mean %v", name, p, h.Max(), q[0], h.Mean())
+		}
 	}
 }

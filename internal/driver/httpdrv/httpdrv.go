@@ -37,6 +37,46 @@ type Ext struct {
 	// Timeout, when > 0, bounds this request instead of the driver's
 	// timeout.
 	Timeout time.Duration
+
+	// wire is the request as a Driver's plain connections send it,
+	// checked and rendered once by that Driver's Prepare.
+	wire   []byte
+	wireOf *Driver
+}
+
+// Prepare checks op and renders it once, for a scenario that sends the
+// same request on every iteration: the driver's plain-HTTP connections
+// then send those bytes as they are, without checking and rendering the
+// request each time. op, its Body and its Ext must not change afterwards
+// (they may be shared by any number of VUs). It returns the error that
+// sending op would give.
+func (d *Driver) Prepare(op *driver.Op) error {
+	ext, _ := op.Ext.(*Ext)
+	if ext == nil {
+		if op.Ext != nil {
+			return nil // not an HTTP extension: rendered per request
+		}
+		ext = &Ext{}
+		op.Ext = ext
+	}
+	if err := checkOp(ext, op.Query); err != nil {
+		return err
+	}
+	ext.wire, ext.wireOf = appendRequest(nil, d.host, d.ua, op), d
+	return nil
+}
+
+// render returns op's request as d's plain connections send it: the
+// prepared bytes (Prepare), or op checked and rendered into *buf (reused).
+func (d *Driver) render(buf *[]byte, ext *Ext, op *driver.Op) ([]byte, error) {
+	if ext != nil && ext.wireOf == d {
+		return ext.wire, nil
+	}
+	if err := checkOp(ext, op.Query); err != nil {
+		return nil, err // never sent: no smuggled header, no split request
+	}
+	*buf = appendRequest((*buf)[:0], d.host, d.ua, op)
+	return *buf, nil
 }
 
 // Status is an error for a response whose status was not expected.
@@ -104,6 +144,18 @@ func (d *Driver) Conn(ctx context.Context) (driver.Conn, error) {
 	return c, nil
 }
 
+// LazyConn returns a connection that dials at its first request, which
+// reports the dial as its http_req_connecting and http_req_blocked (k6's
+// way): for VUs of a scenario that checked the target once already. Its
+// socket is made where it is used: by an event loop that adopts it
+// (Loop.Adopt), or by Do.
+func (d *Driver) LazyConn() driver.Conn {
+	if d.tls {
+		return newStdConn(d)
+	}
+	return &conn{d: d}
+}
+
 // Close releases nothing: connections are closed by their VUs.
 func (d *Driver) Close() error { return nil }
 
@@ -168,8 +220,9 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		return driver.Result{Err: err}
 	}
 	ext, _ := op.Ext.(*Ext)
-	if err := checkOp(ext, op.Query); err != nil {
-		return driver.Result{Err: err} // never sent: no smuggled header, no split request
+	wire, err := c.d.render(&c.wbuf, ext, op)
+	if err != nil {
+		return driver.Result{Err: err}
 	}
 	if c.firstDial > 0 {
 		c.tm.Connecting, c.tm.Blocked = c.firstDial, c.firstDial
@@ -185,8 +238,7 @@ func (c *conn) Do(ctx context.Context, op *driver.Op) driver.Result {
 		t0 = now
 	}
 	c.setDeadline(t0, requestTimeout(c.d.timeout, op))
-	c.wbuf = appendRequest(c.wbuf[:0], c.d.host, c.d.ua, op)
-	n, err := c.nc.Write(c.wbuf)
+	n, err := c.nc.Write(wire)
 	c.tm.Sent = int64(n)
 	if err != nil {
 		return c.fail(ctx, err)

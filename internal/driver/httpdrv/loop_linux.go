@@ -32,6 +32,8 @@ type Loop struct {
 	// scanned is when the deadlines were last checked, yielded when the
 	// loop last let the run's other goroutines have its processor.
 	scanned, yielded time.Time
+	// base is when the loop was made, last the latest time read (now).
+	base, last time.Time
 	// family and sa are the target's address (address).
 	family int
 	sa     syscall.Sockaddr
@@ -90,7 +92,16 @@ func (d *Driver) NewLoop() (*Loop, error) {
 		return nil, fmt.Errorf("epoll_create1: %w", err)
 	}
 	now := time.Now()
-	return &Loop{d: d, ep: ep, events: make([]syscall.EpollEvent, 256), buf: make([]byte, LargeReadBuffer), scanned: now, yielded: now}, nil
+	return &Loop{d: d, ep: ep, events: make([]syscall.EpollEvent, 256), buf: make([]byte, LargeReadBuffer), scanned: now, yielded: now, base: now, last: now}, nil
+}
+
+// now reads the clock: the monotonic clock alone, once, where time.Now
+// reads the wall clock as well (a request's phases take three readings).
+// Its wall time is the loop's start plus the monotonic time since, as the
+// run clock's (metric.Clock.Wall).
+func (l *Loop) now() time.Time {
+	l.last = l.base.Add(time.Since(l.base))
+	return l.last
 }
 
 // maxSleep bounds one sleep of the loop's thread in epoll_pwait, and
@@ -178,10 +189,11 @@ func (l *Loop) Close() error { return syscall.Close(l.ep) }
 // writes the request. done tells that the request already ended (it could
 // not be sent): res is its result. Otherwise Wait reports it.
 func (lc *LoopConn) Start(op *driver.Op) (done bool, res driver.Result) {
-	t0 := time.Now()
+	t0 := lc.l.now()
 	lc.tm = Timings{Proto: "HTTP/1.1", Start: t0}
 	ext, _ := op.Ext.(*Ext)
-	if err := checkOp(ext, op.Query); err != nil {
+	wire, err := lc.l.d.render(&lc.wbuf, ext, op)
+	if err != nil {
 		return true, driver.Result{Err: err}
 	}
 	if lc.firstDial > 0 {
@@ -196,8 +208,7 @@ func (lc *LoopConn) Start(op *driver.Op) (done bool, res driver.Result) {
 	} else {
 		lc.deadline = time.Time{}
 	}
-	lc.wbuf = appendRequest(lc.wbuf[:0], lc.l.d.host, lc.l.d.ua, op)
-	lc.pending = lc.wbuf
+	lc.pending = wire
 	if lc.fd < 0 {
 		if err := lc.dial(t0); err != nil {
 			return true, lc.fail(err)
@@ -230,7 +241,7 @@ func (lc *LoopConn) dial(t0 time.Time) error {
 	lc.dialStart = t0
 	switch err := syscall.Connect(fd, sa); {
 	case err == nil:
-		lc.connected(time.Now())
+		lc.connected(lc.l.now())
 	case errors.Is(err, syscall.EINPROGRESS):
 		lc.dialing = true
 	default:
@@ -283,7 +294,7 @@ func (lc *LoopConn) send(t0 time.Time) (res driver.Result, ok bool) {
 		lc.tm.Sent += int64(n)
 		lc.pending = lc.pending[n:]
 	}
-	now := time.Now()
+	now := lc.l.now()
 	lc.tm.Sending += now.Sub(t0)
 	lc.sentAt = now
 	return driver.Result{}, true
@@ -293,7 +304,7 @@ func (lc *LoopConn) send(t0 time.Time) (res driver.Result, ok bool) {
 func (lc *LoopConn) fail(err error) driver.Result {
 	lc.closeFD()
 	lc.inFlight = false
-	lc.end = time.Now()
+	lc.end = lc.l.now()
 	return failed(err)
 }
 
@@ -343,7 +354,10 @@ func (l *Loop) Wait(d time.Duration, ended func(lc *LoopConn, res driver.Result)
 			l.done = append(l.done, endedReq{lc, res})
 		}
 	}
-	now := time.Now()
+	now := l.last // read as the last event was handled
+	if n == 0 {
+		now = l.now()
+	}
 	if now.Sub(l.scanned) >= deadlineScan {
 		l.scanned = now
 		for _, lc := range l.conns {
@@ -382,10 +396,10 @@ func (lc *LoopConn) ready(events uint32) (driver.Result, bool) {
 		if err != nil {
 			return lc.fail(fmt.Errorf("connect %s: %w", lc.l.d.addr, err)), true
 		}
-		lc.connected(time.Now())
+		lc.connected(lc.l.now())
 	}
 	if len(lc.pending) > 0 && events&(syscall.EPOLLOUT|syscall.EPOLLERR|syscall.EPOLLHUP) != 0 {
-		if res, ok := lc.send(time.Now()); !ok {
+		if res, ok := lc.send(lc.l.now()); !ok {
 			return res, true
 		}
 		if len(lc.pending) > 0 {
@@ -414,7 +428,7 @@ func (lc *LoopConn) read() (driver.Result, bool) {
 		first := !lc.started
 		if first {
 			lc.started = true
-			lc.tm.FirstByte = time.Now()
+			lc.tm.FirstByte = lc.l.now()
 			lc.tm.Waiting = lc.tm.FirstByte.Sub(lc.sentAt)
 		}
 		if n == 0 {
@@ -453,7 +467,7 @@ func (lc *LoopConn) read() (driver.Result, bool) {
 
 // finished is the result of a complete response, ending now.
 func (lc *LoopConn) finished() driver.Result {
-	lc.end = time.Now()
+	lc.end = lc.l.now()
 	return lc.result()
 }
 

@@ -112,7 +112,12 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 		return nil, usage.Errorf("target %s unreachable: %v", redact.ParsedURL(u), err)
 	}
 	probe.Close()
-	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.opts.ExpectStatus, origin: u.Scheme + "://" + u.Host, noLoop: f.opts.Goroutines}
+	sc := &scenario{drv: drv, tmpl: tmpl, expect: f.opts.ExpectStatus, origin: u.Scheme + "://" + u.Host, noLoop: f.opts.Goroutines, static: tmpl.static()}
+	if d, ok := drv.(*httpdrv.Driver); ok && sc.static != nil {
+		if err := d.Prepare(sc.static); err != nil {
+			return nil, usage.Errorf("%v", err)
+		}
+	}
 	sc.name = sc.origin + redactPath(tmpl.path.source())
 	if env.Metrics != nil {
 		ids, err := metrics.RegisterHTTP(env.Metrics)
@@ -126,6 +131,13 @@ func (f *Family) Open(ctx context.Context, env *workload.Env, names []string) (*
 	}
 	if redacted := redactPath(path); redacted != path {
 		sc.label = redacted // the per-request log never holds a secret
+	}
+	if sc.static != nil {
+		label := sc.static.Query
+		if sc.label != "" {
+			label = sc.label
+		}
+		sc.staticURL = sc.origin + label
 	}
 	return &workload.Opened{
 		Scenarios: map[string]vu.Scenario{"http.Request": sc},
@@ -149,16 +161,29 @@ type scenario struct {
 	http *metrics.HTTPIDs
 	// noLoop keeps every VU in a goroutine of its own (--http-goroutines).
 	noLoop bool
+	// static is the request of every iteration when it has no
+	// placeholders (nil: each iteration renders its own), shared by
+	// the VUs and prepared by the driver once (httpdrv.Driver.Prepare).
+	static *driver.Op
+	// staticURL is the url tag of static (see url).
+	staticURL string
 }
 
+// NewVU makes a VU whose connection is dialled by its first request, as
+// in k6 (Open dialled the target once to fail fast): a run of 5,000 VUs
+// does not make 5,000 sockets only for an event loop to take them over.
 func (s *scenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
-	c, err := s.drv.Conn(ctx)
-	if err != nil {
-		return nil, err
+	var c driver.Conn
+	if d, ok := s.drv.(*httpdrv.Driver); ok {
+		c = d.LazyConn()
+	} else {
+		var err error
+		if c, err = s.drv.Conn(ctx); err != nil {
+			return nil, err
+		}
 	}
-	v := &httpVU{conn: c, s: s, row: id}
+	v := &httpVU{conn: c, s: s, row: id, op: s.static}
 	v.timer, _ = c.(httpdrv.Timer)
-	v.op = s.tmpl.static()
 	return v, nil
 }
 
@@ -171,8 +196,6 @@ type httpVU struct {
 	// timer gives the driver's phase timings; hs is reused per request.
 	timer httpdrv.Timer
 	hs    metrics.HTTPSample
-	// staticURL is the url tag of a static request (see url).
-	staticURL string
 	// lc is the VU's connection when it runs in a loop (loop.go): its
 	// request in flight is cur, recorded through it.
 	lc  *httpdrv.LoopConn
@@ -252,15 +275,12 @@ func (v *httpVU) Close() error {
 }
 
 // url is k6's url tag of a request labelled label (its path), made once
-// for a VU whose request never changes.
+// for a scenario whose request never changes.
 func (v *httpVU) url(label string) string {
 	if v.op == nil {
 		return v.s.origin + label
 	}
-	if v.staticURL == "" {
-		v.staticURL = v.s.origin + label
-	}
-	return v.staticURL
+	return v.s.staticURL
 }
 
 // expected is k6's expected_response: the status --expect-status names, or
