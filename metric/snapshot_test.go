@@ -49,6 +49,11 @@ func TestStatsMatchTheHistogram(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: Stats = %+v, want %+v", name, got, want)
 		}
+		for _, p := range []float64{50, 90, 95, 99, 99.9} {
+			if one, all := h.ValueAtPercentile(p), h.ValueAtPercentilesSlice([]float64{p})[0]; one != all {
+				t.Errorf("%s: p(%v) alone %d, in a slice %d", name, p, one, all)
+			}
+		}
 		if p := StatsOf(h); p.Max != h.Max() || p.P50 != q[0] || p.Mean != h.Mean() || p.N != h.TotalCount() {
 			t.Errorf("%s: StatsOf = %+v, want max %d p50 %d mean %v", name, p, h.Max(), q[0], h.Mean())
 		}

@@ -87,6 +87,9 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 	trendStats := c.trendStats()
 	var rows []row
 	for name, t := range sc.Trends {
+		if c.filter != nil && !c.filter(name) {
+			continue // another section's: its statistics are not needed here
+		}
 		s := t.Stats()
 		f := fmtNum
 		k := 1.0
@@ -102,7 +105,7 @@ func (c *console) metrics(sc *metrics.ScenarioSnapshot) {
 				vals[i] = fmtNum(float64(s.Count))
 				continue
 			}
-			vals[i] = f(trendStat(t, st) / k)
+			vals[i] = f(trendStat(t, &s, st) / k)
 		}
 		rows = append(rows, row{name: name, trend: vals})
 	}

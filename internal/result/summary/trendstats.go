@@ -35,24 +35,32 @@ func ParseTrendStats(s string) ([]string, error) {
 	return out, nil
 }
 
-// trendStat is statistic st (not count) of t, in the trend's unit.
-func trendStat(t *metrics.Trend, st string) float64 {
-	h := t.Hist
-	if h.TotalCount() == 0 {
+// trendStat is statistic st (not count) of t, in the trend's unit; s
+// holds t's Stats, which has most of them.
+func trendStat(t *metrics.Trend, s *metrics.Stats, st string) float64 {
+	if s.Count == 0 {
 		return 0
 	}
 	switch st {
 	case "avg":
-		return h.Mean()
+		return s.Avg
 	case "min":
-		return float64(h.Min())
+		return s.Min
 	case "max":
-		return float64(h.Max())
-	case "med":
-		return float64(h.ValueAtPercentile(50))
+		return s.Max
+	case "med", "p(50)":
+		return s.Med
+	case "p(90)":
+		return s.P90
+	case "p(95)":
+		return s.P95
+	case "p(99)":
+		return s.P99
+	case "p(99.9)":
+		return s.P999
 	}
 	p, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimPrefix(st, "p("), ")"), 64)
-	return float64(h.ValueAtPercentile(p))
+	return float64(t.Hist.ValueAtPercentile(p))
 }
 
 func (c *console) trendStats() []string {
@@ -75,12 +83,13 @@ func newStatsTrend(t *metrics.Trend, stats []string) *statsTrend {
 		k = 1000
 	}
 	s := &statsTrend{names: stats}
+	all := t.Stats()
 	for _, st := range stats {
 		if st == "count" {
 			s.vals = append(s.vals, float64(t.Hist.TotalCount()))
 			continue
 		}
-		s.vals = append(s.vals, trendStat(t, st)/k)
+		s.vals = append(s.vals, trendStat(t, &all, st)/k)
 	}
 	return s
 }
