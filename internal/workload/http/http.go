@@ -193,7 +193,8 @@ type httpVU struct {
 	op   *driver.Op
 	row  int
 	buf  opBuf
-	// timer gives the driver's phase timings; hs is reused per request.
+	// timer gives the driver's phase timings; hs is reused per request
+	// (a VU in a loop records into the loop's instead).
 	timer httpdrv.Timer
 	hs    metrics.HTTPSample
 	// lc is the VU's connection when it runs in a loop (loop.go): its
@@ -210,7 +211,7 @@ func (v *httpVU) Iterate(ctx context.Context, it *vu.Iter) error {
 		start = it.Now()
 	}
 	res := v.conn.Do(ctx, op)
-	v.record(it, op, start, -1, res, v.timer)
+	v.record(it, op, start, -1, res, v.timer, &v.hs)
 	return nil
 }
 
@@ -228,7 +229,7 @@ func (v *httpVU) nextOp() *driver.Op {
 // offset; < 0: now): with timer (the connection's phase timings) as k6's
 // HTTP metrics, timed from the request's own start; without, as a
 // request from start.
-func (v *httpVU) record(it *vu.Iter, op *driver.Op, start, end time.Duration, res driver.Result, timer httpdrv.Timer) {
+func (v *httpVU) record(it *vu.Iter, op *driver.Op, start, end time.Duration, res driver.Result, timer httpdrv.Timer, hs *metrics.HTTPSample) {
 	if end < 0 {
 		end = it.Now()
 	}
@@ -242,7 +243,7 @@ func (v *httpVU) record(it *vu.Iter, op *driver.Op, start, end time.Duration, re
 		t := timer.LastTimings()
 		base := it.Clock.Base()
 		start = t.Start.Sub(base) // the driver read the clock as the request began
-		v.hs = metrics.HTTPSample{
+		*hs = metrics.HTTPSample{
 			Blocked: t.Blocked, Connecting: t.Connecting, TLSHandshaking: t.TLSHandshaking,
 			Sending: t.Sending, Waiting: t.Waiting, Receiving: t.Receiving,
 			Sent: t.Sent, Received: t.Received, Status: t.Status,
@@ -250,12 +251,12 @@ func (v *httpVU) record(it *vu.Iter, op *driver.Op, start, end time.Duration, re
 			URL: v.url(label), Name: v.s.name, ErrorCode: httpdrv.ErrorCode(res.Status, res.Err),
 		}
 		if !t.FirstByte.IsZero() {
-			v.hs.FirstByte = t.FirstByte.Sub(base)
+			hs.FirstByte = t.FirstByte.Sub(base)
 		}
-		if v.hs.Expected && res.Err != nil && isStatus(res.Err) {
+		if hs.Expected && res.Err != nil && isStatus(res.Err) {
 			res.Err = nil // --expect-status names this status: a success
 		}
-		it.RequestAuditAt(vu.Audit{Label: label, HTTP: &v.hs, HTTPIDs: v.s.http}, start, end, res)
+		it.RequestAuditAt(vu.Audit{Label: label, HTTP: hs, HTTPIDs: v.s.http}, start, end, res)
 	}
 	if v.s.expect != 0 {
 		ok := res.Status == v.s.expect

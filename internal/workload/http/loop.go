@@ -7,6 +7,7 @@ import (
 
 	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
+	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/vu"
 )
 
@@ -27,10 +28,14 @@ func (s *scenario) NewLoop() (vu.Loop, error) {
 	return &loop{lp: lp}, nil
 }
 
-// loop is a vu.Loop over an httpdrv.Loop; vus are its VUs by id.
+// loop is a vu.Loop over an httpdrv.Loop; vus are its VUs by id. hs is
+// the k6 sample of the request being recorded: one for all the loop's
+// VUs, which record one at a time, so that a request's recording touches
+// no sample of its VU's own (a cache miss with thousands of VUs).
 type loop struct {
 	lp  *httpdrv.Loop
 	vus []*httpVU
+	hs  metrics.HTTPSample
 }
 
 func (l *loop) Add(u vu.VU, id int) error {
@@ -55,7 +60,7 @@ func (l *loop) Start(_ context.Context, id int, it *vu.Iter) (bool, error) {
 	v.cur, v.it = v.nextOp(), it
 	done, res := v.lc.Start(v.cur)
 	if done {
-		v.record(it, v.cur, 0, v.lc.End().Sub(it.Clock.Base()), res, v.lc)
+		v.record(it, v.cur, 0, v.lc.End().Sub(it.Clock.Base()), res, v.lc, &l.hs)
 	}
 	return done, nil
 }
@@ -67,7 +72,7 @@ func (l *loop) Wait(ctx context.Context, d time.Duration, ended func(int, error)
 	return l.lp.Wait(d, func(lc *httpdrv.LoopConn, res driver.Result) {
 		id := lc.Owner
 		v := l.vus[id]
-		v.record(v.it, v.cur, 0, lc.End().Sub(v.it.Clock.Base()), res, lc)
+		v.record(v.it, v.cur, 0, lc.End().Sub(v.it.Clock.Base()), res, lc, &l.hs)
 		ended(id, nil)
 	})
 }
