@@ -25,6 +25,10 @@ type Loop struct {
 	events []syscall.EpollEvent
 	buf    []byte // every connection's reads, parsed at once
 	conns  []*LoopConn
+	// deadlines are the timeouts of the requests in flight by
+	// connection (LoopConn.slot; 0: none), apart from the connections so
+	// that looking for requests past them reads one small array.
+	deadlines []time.Duration
 	// done holds the requests that ended during one Wait, reported once
 	// its events are all handled (a new request on a connection must not
 	// see the events of its last one).
@@ -64,9 +68,9 @@ type LoopConn struct {
 	p                          parser
 	pending                    []byte // the request's bytes not written yet
 	// The request's times: its start, when its last byte was written
-	// (sentAt), its response's first byte, the end of the last request,
-	// its deadline (0: none) and the start of its dial.
-	start, sentAt, firstByte, end, deadline, dialStart time.Duration
+	// (sentAt), its response's first byte, the end of the last request
+	// and the start of its dial.
+	start, sentAt, firstByte, end, dialStart time.Duration
 	// sending is the time spent writing the request, connecting its dial
 	// (0: it had none).
 	sending, connecting time.Duration
@@ -147,6 +151,7 @@ func (l *Loop) Adopt(c driver.Conn) (*LoopConn, error) {
 	}
 	lc := &LoopConn{l: l, slot: int32(len(l.conns)), fd: -1, firstDial: pc.firstDial}
 	l.conns = append(l.conns, lc)
+	l.deadlines = append(l.deadlines, 0)
 	if pc.nc != nil {
 		sc, ok := pc.nc.(syscall.Conn)
 		if !ok {
@@ -214,9 +219,9 @@ func (lc *LoopConn) Start(op *driver.Op) (done bool, res driver.Result) {
 	lc.p.reset(lc.capture)
 	lc.started, lc.received, lc.inFlight = false, 0, true
 	if timeout := requestTimeout(lc.l.d.timeout, op); timeout > 0 {
-		lc.deadline = t0 + timeout
+		lc.l.deadlines[lc.slot] = t0 + timeout
 	} else {
-		lc.deadline = 0
+		lc.l.deadlines[lc.slot] = 0
 	}
 	lc.pending = wire
 	if lc.fd < 0 {
@@ -312,7 +317,7 @@ func (lc *LoopConn) send(t0 time.Duration) (res driver.Result, ok bool) {
 // fail closes lc's socket and returns the result of err, as Conn.Do's.
 func (lc *LoopConn) fail(err error) driver.Result {
 	lc.closeFD()
-	lc.inFlight = false
+	lc.inFlight, lc.l.deadlines[lc.slot] = false, 0
 	lc.end = lc.l.now()
 	return failed(err)
 }
@@ -327,7 +332,7 @@ func (lc *LoopConn) closeFD() {
 // Close closes lc's socket.
 func (lc *LoopConn) Close() error {
 	lc.closeFD()
-	lc.inFlight = false
+	lc.inFlight, lc.l.deadlines[lc.slot] = false, 0
 	return nil
 }
 
@@ -384,8 +389,9 @@ func (l *Loop) Wait(d time.Duration, ended func(lc *LoopConn, res driver.Result)
 	}
 	if now-l.scanned >= deadlineScan {
 		l.scanned = now
-		for _, lc := range l.conns {
-			if lc.inFlight && lc.deadline != 0 && now > lc.deadline {
+		for slot, d := range l.deadlines {
+			if d != 0 && now > d {
+				lc := l.conns[slot]
 				l.done = append(l.done, endedReq{lc, lc.fail(errTimeout)})
 			}
 		}
@@ -496,7 +502,7 @@ func (lc *LoopConn) finished() driver.Result {
 
 // result is the result of a complete response.
 func (lc *LoopConn) result() driver.Result {
-	lc.inFlight = false
+	lc.inFlight, lc.l.deadlines[lc.slot] = false, 0
 	lc.status = lc.p.status
 	if lc.p.status >= 400 {
 		return driver.Result{Status: lc.p.status, Err: &Status{Code: lc.p.status}}
