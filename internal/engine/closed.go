@@ -100,10 +100,10 @@ type stepVU struct {
 	i          int // index in the executor's VUs
 	k          int // index in the loop's
 	start      time.Duration
-	scheduled  bool
-	inFlight   bool
 	waitFrom   time.Duration
 	resume     time.Duration // > 0: backing off until then
+	scheduled  bool
+	inFlight   bool
 	finishedUp bool
 }
 

@@ -211,7 +211,7 @@ func (v *httpVU) Iterate(ctx context.Context, it *vu.Iter) error {
 		start = it.Now()
 	}
 	res := v.conn.Do(ctx, op)
-	v.record(it, op, start, -1, res, v.timer, &v.hs)
+	v.s.record(it, op, start, -1, res, v.timer, &v.hs)
 	return nil
 }
 
@@ -227,17 +227,17 @@ func (v *httpVU) nextOp() *driver.Op {
 
 // record records the request op that ended with res at end (a run
 // offset; < 0: now): with timer (the connection's phase timings) as k6's
-// HTTP metrics, timed from the request's own start; without, as a
-// request from start.
-func (v *httpVU) record(it *vu.Iter, op *driver.Op, start, end time.Duration, res driver.Result, timer httpdrv.Timer, hs *metrics.HTTPSample) {
+// HTTP metrics (in hs, reused), timed from the request's own start;
+// without, as a request from start.
+func (s *scenario) record(it *vu.Iter, op *driver.Op, start, end time.Duration, res driver.Result, timer httpdrv.Timer, hs *metrics.HTTPSample) {
 	if end < 0 {
 		end = it.Now()
 	}
 	label := op.Query
-	if v.s.label != "" {
-		label = v.s.label
+	if s.label != "" {
+		label = s.label
 	}
-	if timer == nil || v.s.http == nil {
+	if timer == nil || s.http == nil {
 		it.RequestAuditAt(vu.Audit{Label: label}, start, end, res)
 	} else {
 		t := timer.LastTimings()
@@ -247,8 +247,8 @@ func (v *httpVU) record(it *vu.Iter, op *driver.Op, start, end time.Duration, re
 			Blocked: t.Blocked, Connecting: t.Connecting, TLSHandshaking: t.TLSHandshaking,
 			Sending: t.Sending, Waiting: t.Waiting, Receiving: t.Receiving,
 			Sent: t.Sent, Received: t.Received, Status: t.Status,
-			Expected: v.s.expected(t.Status), Method: v.s.tmpl.method, Proto: t.Proto,
-			URL: v.url(label), Name: v.s.name, ErrorCode: httpdrv.ErrorCode(res.Status, res.Err),
+			Expected: s.expected(t.Status), Method: s.tmpl.method, Proto: t.Proto,
+			URL: s.url(op, label), Name: s.name, ErrorCode: httpdrv.ErrorCode(res.Status, res.Err),
 		}
 		if !t.FirstByte.IsZero() {
 			hs.FirstByte = t.FirstByte.Sub(base)
@@ -256,12 +256,12 @@ func (v *httpVU) record(it *vu.Iter, op *driver.Op, start, end time.Duration, re
 		if hs.Expected && res.Err != nil && isStatus(res.Err) {
 			res.Err = nil // --expect-status names this status: a success
 		}
-		it.RequestAuditAt(vu.Audit{Label: label, HTTP: hs, HTTPIDs: v.s.http}, start, end, res)
+		it.RequestAuditAt(vu.Audit{Label: label, HTTP: hs, HTTPIDs: s.http}, start, end, res)
 	}
-	if v.s.expect != 0 {
-		ok := res.Status == v.s.expect
-		if v.s.checkID != 0 {
-			it.CheckAs(v.s.checkID, ok)
+	if s.expect != 0 {
+		ok := res.Status == s.expect
+		if s.checkID != 0 {
+			it.CheckAs(s.checkID, ok)
 		} else {
 			it.Check(ok)
 		}
@@ -275,13 +275,13 @@ func (v *httpVU) Close() error {
 	return v.conn.Close()
 }
 
-// url is k6's url tag of a request labelled label (its path), made once
+// url is k6's url tag of request op labelled label (its path), made once
 // for a scenario whose request never changes.
-func (v *httpVU) url(label string) string {
-	if v.op == nil {
-		return v.s.origin + label
+func (s *scenario) url(op *driver.Op, label string) string {
+	if op != s.static || op == nil {
+		return s.origin + label
 	}
-	return v.s.staticURL
+	return s.staticURL
 }
 
 // expected is k6's expected_response: the status --expect-status names, or

@@ -25,17 +25,29 @@ func (s *scenario) NewLoop() (vu.Loop, error) {
 	if err != nil || lp == nil {
 		return nil, err
 	}
-	return &loop{lp: lp}, nil
+	return &loop{lp: lp, s: s}, nil
 }
 
-// loop is a vu.Loop over an httpdrv.Loop; vus are its VUs by id. hs is
-// the k6 sample of the request being recorded: one for all the loop's
-// VUs, which record one at a time, so that a request's recording touches
-// no sample of its VU's own (a cache miss with thousands of VUs).
+// loop is a vu.Loop over an httpdrv.Loop. slots hold what a request of
+// each VU (by id) needs, side by side, so that starting and recording a
+// static request touches neither the VU nor a sample of its own (each a
+// cache miss once thousands of VUs take turns). hs is the k6 sample of
+// the request being recorded: one for all the loop's VUs, which record
+// one at a time.
 type loop struct {
-	lp  *httpdrv.Loop
-	vus []*httpVU
-	hs  metrics.HTTPSample
+	lp    *httpdrv.Loop
+	s     *scenario
+	slots []slot
+	hs    metrics.HTTPSample
+}
+
+// slot is a VU of a loop: its connection, the request in flight (cur) and
+// the iteration that records it.
+type slot struct {
+	lc  *httpdrv.LoopConn
+	cur *driver.Op
+	it  *vu.Iter
+	v   *httpVU // renders a templated request (nextOp)
 }
 
 func (l *loop) Add(u vu.VU, id int) error {
@@ -48,19 +60,23 @@ func (l *loop) Add(u vu.VU, id int) error {
 		return err
 	}
 	lc.Owner, v.lc, v.timer = id, lc, lc
-	for len(l.vus) <= id {
-		l.vus = append(l.vus, nil)
+	for len(l.slots) <= id {
+		l.slots = append(l.slots, slot{})
 	}
-	l.vus[id] = v
+	l.slots[id] = slot{lc: lc, v: v}
 	return nil
 }
 
 func (l *loop) Start(_ context.Context, id int, it *vu.Iter) (bool, error) {
-	v := l.vus[id]
-	v.cur, v.it = v.nextOp(), it
-	done, res := v.lc.Start(v.cur)
+	sl := &l.slots[id]
+	op := l.s.static
+	if op == nil {
+		op = sl.v.nextOp()
+	}
+	sl.cur, sl.it = op, it
+	done, res := sl.lc.Start(op)
 	if done {
-		v.record(it, v.cur, 0, v.lc.End().Sub(it.Clock.Base()), res, v.lc, &l.hs)
+		l.s.record(it, op, 0, sl.lc.End().Sub(it.Clock.Base()), res, sl.lc, &l.hs)
 	}
 	return done, nil
 }
@@ -71,8 +87,8 @@ func (l *loop) Wait(ctx context.Context, d time.Duration, ended func(int, error)
 	}
 	return l.lp.Wait(d, func(lc *httpdrv.LoopConn, res driver.Result) {
 		id := lc.Owner
-		v := l.vus[id]
-		v.record(v.it, v.cur, 0, lc.End().Sub(v.it.Clock.Base()), res, lc, &l.hs)
+		sl := &l.slots[id]
+		l.s.record(sl.it, sl.cur, 0, lc.End().Sub(sl.it.Clock.Base()), res, lc, &l.hs)
 		ended(id, nil)
 	})
 }
