@@ -31,8 +31,13 @@ func reserveRoom(dir string) (release func(), err error) {
 	if err != nil {
 		return nil, usagef("result directory %s: %v", dir, err)
 	}
-	// Real bytes: a sparse file would reserve nothing.
-	_, werr := f.Write(make([]byte, ReserveBytes))
+	// Real bytes: a sparse file would reserve nothing. They are written
+	// 64 KiB at a time, from one buffer (not one of ReserveBytes).
+	var werr error
+	zeros := make([]byte, 64<<10)
+	for left := ReserveBytes; left > 0 && werr == nil; left -= len(zeros) {
+		_, werr = f.Write(zeros[:min(left, len(zeros))])
+	}
 	if serr := f.Sync(); werr == nil {
 		werr = serr
 	}

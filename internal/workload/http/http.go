@@ -187,21 +187,22 @@ func (s *scenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
 	return v, nil
 }
 
+// httpVU is a VU of http.Request. What only some VUs need is made when
+// first needed: the buffer a templated request renders into, the k6
+// sample of a VU that runs in a goroutine of its own (a VU in a loop
+// records into the loop's), so that 5,000 VUs of a static request in
+// loops hold little each.
 type httpVU struct {
-	conn driver.Conn
+	conn driver.Conn // nil once a loop adopted it (lc)
 	s    *scenario
-	op   *driver.Op
+	op   *driver.Op // the static request (nil: render one per iteration)
 	row  int
-	buf  opBuf
-	// timer gives the driver's phase timings; hs is reused per request
-	// (a VU in a loop records into the loop's instead).
+	buf  *opBuf
+	// timer gives the driver's phase timings.
 	timer httpdrv.Timer
-	hs    metrics.HTTPSample
-	// lc is the VU's connection when it runs in a loop (loop.go): its
-	// request in flight is cur, recorded through it.
-	lc  *httpdrv.LoopConn
-	cur *driver.Op
-	it  *vu.Iter
+	hs    *metrics.HTTPSample
+	// lc is the VU's connection when it runs in a loop (loop.go).
+	lc *httpdrv.LoopConn
 }
 
 func (v *httpVU) Iterate(ctx context.Context, it *vu.Iter) error {
@@ -211,7 +212,10 @@ func (v *httpVU) Iterate(ctx context.Context, it *vu.Iter) error {
 		start = it.Now()
 	}
 	res := v.conn.Do(ctx, op)
-	v.s.record(it, op, start, -1, res, v.timer, &v.hs)
+	if v.hs == nil {
+		v.hs = &metrics.HTTPSample{}
+	}
+	v.s.record(it, op, start, -1, res, v.timer, v.hs)
 	return nil
 }
 
@@ -220,7 +224,10 @@ func (v *httpVU) nextOp() *driver.Op {
 	if v.op != nil {
 		return v.op
 	}
-	op := v.s.tmpl.render(&v.buf, v.row)
+	if v.buf == nil {
+		v.buf = &opBuf{}
+	}
+	op := v.s.tmpl.render(v.buf, v.row)
 	v.row++
 	return op
 }
@@ -270,7 +277,7 @@ func (s *scenario) record(it *vu.Iter, op *driver.Op, start, end time.Duration, 
 
 func (v *httpVU) Close() error {
 	if v.lc != nil {
-		v.lc.Close()
+		return v.lc.Close()
 	}
 	return v.conn.Close()
 }

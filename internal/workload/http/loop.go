@@ -59,7 +59,9 @@ func (l *loop) Add(u vu.VU, id int) error {
 	if err != nil {
 		return err
 	}
-	lc.Owner, v.lc, v.timer = id, lc, lc
+	// The adopted connection is closed and let go: the VU runs in the
+	// loop from now on.
+	lc.Owner, v.lc, v.timer, v.conn = id, lc, lc, nil
 	for len(l.slots) <= id {
 		l.slots = append(l.slots, slot{})
 	}
