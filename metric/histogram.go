@@ -21,13 +21,13 @@ func NewHistogram() *hdr.Histogram {
 }
 
 // EncodeHistogram returns the compressed HdrHistogram V2 encoding in base64,
-// the format of HdrHistogram interval logs.
+// the format of HdrHistogram interval logs, base64-encoded once more (the
+// snapshot's format), as hdr.Histogram.Encode writes it but with a
+// compressor reused from one call to the next.
 func EncodeHistogram(h *hdr.Histogram) (string, error) {
-	b, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
-	if err != nil {
-		return "", fmt.Errorf("encode histogram: %w", err)
-	}
-	return base64.StdEncoding.EncodeToString(b), nil
+	e := encoders.Get().(*histogramEncoder)
+	defer encoders.Put(e)
+	return e.Encode(h)
 }
 
 // DecodeHistogram reverses EncodeHistogram.

@@ -1,10 +1,13 @@
 package metric
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 func TestSortedErrors(t *testing.T) {
@@ -56,6 +59,74 @@ func TestStatsMatchTheHistogram(t *testing.T) {
 		}
 		if p := StatsOf(h); p.Max != h.Max() || p.P50 != q[0] || p.Mean != h.Mean() || p.N != h.TotalCount() {
 			t.Errorf("%s: StatsOf = %+v, want max %d p50 %d mean %v", name, p, h.Max(), q[0], h.Mean())
+		}
+	}
+}
+
+// TestEncodeHistogramAsTheLibrary: EncodeHistogram writes the very bytes
+// of hdr.Histogram.Encode (base64-encoded once more), for empty, small,
+// wide and random histograms, one encoder after another (reused), and
+// DecodeHistogram reads them back equal.
+func TestEncodeHistogramAsTheLibrary(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	cases := map[string][]int64{
+		"empty":          nil,
+		"one zero":       {0},
+		"zeros":          {0, 0, 0},
+		"the highest":    {HistHighest},
+		"a run of zeros": {1, 1_000_000},
+		"big counts":     nil,
+	}
+	for i := range 50 {
+		var vs []int64
+		for range 1 + rng.IntN(3000) {
+			vs = append(vs, rng.Int64N(1<<uint(1+rng.IntN(32))))
+		}
+		cases[fmt.Sprintf("random %d", i)] = vs
+	}
+	for name, vs := range cases {
+		h := NewHistogram()
+		for _, v := range vs {
+			if err := h.RecordValue(min(v, HistHighest)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if name == "big counts" {
+			h.RecordValues(5, 1<<40) // a count of 9 LEB128 bytes' range
+			h.RecordValues(70, 1<<62)
+		}
+		lib, err := h.Encode(hdr.V2CompressedEncodingCookieBase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the second time through a reused encoder
+			got, err := EncodeHistogram(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := base64.StdEncoding.EncodeToString(lib); got != want {
+				t.Fatalf("%s: encoded %.60q…, the library %.60q…", name, got, want)
+			}
+			back, err := DecodeHistogram(got)
+			if err != nil || !back.Equals(h) {
+				t.Fatalf("%s: decoded %v, equal %v", name, err, back != nil && back.Equals(h))
+			}
+		}
+	}
+}
+
+// BenchmarkEncodeHistogram encodes a second's histogram of 10,000
+// requests, as the series writes one every second.
+func BenchmarkEncodeHistogram(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	h := NewHistogram()
+	for range 10000 {
+		h.RecordValue(100 + rng.Int64N(20000))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := EncodeHistogram(h); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
