@@ -255,7 +255,7 @@ func (a *Aggregator) consume(b *Batch) {
 			if a.trendIDs[id] {
 				s.trend(ID(id)).RecordValues(0, n) // zero values counted by the recorder
 				if slot := a.slots[id]; slot >= 0 {
-					bin.seriesTrend(int(slot), len(a.reg.Series())).RecordValues(0, n)
+					bin.addZeros(int(slot), len(a.reg.Series()), n)
 				}
 				continue
 			}

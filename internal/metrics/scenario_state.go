@@ -97,6 +97,12 @@ func (s *scenarioState) recycle(b *secondBin) {
 			h.Reset()
 		}
 	}
+	for _, h := range b.zeroOnly {
+		if h != nil {
+			h.Reset()
+		}
+	}
+	clear(b.zeros)
 	clear(b.counts)
 	clear(b.fails)
 	b.errors = nil
@@ -138,12 +144,56 @@ func (s *scenarioState) snapshot(reg *Registry) *ScenarioSnapshot {
 }
 
 // secondBin collects one second of one scenario until it is finished.
+// The zero values of its series trends are counted (zeros, by slot) and
+// go into the trend's histogram when the second is finished; a trend
+// with no other value that second gets a small histogram of zeros
+// (zeroOnly) instead of a full one. A full histogram is 188 KB, all of it
+// resident once it is reset for the next second: most of k6's HTTP
+// phases (blocked, connecting, TLS, receiving) are zero on every request
+// of a kept-alive connection.
 type secondBin struct {
 	sec           int64
 	rt            *hdr.Histogram
 	trends        []*hdr.Histogram // Registry.Series, created on first use
+	zeros         []int64
+	zeroOnly      []*hdr.Histogram
 	counts, fails []int64
 	errors        map[string]int64
+}
+
+// addZeros counts n zero values of series slot (of n).
+func (b *secondBin) addZeros(slot, slots int, n int64) {
+	if len(b.zeros) < slots {
+		b.zeros = append(b.zeros, make([]int64, slots-len(b.zeros))...)
+	}
+	b.zeros[slot] += n
+}
+
+// seriesHist returns the histogram of series slot for the finished
+// second, its zero values recorded in it (nil: no value at all).
+func (b *secondBin) seriesHist(slot int) *hdr.Histogram {
+	var h *hdr.Histogram
+	if slot < len(b.trends) {
+		h = b.trends[slot]
+	}
+	var z int64
+	if slot < len(b.zeros) {
+		z, b.zeros[slot] = b.zeros[slot], 0
+	}
+	if z == 0 {
+		return h
+	}
+	if h == nil {
+		if len(b.zeroOnly) <= slot {
+			b.zeroOnly = append(b.zeroOnly, make([]*hdr.Histogram, slot+1-len(b.zeroOnly))...)
+		}
+		if b.zeroOnly[slot] == nil {
+			b.zeroOnly[slot] = metric.NewZerosHistogram()
+		}
+		h = b.zeroOnly[slot]
+	}
+	_ = h.RecordValues(0, z)
+	return h
 }
 
 func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
@@ -153,13 +203,13 @@ func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
 		VUs: int64(s.gauges[IDVUs].val), VUsMax: int64(s.gauges[IDVUsMax].val),
 	}
 	for i, id := range reg.Series() {
-		if i < len(b.trends) && b.trends[i] != nil && b.trends[i].TotalCount() > 0 {
+		if h := b.seriesHist(i); h != nil && h.TotalCount() > 0 {
 			if p.Trends == nil {
 				p.Trends, p.TrendStats = map[string]*hdr.Histogram{}, map[string]PointStats{}
 			}
 			name := reg.Def(id).Name
-			p.Trends[name] = b.trends[i]
-			p.TrendStats[name] = metric.StatsOf(b.trends[i])
+			p.Trends[name] = h
+			p.TrendStats[name] = metric.StatsOf(h)
 		}
 	}
 	for id := 0; id < reg.Len(); id++ {

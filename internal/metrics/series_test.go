@@ -48,7 +48,9 @@ func TestPerSecondSeries(t *testing.T) {
 	custom := reg.MustAdd(Def{Name: "wire_time", Kind: KindTrend, Unit: UnitMicros})
 	reg.MarkSeries(custom)
 	reg.MarkSeries(custom) // once is enough
-	if len(reg.Series()) != 1 {
+	idle := reg.MustAdd(Def{Name: "idle_time", Kind: KindTrend, Unit: UnitMicros})
+	reg.MarkSeries(idle)
+	if len(reg.Series()) != 2 {
 		t.Fatalf("series %v", reg.Series())
 	}
 	var log pointLog
@@ -65,7 +67,10 @@ func TestPerSecondSeries(t *testing.T) {
 	ra.Rate(IDChecks, 1600*time.Millisecond, false)
 	ra.Trend(custom, 1700*time.Millisecond, 12)
 	ra.trendOrZero(ra.batch(1800*time.Millisecond), custom, 0)     // a zero counted by the VU: still in the second's histogram
+	ra.trendOrZero(ra.batch(1800*time.Millisecond), idle, 0)       // zeros only: a histogram of zeros
+	ra.trendOrZero(ra.batch(1900*time.Millisecond), idle, 0)       //
 	ra.Iteration(3*time.Second+time.Millisecond, time.Millisecond) // second 2 stays empty
+	ra.Trend(idle, 3*time.Second+2*time.Millisecond, 5)            // a value, in a reused second
 	rb.Add(IDDropped, 5*time.Second, 3)
 	ra.Flush()
 	rb.Flush()
@@ -78,13 +83,14 @@ func TestPerSecondSeries(t *testing.T) {
 	}, {
 		Scenario: "a", Sec: 1, Time: base.Add(time.Second), VUs: 4,
 		Counts: map[string]int64{Requests: 1, Errors: 1, RequestsFailed: 1, RequestsFailed + RateTotalSuffix: 1, Checks: 1, Checks + RateTotalSuffix: 2,
-			"series:wire_time": 2},
+			"series:wire_time": 2, "series:idle_time": 2},
 		Errors:     map[string]int64{"refused": 1},
 		RT:         PointStats{N: 1, Mean: 7, P50: 7, P90: 7, P95: 7, P99: 7, Max: 7},
-		TrendStats: map[string]PointStats{"wire_time": {N: 2, Mean: 6, P50: 0, P90: 12, P95: 12, P99: 12, Max: 12}},
+		TrendStats: map[string]PointStats{"wire_time": {N: 2, Mean: 6, P50: 0, P90: 12, P95: 12, P99: 12, Max: 12}, "idle_time": {N: 2}},
 	}, {
 		Scenario: "a", Sec: 3, Time: base.Add(3 * time.Second), VUs: 4,
-		Counts: map[string]int64{Iterations: 1},
+		Counts:     map[string]int64{Iterations: 1, "series:idle_time": 1},
+		TrendStats: map[string]PointStats{"idle_time": {N: 1, Mean: 5, P50: 5, P90: 5, P95: 5, P99: 5, Max: 5}},
 	}, {
 		Scenario: "b", Sec: 5, Time: base.Add(5 * time.Second),
 		Counts: map[string]int64{DroppedIterations: 3},
