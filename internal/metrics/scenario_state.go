@@ -109,7 +109,9 @@ func (s *scenarioState) recycle(b *secondBin) {
 	s.free = append(s.free, b)
 }
 
-func (s *scenarioState) snapshot(reg *Registry) *ScenarioSnapshot {
+// snapshot returns the scenario's measurements, with copies of its
+// histograms when clone is set (else its own).
+func (s *scenarioState) snapshot(reg *Registry, clone bool) *ScenarioSnapshot {
 	sc := metric.NewScenarioSnapshot(s.name, s.executor)
 	sc.Start, sc.End, sc.Interrupted, sc.Warmup = s.start, s.end, s.interrupted, s.warmup
 	sc.Notes = append([]string(nil), s.notes...)
@@ -119,7 +121,10 @@ func (s *scenarioState) snapshot(reg *Registry) *ScenarioSnapshot {
 		switch d.Kind {
 		case KindTrend:
 			if h := s.trends[id]; h != nil && h.TotalCount() > 0 {
-				sc.Trends[d.Name] = &Trend{Unit: d.Unit, Hist: h.Clone()}
+				if clone {
+					h = h.Clone()
+				}
+				sc.Trends[d.Name] = &Trend{Unit: d.Unit, Hist: h}
 				sc.Units[d.Name] = d.Unit
 			}
 		case KindCounter:

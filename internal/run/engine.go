@@ -94,7 +94,7 @@ func execute(ctx context.Context, deps Deps, p Plan, reg *metrics.Registry, tags
 		display.Stop()
 	}
 	agg.Close()
-	snap := agg.Snapshot()
+	snap := agg.Final()
 	snap.Interrupted = snap.Interrupted || interrupted
 	if writeErr != nil {
 		snap.Stopped = writeErr.reason()
