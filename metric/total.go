@@ -6,8 +6,10 @@ package metric
 //
 // It returns every scenario of snap merged into one scenario snapshot with
 // an empty name, spanning the run (snap.Start to snap.End). Trend
-// histograms are merged exactly into fresh histograms (snap is not
-// modified); counters, rates and errors are summed. Gauges (vus, vus_max)
+// histograms of several scenarios are merged exactly into fresh histograms
+// (snap is not modified); a trend of one scenario only is that scenario's
+// histogram, shared, so the result is to be read, not changed. Counters,
+// rates and errors are summed. Gauges (vus, vus_max)
 // are summed over scenarios whose time spans overlap, as their VUs coexist;
 // for scenarios that ran one after the other the gauge is that of the last
 // scenario with min and max taken over all of them. Notes are not carried
@@ -19,12 +21,23 @@ func Total(snap *Snapshot) *ScenarioSnapshot {
 		Rates: map[string]*Rate{}, Gauges: map[string]*Gauge{},
 		Errors: map[string]int64{}, Units: map[string]Unit{},
 	}
+	shared := map[string]bool{} // out's trend is a scenario's own histogram
 	for _, sc := range snap.Scenarios {
 		for name, t := range sc.Trends {
 			dst, ok := out.Trends[name]
 			if !ok {
-				dst = &Trend{Unit: t.Unit, Hist: NewHistogram()}
+				// The trend of one scenario is its histogram (188 KB
+				// not copied), until a second scenario has it too.
+				out.Trends[name] = &Trend{Unit: t.Unit, Hist: t.Hist}
+				shared[name] = true
+				continue
+			}
+			if shared[name] {
+				h := NewHistogram()
+				h.Merge(dst.Hist)
+				dst = &Trend{Unit: dst.Unit, Hist: h}
 				out.Trends[name] = dst
+				shared[name] = false
 			}
 			// Every trend shares the histogram geometry, so nothing is dropped.
 			dst.Hist.Merge(t.Hist)
