@@ -231,6 +231,9 @@ func (a *Aggregator) Snapshot() *Snapshot {
 // the aggregator is not to be used afterwards.
 func (a *Aggregator) Final() *Snapshot {
 	<-a.done
+	for _, s := range a.scenarios {
+		s.open, s.free = nil, nil // finished seconds' histograms, to the garbage collector
+	}
 	return a.snapshot(false)
 }
 

@@ -141,6 +141,15 @@ func (l *Loop) wait(d time.Duration) int {
 	return -1
 }
 
+// NewConn returns a new connection of the loop, not connected yet: its
+// first request dials.
+func (l *Loop) NewConn() *LoopConn {
+	lc := &LoopConn{l: l, slot: int32(len(l.conns)), fd: -1}
+	l.conns = append(l.conns, lc)
+	l.deadlines = append(l.deadlines, 0)
+	return lc
+}
+
 // Adopt takes over c, a connection of the loop's driver (Driver.Conn):
 // its socket, and the dial its first request reports, move into the loop;
 // c is closed.
@@ -149,9 +158,8 @@ func (l *Loop) Adopt(c driver.Conn) (*LoopConn, error) {
 	if !ok {
 		return nil, errors.New("httpdrv: only plain HTTP connections can join a loop")
 	}
-	lc := &LoopConn{l: l, slot: int32(len(l.conns)), fd: -1, firstDial: pc.firstDial}
-	l.conns = append(l.conns, lc)
-	l.deadlines = append(l.deadlines, 0)
+	lc := l.NewConn()
+	lc.firstDial = pc.firstDial
 	if pc.nc != nil {
 		sc, ok := pc.nc.(syscall.Conn)
 		if !ok {

@@ -19,6 +19,7 @@ type LoopConn struct{ Owner int }
 func (d *Driver) NewLoop() (*Loop, error) { return nil, nil }
 
 func (l *Loop) Adopt(driver.Conn) (*LoopConn, error)                     { panic("no loop") }
+func (l *Loop) NewConn() *LoopConn                                       { panic("no loop") }
 func (l *Loop) Wait(time.Duration, func(*LoopConn, driver.Result)) error { panic("no loop") }
 func (l *Loop) Close() error                                             { return nil }
 func (lc *LoopConn) Start(*driver.Op) (bool, driver.Result)              { panic("no loop") }

@@ -170,21 +170,26 @@ type scenario struct {
 }
 
 // NewVU makes a VU whose connection is dialled by its first request, as
-// in k6 (Open dialled the target once to fail fast): a run of 5,000 VUs
-// does not make 5,000 sockets only for an event loop to take them over.
+// in k6 (Open dialled the target once to fail fast), and made when first
+// needed: by the VU's first iteration in a goroutine of its own, or by the
+// event loop that adopts the VU (a run of 5,000 VUs neither makes 5,000
+// sockets nor 5,000 connection states only for a loop to replace them).
 func (s *scenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
-	var c driver.Conn
-	if d, ok := s.drv.(*httpdrv.Driver); ok {
-		c = d.LazyConn()
-	} else {
-		var err error
-		if c, err = s.drv.Conn(ctx); err != nil {
+	v := &httpVU{s: s, row: id, op: s.static}
+	if _, ok := s.drv.(*httpdrv.Driver); !ok {
+		c, err := s.drv.Conn(ctx)
+		if err != nil {
 			return nil, err
 		}
+		v.setConn(c)
 	}
-	v := &httpVU{conn: c, s: s, row: id, op: s.static}
-	v.timer, _ = c.(httpdrv.Timer)
 	return v, nil
+}
+
+// setConn makes c the VU's connection.
+func (v *httpVU) setConn(c driver.Conn) {
+	v.conn = c
+	v.timer, _ = c.(httpdrv.Timer)
 }
 
 // httpVU is a VU of http.Request. What only some VUs need is made when
@@ -193,7 +198,7 @@ func (s *scenario) NewVU(ctx context.Context, id int) (vu.VU, error) {
 // records into the loop's), so that 5,000 VUs of a static request in
 // loops hold little each.
 type httpVU struct {
-	conn driver.Conn // nil once a loop adopted it (lc)
+	conn driver.Conn // nil until its first iteration, or in a loop (lc)
 	s    *scenario
 	op   *driver.Op // the static request (nil: render one per iteration)
 	row  int
@@ -206,6 +211,9 @@ type httpVU struct {
 }
 
 func (v *httpVU) Iterate(ctx context.Context, it *vu.Iter) error {
+	if v.conn == nil {
+		v.setConn(v.s.drv.(*httpdrv.Driver).LazyConn())
+	}
 	op := v.nextOp()
 	var start time.Duration
 	if v.timer == nil || v.s.http == nil {
@@ -276,10 +284,13 @@ func (s *scenario) record(it *vu.Iter, op *driver.Op, start, end time.Duration, 
 }
 
 func (v *httpVU) Close() error {
-	if v.lc != nil {
+	switch {
+	case v.lc != nil:
 		return v.lc.Close()
+	case v.conn != nil:
+		return v.conn.Close()
 	}
-	return v.conn.Close()
+	return nil
 }
 
 // url is k6's url tag of request op labelled label (its path), made once

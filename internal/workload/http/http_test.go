@@ -2,19 +2,25 @@ package http
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
+	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
+	"github.com/stampede-bench/stampede/vu"
 )
 
 func writeParams(t *testing.T, text string) *table {
@@ -249,5 +255,58 @@ func TestReadTableBounded(t *testing.T) {
 	}
 	if _, err := readTable(ctx, "/dev/zero"); !bounded.IsTooLarge(err) || !strings.Contains(err.Error(), "a line is larger than 1 MiB") {
 		t.Fatalf("endless line: %v", err)
+	}
+}
+
+// TestVUsConnectOnFirstUse: opening the scenario dials once (the target
+// must answer); a new VU holds no connection until its first iteration,
+// which dials and reports it as its connecting time, as in k6.
+func TestVUsConnectOnFirstUse(t *testing.T) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	reg := metrics.NewRegistry()
+	o, err := New(DefaultOptions()).Open(t.Context(), &workload.Env{Target: srv.URL, MaxVUs: 3, Metrics: reg}, []string{"http.Request"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	sc := o.Scenarios["http.Request"]
+	var vus []vu.VU
+	for id := range 3 {
+		v, err := sc.NewVU(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer v.Close()
+		vus = append(vus, v)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if n := conns.Load(); n != 1 {
+		t.Fatalf("%d connections after Open and three NewVU, want 1 (Open's check)", n)
+	}
+	clock := metrics.NewClock()
+	agg := metrics.NewAggregator(reg, clock, []string{"http.Request"})
+	go agg.Run()
+	rec := agg.Recorder(0, 0)
+	var it vu.Iter
+	it.Init(0, rec, clock, nil)
+	it.Begin(t.Context(), clock.Now(), clock.Now(), false)
+	if err := vus[0].Iterate(t.Context(), &it); err != nil {
+		t.Fatal(err)
+	}
+	rec.Flush()
+	agg.Close()
+	if n := conns.Load(); n != 2 {
+		t.Errorf("%d connections after one iteration, want 2", n)
+	}
+	if c := agg.Snapshot().Scenario("http.Request").Trends[metrics.HTTPReqConnecting]; c == nil || c.Hist.Max() == 0 {
+		t.Error("the first request reports no connecting time")
 	}
 }

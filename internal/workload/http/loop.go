@@ -55,11 +55,16 @@ func (l *loop) Add(u vu.VU, id int) error {
 	if !ok {
 		return errors.New("http: not a VU of this scenario")
 	}
-	lc, err := l.lp.Adopt(v.conn)
-	if err != nil {
-		return err
+	var lc *httpdrv.LoopConn
+	if v.conn == nil {
+		lc = l.lp.NewConn()
+	} else {
+		var err error
+		if lc, err = l.lp.Adopt(v.conn); err != nil {
+			return err
+		}
 	}
-	// The adopted connection is closed and let go: the VU runs in the
+	// An adopted connection is closed and let go: the VU runs in the
 	// loop from now on.
 	lc.Owner, v.lc, v.timer, v.conn = id, lc, lc, nil
 	for len(l.slots) <= id {
