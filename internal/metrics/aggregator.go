@@ -257,20 +257,28 @@ func (a *Aggregator) snapshot(clone bool) *Snapshot {
 func (a *Aggregator) consume(b *Batch) {
 	s := a.scenarios[b.Scenario]
 	bin := s.bin(b.Sec, a)
+	// responseTime and the series trends go into the second's histograms
+	// alone, added to the totals when the second is finished (finishUpTo):
+	// one record per sample, not two.
 	for _, smp := range b.Samples {
-		record(s.trend(smp.ID), smp.V)
 		if smp.ID == IDResponseTime {
 			record(bin.rt, smp.V)
 		} else if slot := a.slots[smp.ID]; slot >= 0 {
 			record(bin.seriesTrend(int(slot), len(a.reg.Series())), smp.V)
+		} else {
+			record(s.trend(smp.ID), smp.V)
 		}
 	}
 	for id, n := range b.Counts {
 		if n != 0 {
-			if a.trendIDs[id] {
-				s.trend(ID(id)).RecordValues(0, n) // zero values counted by the recorder
-				if slot := a.slots[id]; slot >= 0 {
+			if a.trendIDs[id] { // zero values counted by the recorder
+				switch slot := a.slots[id]; {
+				case ID(id) == IDResponseTime:
+					bin.rt.RecordValues(0, n)
+				case slot >= 0:
 					bin.addZeros(int(slot), len(a.reg.Series()), n)
+				default:
+					s.trend(ID(id)).RecordValues(0, n)
 				}
 				continue
 			}
@@ -311,6 +319,8 @@ func (a *Aggregator) finishUpTo(last int64) {
 			bin := s.open[0]
 			s.open = s.open[1:]
 			s.finished = bin.sec
+			bin.foldZeros()
+			bin.addTo(a.reg, s.trend)
 			p := bin.point(s, a.reg, a.clock)
 			for _, obs := range a.observers {
 				obs(p)

@@ -120,10 +120,11 @@ func (s *scenarioState) snapshot(reg *Registry, clone bool) *ScenarioSnapshot {
 		d := reg.Def(ID(id))
 		switch d.Kind {
 		case KindTrend:
-			if h := s.trends[id]; h != nil && h.TotalCount() > 0 {
-				if clone {
-					h = h.Clone()
-				}
+			h := s.trends[id]
+			if clone {
+				h = s.liveTrend(ID(id), reg)
+			}
+			if h != nil && h.TotalCount() > 0 {
 				sc.Trends[d.Name] = &Trend{Unit: d.Unit, Hist: h}
 				sc.Units[d.Name] = d.Unit
 			}
@@ -146,6 +147,29 @@ func (s *scenarioState) snapshot(reg *Registry, clone bool) *ScenarioSnapshot {
 		sc.Errors[msg] = n
 	}
 	return sc
+}
+
+// liveTrend returns a copy of trend id's histogram with the seconds still
+// open added (nil: none): responseTime and the series trends reach the
+// totals only when their second is finished.
+func (s *scenarioState) liveTrend(id ID, reg *Registry) *hdr.Histogram {
+	var h *hdr.Histogram
+	if t := s.trends[id]; t != nil {
+		h = t.Clone()
+	}
+	total := func(want ID) *hdr.Histogram {
+		if want != id {
+			return nil
+		}
+		if h == nil {
+			h = metric.NewHistogram()
+		}
+		return h
+	}
+	for _, b := range s.open {
+		b.addTo(reg, total)
+	}
+	return h
 }
 
 // secondBin collects one second of one scenario until it is finished.
@@ -174,31 +198,70 @@ func (b *secondBin) addZeros(slot, slots int, n int64) {
 	b.zeros[slot] += n
 }
 
-// seriesHist returns the histogram of series slot for the finished
-// second, its zero values recorded in it (nil: no value at all).
-func (b *secondBin) seriesHist(slot int) *hdr.Histogram {
-	var h *hdr.Histogram
-	if slot < len(b.trends) {
-		h = b.trends[slot]
-	}
-	var z int64
-	if slot < len(b.zeros) {
-		z, b.zeros[slot] = b.zeros[slot], 0
-	}
-	if z == 0 {
-		return h
-	}
-	if h == nil {
-		if len(b.zeroOnly) <= slot {
-			b.zeroOnly = append(b.zeroOnly, make([]*hdr.Histogram, slot+1-len(b.zeroOnly))...)
+// foldZeros records the counted zero values of each series trend in its
+// histogram (hist), or in a histogram of zeros when the trend had no other
+// value that second.
+func (b *secondBin) foldZeros() {
+	for slot, z := range b.zeros {
+		if z == 0 {
+			continue
 		}
-		if b.zeroOnly[slot] == nil {
+		b.zeros[slot] = 0
+		h := b.hist(slot)
+		if h == nil {
+			if len(b.zeroOnly) <= slot {
+				b.zeroOnly = append(b.zeroOnly, make([]*hdr.Histogram, slot+1-len(b.zeroOnly))...)
+			}
 			b.zeroOnly[slot] = metric.NewZerosHistogram()
+			h = b.zeroOnly[slot]
 		}
-		h = b.zeroOnly[slot]
+		_ = h.RecordValues(0, z)
 	}
-	_ = h.RecordValues(0, z)
-	return h
+}
+
+// hist returns the second's histogram of series slot: the full one when
+// the trend had a value other than zero, else its zeros' (nil or empty:
+// none).
+func (b *secondBin) hist(slot int) *hdr.Histogram {
+	if slot < len(b.trends) && b.trends[slot] != nil {
+		return b.trends[slot]
+	}
+	if slot < len(b.zeroOnly) {
+		return b.zeroOnly[slot]
+	}
+	return nil
+}
+
+// addTo adds the second's histograms (its zeros folded, or still counted
+// in zeros while the second is open) to the trends that total returns by
+// id (nil: not that one): responseTime and the series trends, which are
+// recorded in the seconds alone.
+func (b *secondBin) addTo(reg *Registry, total func(ID) *hdr.Histogram) {
+	if b.rt.TotalCount() > 0 {
+		if t := total(IDResponseTime); t != nil {
+			t.Merge(b.rt)
+		}
+	}
+	for slot, id := range reg.Series() {
+		h := b.hist(slot)
+		var z int64
+		if slot < len(b.zeros) {
+			z = b.zeros[slot]
+		}
+		if (h == nil || h.TotalCount() == 0) && z == 0 {
+			continue
+		}
+		t := total(id)
+		if t == nil {
+			continue
+		}
+		if h != nil && h.TotalCount() > 0 {
+			t.Merge(h)
+		}
+		if z > 0 {
+			_ = t.RecordValues(0, z)
+		}
+	}
 }
 
 func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
@@ -208,7 +271,7 @@ func (b *secondBin) point(s *scenarioState, reg *Registry, clock Clock) *Point {
 		VUs: int64(s.gauges[IDVUs].val), VUsMax: int64(s.gauges[IDVUsMax].val),
 	}
 	for i, id := range reg.Series() {
-		if h := b.seriesHist(i); h != nil && h.TotalCount() > 0 {
+		if h := b.hist(i); h != nil && h.TotalCount() > 0 {
 			if p.Trends == nil {
 				p.Trends, p.TrendStats = map[string]*hdr.Histogram{}, map[string]PointStats{}
 			}
