@@ -41,9 +41,9 @@ type Iter struct {
 	failed    bool // the iteration recorded a failed operation
 
 	log    output.RequestWriter
-	events output.EventWriter // log, when it takes iteration and check events
-	ref    output.RefWriter   // log, when it takes records by reference
-	rec    output.RequestRecord
+	events output.EventWriter    // log, when it takes iteration and check events
+	ref    output.RefWriter      // log, when it takes records by reference
+	rec    *output.RequestRecord // ref's record, reused (made by Init when ref is set)
 }
 
 // Now reads the run clock.
@@ -147,7 +147,7 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res Result) time.Dur
 		}
 		if it.ref != nil {
 			// Every field but Time (left zero) is set anew.
-			r := &it.rec
+			r := it.rec
 			r.Query, r.Latency, r.ResponseTime = a.Label, lat, rt
 			r.OK, r.Rows, r.Err = errMsg == "", res.Rows, errMsg
 			r.Op, r.Answer, r.HasAnswer, r.HTTP = a.Op, a.Answer, a.HasAnswer, a.HTTP
@@ -200,10 +200,17 @@ func StoppedBy(ctx context.Context, err error) bool {
 // Init prepares it for VU vu (engine side): measurements go to rec, timed on clock,
 // and each request to log (nil: no per-request log).
 func (it *Iter) Init(vu int, rec Recorder, clock metric.Clock, log output.RequestWriter) {
+	r := it.rec
 	*it = Iter{VU: vu, Rec: rec, Clock: clock, log: log}
 	if log != nil {
 		it.events = output.EventsOf(log)
 		it.ref, _ = log.(output.RefWriter)
+	}
+	if it.ref != nil {
+		if r == nil {
+			r = &output.RequestRecord{}
+		}
+		it.rec = r
 	}
 }
 
