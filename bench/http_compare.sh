@@ -132,6 +132,18 @@ for c in $conns; do
 	printf '| %-5s | %-22s | %-22s | %-18s | %-18s | %-22s | %-18s | %-18s |\n' "$c" "$(col cpu wrk "$c")" "$(col cpu stampede "$c")" \
 		"$(ratio stampede wrk "$c")" "$(col rss wrk "$c")" "$(col rss stampede "$c")" "$(rratio stampede wrk "$c")" "$(col cpu stampede+csv "$c")"
 done
+# The goal of issue #32, from the medians of the per-round ratios above.
+verdict=""
+for c in $conns; do
+	r=$(ratio stampede wrk "$c" | cut -d' ' -f1)
+	awk -v r="$r" 'BEGIN { exit !(r <= 1.0) }' || verdict+=" CPU ${r}x wrk at $c connections;"
+done
+r=$(rratio stampede wrk "$cmax" | cut -d' ' -f1)
+awk -v r="$r" 'BEGIN { exit !(r <= 2.0) }' || verdict+=" RSS ${r}x wrk at $cmax connections;"
+[ -n "$verdict" ] || verdict=" met"
+echo
+echo "goal (issue #32: CPU per request <= 1.0x wrk at every count, peak RSS <= 2x wrk at $cmax):$verdict"
+
 echo
 echo "the bare Go loop (bench/httpbare), per round: its CPU per request, bare / wrk (the goroutine model's cost), stampede / bare (stampede's own)"
 printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' conns "bare µs/req" "bare/wrk CPU" "stampede/bare CPU" "bare RSS"
