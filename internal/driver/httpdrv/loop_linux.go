@@ -78,7 +78,6 @@ type LoopConn struct {
 	status              int // of the last complete response
 	firstDial           time.Duration
 	wbuf                []byte // the request when rendered per request
-	capture             *Capture
 }
 
 // deadlineScan is how often a loop looks for requests past their timeout
@@ -223,8 +222,7 @@ func (lc *LoopConn) Start(op *driver.Op) (done bool, res driver.Result) {
 	if lc.firstDial > 0 {
 		lc.connecting, lc.firstDial = lc.firstDial, 0
 	}
-	lc.capture = captureOf(op)
-	lc.p.reset(lc.capture)
+	lc.p.reset(captureOf(op))
 	lc.started, lc.received, lc.inFlight = false, 0, true
 	if timeout := requestTimeout(lc.l.d.timeout, op); timeout > 0 {
 		lc.l.deadlines[lc.slot] = t0 + timeout

@@ -15,16 +15,16 @@ import (
 // pieces is carried over, up to MaxLine bytes. reset starts the next
 // response.
 type parser struct {
-	state         parseState
-	status        int
-	keepAlive     bool
 	contentLength int64
-	chunked       bool
 	// left is what is left of the body (fixed length) or of the chunk.
 	left int64
 	// line is the start of a line that a piece ended in the middle of.
-	line    []byte
-	capture *Capture
+	line      []byte
+	capture   *Capture
+	status    int
+	state     parseState
+	keepAlive bool
+	chunked   bool
 }
 
 type parseState uint8
