@@ -21,7 +21,11 @@
 # goroutine-per-connection model stampede's VUs share, stampede / bare
 # stampede's own; and evloop (bench/httpevloop: wrk's design in Go, one
 # goroutine on epoll for every connection, raw read and write, recording
-# nothing): evloop / wrk is the floor an event-loop stampede could reach.
+# nothing): evloop / wrk is the floor an event-loop stampede could reach;
+# and vegeta 12.13 (`vegeta attack -rate=0 -workers=N -max-workers=N`,
+# when VEGETA names it or it is in PATH: go install
+# github.com/tsenart/vegeta/v12@v12.13.0), whose results file is counted
+# after the timed run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
@@ -29,6 +33,7 @@ rounds=${2:-5}
 conns=${3:-50 500 5000}
 [ "$rounds" -ge 5 ] || { echo "http_compare.sh: need at least 5 rounds" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "http_compare.sh: wrk not in PATH" >&2; exit 2; }
+VEGETA=${VEGETA:-$(command -v vegeta || true)}
 port=${PORT:-18181}
 tmp=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$tmp"' EXIT
@@ -43,7 +48,7 @@ sleep 0.5
 url=http://127.0.0.1:$port/
 
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; ${secs}s per run, generator on CPU 0, target on CPU 1"
-echo "wrk: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)"
+echo "wrk: $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)${VEGETA:+; vegeta: $VEGETA}"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # one TOOL CONNS: runs the tool once; prints "requests cpu-us/request rss-MB".
@@ -53,6 +58,12 @@ one() {
 	wrk)
 		/usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 wrk -t1 -c"$c" -d"${secs}s" "$url" >"$tmp/out"
 		n=$(awk '/requests in/ {print $1}' "$tmp/out")
+		;;
+	vegeta)
+		echo "GET $url" | /usr/bin/time -f "%U %S %M" -o "$tmp/time" taskset -c 0 "$VEGETA" attack -rate=0 -workers="$c" -max-workers="$c" \
+			-duration="${secs}s" -output="$tmp/vegeta.bin"
+		n=$("$VEGETA" report -type=json "$tmp/vegeta.bin" | python3 -c 'import json,sys; print(json.load(sys.stdin)["requests"])')
+		rm -f "$tmp/vegeta.bin"
 		;;
 	bare | evloop)
 		local bin=$tmp/httpbare
@@ -79,6 +90,7 @@ one() {
 }
 
 tools=(wrk stampede stampede-goroutines stampede+csv bare evloop)
+[ -z "$VEGETA" ] || tools+=(vegeta)
 declare -A cpu rss req
 for c in $conns; do
 	for r in $(seq 1 "$rounds"); do
@@ -158,6 +170,15 @@ printf '|%s|\n' "-------|------------------------|--------------------|---------
 for c in $conns; do
 	printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' "$c" "$(col cpu evloop "$c")" "$(ratio evloop wrk "$c")" "$(ratio stampede evloop "$c")" "$(col rss evloop "$c")"
 done
+if [ -n "$VEGETA" ]; then
+	echo
+	echo "vegeta 12.13, per round: its CPU per request, stampede / vegeta"
+	printf '| %-5s | %-22s | %-18s | %-18s |\n' conns "vegeta µs/req" "stampede/vegeta CPU" "vegeta RSS"
+	printf '|%s|\n' "-------|------------------------|--------------------|--------------------"
+	for c in $conns; do
+		printf '| %-5s | %-22s | %-18s | %-18s |\n' "$c" "$(col cpu vegeta "$c")" "$(ratio stampede vegeta "$c")" "$(col rss vegeta "$c")"
+	done
+fi
 echo
 echo "stampede's two VU models, per round: the event loop (the default) against a goroutine per VU (--http-goroutines)"
 printf '| %-5s | %-22s | %-18s | %-18s | %-18s |\n' conns "goroutines µs/req" "goroutines/wrk CPU" "loop/goroutines CPU" "goroutines RSS"
