@@ -4,15 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stampede-bench/stampede/internal/driver"
+	"github.com/stampede-bench/stampede/internal/testhttp"
 )
 
 // TestPrepare: a prepared request goes on the wire as the same bytes as
@@ -80,16 +78,8 @@ func extOf(op *driver.Op) *Ext { e, _ := op.Ext.(*Ext); return e }
 // reports the dial as its connecting and blocked time; the requests after
 // it reuse the connection.
 func TestLazyConn(t *testing.T) {
-	var conns atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	defer srv.Close()
-	c := openDriver(t, srv.URL, "").LazyConn()
+	target, conns := testhttp.CountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+	c := openDriver(t, target, "").LazyConn()
 	defer c.Close()
 	time.Sleep(20 * time.Millisecond)
 	if n := conns.Load(); n != 0 {

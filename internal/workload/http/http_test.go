@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -18,6 +16,7 @@ import (
 	"github.com/stampede-bench/stampede/internal/bounded"
 	"github.com/stampede-bench/stampede/internal/driver/httpdrv"
 	"github.com/stampede-bench/stampede/internal/metrics"
+	"github.com/stampede-bench/stampede/internal/testhttp"
 	"github.com/stampede-bench/stampede/internal/usage"
 	"github.com/stampede-bench/stampede/internal/workload"
 	"github.com/stampede-bench/stampede/vu"
@@ -262,17 +261,9 @@ func TestReadTableBounded(t *testing.T) {
 // must answer); a new VU holds no connection until its first iteration,
 // which dials and reports it as its connecting time, as in k6.
 func TestVUsConnectOnFirstUse(t *testing.T) {
-	var conns atomic.Int64
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			conns.Add(1)
-		}
-	}
-	srv.Start()
-	defer srv.Close()
+	target, conns := testhttp.CountingServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
 	reg := metrics.NewRegistry()
-	o, err := New(DefaultOptions()).Open(t.Context(), &workload.Env{Target: srv.URL, MaxVUs: 3, Metrics: reg}, []string{"http.Request"})
+	o, err := New(DefaultOptions()).Open(t.Context(), &workload.Env{Target: target, MaxVUs: 3, Metrics: reg}, []string{"http.Request"})
 	if err != nil {
 		t.Fatal(err)
 	}
