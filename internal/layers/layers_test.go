@@ -37,6 +37,7 @@ var layers = []layer{
 	// Test support, below everything that tests import it from.
 	{-1, "internal/testenv", "skip or fail (CI) when a test's server is missing"},
 	{-1, "internal/testcert", "test helper: a self-signed TLS certificate for 127.0.0.1"},
+	{-1, "internal/testhttp", "test helper: an HTTP server that counts its connections"},
 	// Hiding credentials, below the driver interface, whose errors show a
 	// target URL without its password.
 	{-1, "internal/redact", "a URL's password, secret query parameters and headers as xxxxx"},
