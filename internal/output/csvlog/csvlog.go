@@ -395,21 +395,6 @@ type Writer struct {
 // goroutine when it is full, blocking while the writer lags.
 func (w *Writer) Write(r reqlog.Record) { w.write(&r, metrics.Clock{}, 0, false) }
 
-// WriteAt is Write of r, which ended at offset at of clock, its Time
-// left zero (reqlog.RefWriter): the engine's way.
-func (w *Writer) WriteAt(r *reqlog.Record, clock metrics.Clock, at time.Duration) {
-	if w.buf != nil && w.custom == nil && !w.direct {
-		// A busy VU's row: write's path with fewer calls.
-		w.buf = w.enc.appendAt(w.buf, r, clock, at)
-		w.n++
-		if int64(len(w.buf)) >= w.log.handoff.Load() {
-			w.handoff()
-		}
-		return
-	}
-	w.write(r, clock, at, true)
-}
-
 // write is Write and, with offset, WriteAt.
 func (w *Writer) write(r *reqlog.Record, c metrics.Clock, at time.Duration, offset bool) {
 	if w.direct {

@@ -52,17 +52,20 @@ func HeaderFor(col string) string {
 type encoder struct {
 	sec   int64
 	stamp []byte
-	// The run offsets [lo, hi) of clock base are second sec (appendAt);
-	// lo == hi when stamp came from a Time (append).
-	base   time.Time
-	lo, hi time.Duration
-	// pre is stamp, query and their commas for the common row (appendAt:
-	// no Op, answer or error), when preOK, for query preQ.
-	pre        []byte
-	preQ       string
-	preOK      bool
-	stmt       []byte
-	query, err textCache
+	// The run offsets [lo, lo+span) of clock are second sec (appendAt);
+	// span is 0 when stamp came from a Time (append).
+	clock    metrics.Clock
+	lo, span time.Duration
+	// pre[:npre] is stamp, the query at preQ of length preN and their
+	// commas: the start of a common row (Writer.WriteAt); preN is −1
+	// when there is none. lastQ and lastN are the query setPre saw last
+	// (whose prefix may not have fitted).
+	pre         [preSize]byte
+	npre        int
+	preQ, lastQ *byte
+	preN, lastN int
+	stmt        []byte
+	query, err  textCache
 }
 
 // textCache remembers whether the last text appended needed quoting. A Go
@@ -88,66 +91,53 @@ func (c *textCache) append(b []byte, s string) []byte {
 	return appendQuoted(b, s)
 }
 
+// append appends r, whose time is r.Time.
 func (e *encoder) append(b []byte, r *reqlog.Record) []byte {
 	if sec := r.Time.Unix(); sec != e.sec || e.stamp == nil {
-		e.sec = sec
-		e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
-		e.lo, e.hi, e.preOK = 0, 0, false
+		e.setStamp(sec)
+		e.span = 0
 	}
-	b = append(b, e.stamp...)
-	return e.appendRest(b, r)
+	return e.appendRest(append(b, e.stamp...), r)
 }
 
-// appendAt is append for a record whose time is offset at of c: within
-// the second of the last record, a comparison instead of converting.
+// appendAt appends r, whose time is offset at of c, after making its
+// second and, for a common row, its query current (Writer.WriteAt writes
+// the common rows that follow in place).
 func (e *encoder) appendAt(b []byte, r *reqlog.Record, c metrics.Clock, at time.Duration) []byte {
-	if at < e.lo || at >= e.hi || c.Base() != e.base {
+	if uint64(at-e.lo) >= uint64(e.span) || c != e.clock {
 		t := c.Wall(at)
-		e.sec, e.base = t.Unix(), c.Base()
-		e.stamp = strconv.AppendInt(e.stamp[:0], e.sec, 10)
-		e.lo = at - time.Duration(t.Nanosecond())
-		e.hi = e.lo + time.Second
-		e.preOK = false
+		e.setStamp(t.Unix())
+		e.clock = c
+		e.lo, e.span = at-time.Duration(t.Nanosecond()), time.Second
 	}
-	if r.Op != nil || r.HasAnswer || r.Err != "" {
-		b = append(b, e.stamp...)
-		return e.appendRest(b, r)
+	if r.Op == nil && (unsafe.StringData(r.Query) != e.lastQ || len(r.Query) != e.lastN) {
+		e.setPre(r.Query)
 	}
-	// The common row: what appendRest writes, with stamp and query
-	// copied at once and the constant columns as one.
-	if !e.preOK || unsafe.StringData(r.Query) != unsafe.StringData(e.preQ) || len(r.Query) != len(e.preQ) {
-		e.pre = append(append(e.pre[:0], e.stamp...), ',')
-		e.pre = append(appendField(e.pre, r.Query), ',')
-		e.preQ, e.preOK = r.Query, true
-	}
-	b = append(b, e.pre...)
-	if r.Latency >= 0 {
-		b = appendInt(b, int64(r.Latency/time.Microsecond))
-	}
-	b = append(b, ',')
-	b = appendInt(b, int64(r.ResponseTime/time.Microsecond))
-	if r.OK {
-		b = append(b, ",true,"...)
-	} else {
-		b = append(b, ",false,"...)
-	}
-	b = appendInt(b, r.Rows)
-	return append(b, ",,,\n"...)
+	return e.appendRest(append(b, e.stamp...), r)
 }
 
-// appendInt is strconv.AppendInt in base 10, inlined for one digit.
-func appendInt(b []byte, v int64) []byte {
-	if uint64(v) < 10 {
-		return append(b, byte('0'+v))
-	}
-	return appendIntCall(b, v)
+// setStamp makes sec the timestamp of the rows that follow.
+func (e *encoder) setStamp(sec int64) {
+	e.sec = sec
+	e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
+	e.preN, e.lastN = -1, -1
 }
 
-// appendIntCall is appendInt's call, kept out of line so that appendInt
-// inlines.
-//
-//go:noinline
-func appendIntCall(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) }
+// setPre makes pre the prefix of the common rows of query q, when it
+// fits and q needs no quotes (appendRest writes the others).
+func (e *encoder) setPre(q string) {
+	e.lastQ, e.lastN = unsafe.StringData(q), len(q)
+	e.preN = -1
+	if len(e.stamp)+len(q)+2 > preSize || needsQuotes(q) {
+		return
+	}
+	e.npre = copy(e.pre[:], e.stamp)
+	e.pre[e.npre] = ','
+	e.npre += 1 + copy(e.pre[e.npre+1:], q)
+	e.pre[e.npre] = ','
+	e.npre++
+	e.preQ, e.preN = e.lastQ, e.lastN
+}
 
 // appendRest appends everything after the timestamp.
 func (e *encoder) appendRest(b []byte, r *reqlog.Record) []byte {
