@@ -61,3 +61,15 @@ func EventsOf(w RequestWriter) EventWriter {
 type RefWriter interface {
 	WriteAt(r *RequestRecord, clock metric.Clock, at time.Duration)
 }
+
+// PlainWriter is implemented by RequestWriters that take a plain request
+// — a successful one without Op, answer or HTTP sample, most of a fast
+// run's requests — as its fields: query, latency (negative when
+// unknown), responseTime and rows as in RequestRecord, the request
+// having ended at offset at of clock. The engine calls it instead of
+// RefWriter.WriteAt for such requests, from the VU's goroutine, which
+// saves filling a record per request. It must write what WriteAt
+// writes of the record with these fields, OK set and the others zero.
+type PlainWriter interface {
+	WritePlain(query string, latency, responseTime time.Duration, rows int64, clock metric.Clock, at time.Duration)
+}

@@ -34,6 +34,7 @@ type Iter struct {
 	log    output.RequestWriter
 	events output.EventWriter // log, when it takes iteration and check events
 	ref    output.RefWriter   // log, when it takes records by reference
+	plain  output.PlainWriter // log, when it takes plain requests as fields
 	rec    output.RequestRecord
 
 	ctx       context.Context
@@ -142,14 +143,17 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res Result) time.Dur
 		if res.HasLatency {
 			lat = res.ServerLatency
 		}
-		if it.ref != nil {
+		switch {
+		case it.plain != nil && errMsg == "" && a.Op == nil && !a.HasAnswer && a.HTTP == nil:
+			it.plain.WritePlain(a.Label, lat, rt, res.Rows, it.Clock, end)
+		case it.ref != nil:
 			// Every field but Time (left zero) is set anew.
 			r := &it.rec
 			r.Query, r.Latency, r.ResponseTime = a.Label, lat, rt
 			r.OK, r.Rows, r.Err = errMsg == "", res.Rows, errMsg
 			r.Op, r.Answer, r.HasAnswer, r.HTTP = a.Op, a.Answer, a.HasAnswer, a.HTTP
 			it.ref.WriteAt(r, it.Clock, end)
-		} else {
+		default:
 			it.log.Write(output.RequestRecord{
 				Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
 				OK: errMsg == "", Rows: res.Rows, Err: errMsg,
@@ -201,6 +205,7 @@ func (it *Iter) Init(vu int, rec Recorder, clock metric.Clock, log output.Reques
 	if log != nil {
 		it.events = output.EventsOf(log)
 		it.ref, _ = log.(output.RefWriter)
+		it.plain, _ = log.(output.PlainWriter)
 	}
 }
 

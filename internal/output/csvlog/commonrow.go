@@ -12,7 +12,7 @@ import (
 // Sizes of the common row (Writer.WriteAt).
 const (
 	// preSize is the longest prefix (stamp, query and their commas) of
-	// a common row; it is copied in blocks of 32 bytes.
+	// a common row; it is copied 32 or 64 bytes at once.
 	preSize = 64
 	// rowMax bounds a common row's length: the prefix, then three
 	// numbers of at most 8 digits, three commas, isSucceed and ",,,\n"
@@ -29,93 +29,94 @@ const (
 )
 
 // The constant columns of the common row as little-endian words
-// (",true,", ",false,", ",,,\n"), each stored at once.
+// (",true,", ",,,\n"), each stored at once.
 const (
 	okTrue   = uint64(',') | uint64('t')<<8 | uint64('r')<<16 | uint64('u')<<24 | uint64('e')<<32 | uint64(',')<<40
-	okFalse  = uint64(',') | uint64('f')<<8 | uint64('a')<<16 | uint64('l')<<24 | uint64('s')<<32 | uint64('e')<<40 | uint64(',')<<48
 	lastCols = uint32(',') | uint32(',')<<8 | uint32(',')<<16 | uint32('\n')<<24
 )
 
 // WriteAt is Write of r, which ended at offset at of clock, its Time
-// left zero (reqlog.RefWriter): the engine's way.
-//
-// A busy VU's common row — no Op, answer or error, numbers below
-// maxNumber, in the second and with the query of the VU's last row —
-// is written here, in place in the VU's buffer: the cached prefix
-// (stamp and query, encoder.pre) copied in blocks, a one-digit number
-// as one byte and a longer one as 8 (digits8), the constant columns as
-// one store each; no call, no allocation, no bounds check. It is the
-// same bytes as appendRest's (TestWriteAtMatchesAppendRecord); any
-// other row goes through write, which also makes the second and query
-// current.
+// left zero (reqlog.RefWriter): the engine's way. A plain record (as
+// WritePlain takes them) is written by WritePlain.
 func (w *Writer) WriteAt(r *reqlog.Record, clock metrics.Clock, at time.Duration) {
+	if w.custom == nil && r.OK && r.Op == nil && !r.HasAnswer && r.Err == "" {
+		// The nebula-bench CSV has no HTTP columns: r.HTTP is not read.
+		w.WritePlain(r.Query, r.Latency, r.ResponseTime, r.Rows, clock, at)
+		return
+	}
+	w.write(r, clock, at, true)
+}
+
+// WritePlain writes a plain request (reqlog.PlainWriter): successful,
+// without Op, answer or HTTP sample.
+//
+// A busy VU's common row — a plain request with numbers below maxNumber,
+// in the second and with the query of the VU's last row — is written
+// here, in place in the VU's buffer: the cached prefix (stamp and
+// query, encoder.pre) copied in blocks, a one-digit number as one byte
+// and a longer one as 8 (digits8), the constant columns as one store
+// each; no call, no allocation, no bounds check. It is the same bytes
+// as appendRest's (TestWriteAtMatchesAppendRecord); any other row goes
+// through write, which also makes the second and query current.
+func (w *Writer) WritePlain(query string, latency, responseTime time.Duration, rows int64, clock metrics.Clock, at time.Duration) {
+	// Every way out to writePlain is here, before anything is written.
+	// A direct writer has no buffer (it fails the room check) and one
+	// with another format no prefix (preN is −1): neither gets past.
 	e, n := &w.enc, len(w.buf)
-	if w.custom != nil || w.direct || cap(w.buf)-n < rowRoom ||
+	if cap(w.buf)-n < rowRoom ||
 		uint64(at-e.lo) >= uint64(e.span) || clock != e.clock ||
-		unsafe.StringData(r.Query) != e.preQ || len(r.Query) != e.preN ||
-		r.Op != nil || r.HasAnswer || r.Err != "" {
-		w.write(r, clock, at, true)
+		unsafe.StringData(query) != e.preQ || len(query) != e.preN ||
+		latency >= maxNumber*time.Microsecond || uint64(responseTime) >= maxNumber*uint64(time.Microsecond) ||
+		uint64(rows) >= maxNumber {
+		w.writePlain(query, latency, responseTime, rows, clock, at)
 		return
 	}
 	p := (*[rowRoom]byte)(w.buf[n : n+rowRoom])
-	// Through a local: a copy between two arrays that may overlap is a
-	// call to memmove.
-	blk := *(*[32]byte)(e.pre[:32])
-	*(*[32]byte)(p[:32]) = blk
+	// In 16-byte blocks: one move each (a bigger block between two arrays
+	// that may overlap is a call to memmove).
+	*(*[16]byte)(p[0:16]) = *(*[16]byte)(e.pre[0:16])
+	*(*[16]byte)(p[16:32]) = *(*[16]byte)(e.pre[16:32])
 	i := e.npre
 	if i > 32 {
-		blk = *(*[32]byte)(e.pre[32:])
-		*(*[32]byte)(p[32:64]) = blk
+		*(*[16]byte)(p[32:48]) = *(*[16]byte)(e.pre[32:48])
+		*(*[16]byte)(p[48:64]) = *(*[16]byte)(e.pre[48:64])
 	}
 	le := binary.LittleEndian
-	if r.Latency >= 0 { // else unknown: empty
-		if lat := uint64(r.Latency) / uint64(time.Microsecond); lat < 10 {
-			p[i&(rowMax-1)] = byte('0' + lat)
+	// Each number is one byte when it has one digit, else 8 (digits8),
+	// the digits first: what follows overwrites the zeros after them.
+	if latency >= 0 { // else unknown: empty
+		if u := uint64(latency) / uint64(time.Microsecond); u < 10 {
+			p[i&(rowMax-1)] = byte('0' + u)
 			i++
-		} else if lat < maxNumber {
-			v, k := digits8(lat)
+		} else {
+			v, k := digits8(u)
 			j := i & (rowMax - 1)
 			le.PutUint64(p[j:j+8], v)
 			i += k
-		} else {
-			w.write(r, clock, at, true)
-			return
 		}
 	}
 	p[i&(rowMax-1)] = ','
 	i++
-	// A negative responseTime is above maxNumber as a uint64.
-	if rt := uint64(r.ResponseTime) / uint64(time.Microsecond); rt < 10 {
-		p[i&(rowMax-1)] = byte('0' + rt)
+	if u := uint64(responseTime) / uint64(time.Microsecond); u < 10 {
+		p[i&(rowMax-1)] = byte('0' + u)
 		i++
-	} else if rt < maxNumber {
-		v, k := digits8(rt)
+	} else {
+		v, k := digits8(u)
 		j := i & (rowMax - 1)
 		le.PutUint64(p[j:j+8], v)
 		i += k
-	} else {
-		w.write(r, clock, at, true)
-		return
 	}
 	j := i & (rowMax - 1)
-	if r.OK {
-		le.PutUint64(p[j:j+8], okTrue)
-		i += len(",true,")
-	} else {
-		le.PutUint64(p[j:j+8], okFalse)
-		i += len(",false,")
-	}
-	if rows := uint64(r.Rows); rows < 10 {
-		p[i&(rowMax-1)] = byte('0' + rows)
+	le.PutUint64(p[j:j+8], okTrue)
+	i += len(",true,")
+	if u := uint64(rows); u < 10 {
+		p[i&(rowMax-1)] = byte('0' + u)
 		i++
-	} else if rows < maxNumber {
-		v, k := digits8(rows)
+	} else {
+		v, k := digits8(u)
 		j := i & (rowMax - 1)
 		le.PutUint64(p[j:j+8], v)
 		i += k
-	} else {
-		w.write(r, clock, at, true)
-		return
 	}
 	j = i & (rowMax - 1)
 	le.PutUint32(p[j:j+4], lastCols)
@@ -125,4 +126,14 @@ func (w *Writer) WriteAt(r *reqlog.Record, clock metrics.Clock, at time.Duration
 	if int64(n) >= w.log.handoff.Load() {
 		w.handoff()
 	}
+}
+
+// writePlain is WritePlain's way for the rows it does not write itself.
+// It is not inlined, so that WritePlain keeps a small frame and spills
+// nothing on its way.
+//
+//go:noinline
+func (w *Writer) writePlain(query string, latency, responseTime time.Duration, rows int64, clock metrics.Clock, at time.Duration) {
+	w.rec = reqlog.Record{Query: query, Latency: latency, ResponseTime: responseTime, OK: true, Rows: rows}
+	w.write(&w.rec, clock, at, true)
 }

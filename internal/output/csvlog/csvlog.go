@@ -113,10 +113,11 @@ type Log struct {
 }
 
 var (
-	_ reqlog.Log       = (*Log)(nil)
-	_ reqlog.Writer    = (*Writer)(nil)
-	_ reqlog.Flusher   = (*Writer)(nil)
-	_ reqlog.RefWriter = (*Writer)(nil)
+	_ reqlog.Log         = (*Log)(nil)
+	_ reqlog.Writer      = (*Writer)(nil)
+	_ reqlog.Flusher     = (*Writer)(nil)
+	_ reqlog.RefWriter   = (*Writer)(nil)
+	_ reqlog.PlainWriter = (*Writer)(nil)
 )
 
 // chunk is a buffer of n complete records; shared tells a buffer of

@@ -93,7 +93,8 @@ func TestWriteAtCustomEncoder(t *testing.T) {
 // does: successful and failed rows, with and without server latency,
 // numbers of one to nine digits and negative ones, quoted and long
 // queries, the same text at another address, rows with an Op, an answer
-// or an error between them, across second boundaries.
+// or an error between them, across second boundaries, buffered and
+// direct (after a Flush).
 func TestWriteAtMatchesAppendRecord(t *testing.T) {
 	quoted := `a,"b` + "\nc"
 	other := string([]byte("noop")) // the same text at another address
@@ -124,6 +125,9 @@ func TestWriteAtMatchesAppendRecord(t *testing.T) {
 						r.Op = &driver.Op{Query: "SELECT $1", Args: []any{int64(i)}}
 					}
 					at := time.Duration(i) * 3 * time.Millisecond
+					if i%997 == 0 {
+						w.Flush() // direct for a while: into scratch
+					}
 					w.WriteAt(&r, c, at)
 					r.Time = c.Wall(at)
 					want = AppendRecord(want, &r)
