@@ -64,12 +64,15 @@ type RefWriter interface {
 
 // PlainWriter is implemented by RequestWriters that take a plain request
 // — a successful one without Op, answer or HTTP sample, most of a fast
-// run's requests — as its fields: query, latency (negative when
-// unknown), responseTime and rows as in RequestRecord, the request
-// having ended at offset at of clock. The engine calls it instead of
-// RefWriter.WriteAt for such requests, from the VU's goroutine, which
-// saves filling a record per request. It must write what WriteAt
-// writes of the record with these fields, OK set and the others zero.
+// run's requests — as its fields, when they can do so cheaply: query,
+// latency (negative when unknown), responseTime and rows as in
+// RequestRecord, and the request's end as Unix nanoseconds (wall clock,
+// as time.Time.UnixNano). WritePlain writes what WriteAt or Write would
+// of that record (OK set, the other fields zero) and returns true, or
+// returns false having written nothing. The engine tries it first for
+// every plain request, from the VU's goroutine, and passes the record
+// the usual way when it returns false: the common case costs neither a
+// record nor a clock.
 type PlainWriter interface {
-	WritePlain(query string, latency, responseTime time.Duration, rows int64, clock metric.Clock, at time.Duration)
+	WritePlain(query string, latency, responseTime time.Duration, rows int64, unixNano int64) bool
 }

@@ -36,6 +36,8 @@ type Iter struct {
 	ref    output.RefWriter   // log, when it takes records by reference
 	plain  output.PlainWriter // log, when it takes plain requests as fields
 	rec    output.RequestRecord
+	// unixBase is Clock's zero in Unix nanoseconds (plain requests' times).
+	unixBase int64
 
 	ctx       context.Context
 	corrected bool
@@ -138,29 +140,31 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res Result) time.Dur
 		}
 		it.Rec.HTTP(end, ids, h)
 	}
-	if it.log != nil {
-		lat := time.Duration(-1)
-		if res.HasLatency {
-			lat = res.ServerLatency
-		}
-		switch {
-		case it.plain != nil && errMsg == "" && a.Op == nil && !a.HasAnswer && a.HTTP == nil:
-			it.plain.WritePlain(a.Label, lat, rt, res.Rows, it.Clock, end)
-		case it.ref != nil:
-			// Every field but Time (left zero) is set anew.
-			r := &it.rec
-			r.Query, r.Latency, r.ResponseTime = a.Label, lat, rt
-			r.OK, r.Rows, r.Err = errMsg == "", res.Rows, errMsg
-			r.Op, r.Answer, r.HasAnswer, r.HTTP = a.Op, a.Answer, a.HasAnswer, a.HTTP
-			it.ref.WriteAt(r, it.Clock, end)
-		default:
-			it.log.Write(output.RequestRecord{
-				Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
-				OK: errMsg == "", Rows: res.Rows, Err: errMsg,
-				Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
-			})
-		}
+	if it.log == nil {
+		return end
 	}
+	latency := time.Duration(-1)
+	if res.HasLatency {
+		latency = res.ServerLatency
+	}
+	if it.plain != nil && errMsg == "" && a.Op == nil && !a.HasAnswer && a.HTTP == nil &&
+		it.plain.WritePlain(a.Label, latency, rt, res.Rows, it.unixBase+int64(end)) {
+		return end // written as its fields
+	}
+	if it.ref != nil {
+		// Every field but Time (left zero) is set anew.
+		r := &it.rec
+		r.Query, r.Latency, r.ResponseTime = a.Label, latency, rt
+		r.OK, r.Rows, r.Err = errMsg == "", res.Rows, errMsg
+		r.Op, r.Answer, r.HasAnswer, r.HTTP = a.Op, a.Answer, a.HasAnswer, a.HTTP
+		it.ref.WriteAt(r, it.Clock, end)
+		return end
+	}
+	it.log.Write(output.RequestRecord{
+		Time: it.Clock.Wall(end), Query: a.Label, Latency: latency, ResponseTime: rt,
+		OK: errMsg == "", Rows: res.Rows, Err: errMsg,
+		Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
+	})
 	return end
 }
 
@@ -206,6 +210,7 @@ func (it *Iter) Init(vu int, rec Recorder, clock metric.Clock, log output.Reques
 		it.events = output.EventsOf(log)
 		it.ref, _ = log.(output.RefWriter)
 		it.plain, _ = log.(output.PlainWriter)
+		it.unixBase = clock.Base().UnixNano()
 	}
 }
 

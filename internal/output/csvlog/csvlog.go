@@ -169,7 +169,7 @@ func New(w io.Writer, opts Options) *Log {
 // the whole run and no scenario column (nebula-bench's columns), so
 // scenario is ignored.
 func (l *Log) Writer(scenario string) reqlog.Writer {
-	w := &Writer{log: l}
+	w := &Writer{log: l, enc: newEncoder()}
 	if l.newEnc != nil {
 		w.custom = l.newEnc(scenario)
 	}
@@ -395,6 +395,13 @@ type Writer struct {
 // Write appends r to the VU's buffer and hands the buffer to the writer
 // goroutine when it is full, blocking while the writer lags.
 func (w *Writer) Write(r reqlog.Record) { w.write(&r, metrics.Clock{}, 0, false) }
+
+// WriteAt is Write of r, which ended at offset at of clock, its Time
+// left zero (reqlog.RefWriter): the engine's way for any request that
+// WritePlain did not take.
+func (w *Writer) WriteAt(r *reqlog.Record, clock metrics.Clock, at time.Duration) {
+	w.write(r, clock, at, true)
+}
 
 // write is Write and, with offset, WriteAt.
 func (w *Writer) write(r *reqlog.Record, c metrics.Clock, at time.Duration, offset bool) {

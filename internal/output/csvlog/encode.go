@@ -50,14 +50,12 @@ func HeaderFor(col string) string {
 // quoting (a VU logs the same few texts over and over), and a reused
 // buffer for rendering statements.
 type encoder struct {
-	sec   int64
+	// stamp is the timestamp of the rows of the second that begins at
+	// nsLo (Unix nanoseconds): [nsLo, nsLo+1 s).
 	stamp []byte
-	// The run offsets [lo, lo+span) of clock are second sec (appendAt);
-	// span is 0 when stamp came from a Time (append).
-	clock    metrics.Clock
-	lo, span time.Duration
+	nsLo  int64
 	// pre[:npre] is stamp, the query at preQ of length preN and their
-	// commas: the start of a common row (Writer.WriteAt); preN is −1
+	// commas: the start of a common row (Writer.WritePlain); preN is −1
 	// when there is none. lastQ and lastN are the query setPre saw last
 	// (whose prefix may not have fitted).
 	pre         [preSize]byte
@@ -67,6 +65,9 @@ type encoder struct {
 	stmt        []byte
 	query, err  textCache
 }
+
+// newEncoder returns an encoder with no stamp and no prefix.
+func newEncoder() encoder { return encoder{preN: -1, lastN: -1} }
 
 // textCache remembers whether the last text appended needed quoting. A Go
 // string is immutable, and the cache holds a pointer to its bytes (which
@@ -93,22 +94,20 @@ func (c *textCache) append(b []byte, s string) []byte {
 
 // append appends r, whose time is r.Time.
 func (e *encoder) append(b []byte, r *reqlog.Record) []byte {
-	if sec := r.Time.Unix(); sec != e.sec || e.stamp == nil {
-		e.setStamp(sec)
-		e.span = 0
-	}
-	return e.appendRest(append(b, e.stamp...), r)
+	return e.appendNs(b, r, r.Time.UnixNano())
 }
 
-// appendAt appends r, whose time is offset at of c, after making its
-// second and, for a common row, its query current (Writer.WriteAt writes
-// the common rows that follow in place).
+// appendAt appends r, whose time is offset at of c.
 func (e *encoder) appendAt(b []byte, r *reqlog.Record, c metrics.Clock, at time.Duration) []byte {
-	if uint64(at-e.lo) >= uint64(e.span) || c != e.clock {
-		t := c.Wall(at)
-		e.setStamp(t.Unix())
-		e.clock = c
-		e.lo, e.span = at-time.Duration(t.Nanosecond()), time.Second
+	return e.appendNs(b, r, c.Wall(at).UnixNano())
+}
+
+// appendNs appends r, whose time is ns (Unix nanoseconds), after making
+// its second and, for a row without Op, its query current: the common
+// rows that follow are Writer.WritePlain's.
+func (e *encoder) appendNs(b []byte, r *reqlog.Record, ns int64) []byte {
+	if uint64(ns-e.nsLo) >= uint64(time.Second) || e.stamp == nil {
+		e.setStamp(ns)
 	}
 	if r.Op == nil && (unsafe.StringData(r.Query) != e.lastQ || len(r.Query) != e.lastN) {
 		e.setPre(r.Query)
@@ -116,9 +115,14 @@ func (e *encoder) appendAt(b []byte, r *reqlog.Record, c metrics.Clock, at time.
 	return e.appendRest(append(b, e.stamp...), r)
 }
 
-// setStamp makes sec the timestamp of the rows that follow.
-func (e *encoder) setStamp(sec int64) {
-	e.sec = sec
+// setStamp makes the second of ns (Unix nanoseconds) that of the rows
+// that follow.
+func (e *encoder) setStamp(ns int64) {
+	sec := ns / 1e9
+	if ns%1e9 < 0 {
+		sec-- // rounded down, as time.Time.Unix
+	}
+	e.nsLo = sec * 1e9
 	e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
 	e.preN, e.lastN = -1, -1
 }

@@ -13,7 +13,8 @@ import (
 // closed-model no-op iteration as the engine runs it with the default
 // request CSV: the operation's end is read once and shared by the
 // recorder (responseTime, rows, requests) and the log's row (its
-// timestamp; a plain request passed as its fields, reqlog.PlainWriter),
+// timestamp; a plain request passed as its fields, reqlog.PlainWriter,
+// as logAsEngine does),
 // then the iteration's end (iterations, iteration_duration).
 // It must not allocate (issue 32: 0 allocs/op on this path);
 // BenchmarkRecordOnly is the same path without the log, its peer.
@@ -30,7 +31,8 @@ func benchRecord(b *testing.B, logged bool) {
 	defer agg.Close()
 	rec := agg.Recorder(0, 0)
 	l := New(io.Discard, Options{})
-	w := l.Writer("s").(reqlog.PlainWriter) // as the engine writes a plain request
+	w := l.Writer("s").(*Writer)
+	var r reqlog.Record
 	prev := clock.Now()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -39,13 +41,14 @@ func benchRecord(b *testing.B, logged bool) {
 		rt := end - start
 		rec.Op(end, int64(rt/time.Microsecond), -1, -1, 0, "")
 		if logged {
-			w.WritePlain("noop", -1, rt, 0, clock, end)
+			r = reqlog.Record{Query: "noop", Latency: -1, ResponseTime: rt, OK: true}
+			logAsEngine(w, &r, clock, end)
 		}
 		prev = clock.Now()
 		rec.Iteration(prev, prev-start)
 	}
 	rec.Flush()
-	w.(reqlog.Writer).Close()
+	w.Close()
 	if err := l.Close(); err != nil {
 		b.Fatal(err)
 	}

@@ -4,12 +4,9 @@ import (
 	"encoding/binary"
 	"time"
 	"unsafe"
-
-	"github.com/stampede-bench/stampede/internal/metrics"
-	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
-// Sizes of the common row (Writer.WriteAt).
+// Sizes of the common row (Writer.WritePlain).
 const (
 	// preSize is the longest prefix (stamp, query and their commas) of
 	// a common row; it is copied 32 or 64 bytes at once.
@@ -35,41 +32,26 @@ const (
 	lastCols = uint32(',') | uint32(',')<<8 | uint32(',')<<16 | uint32('\n')<<24
 )
 
-// WriteAt is Write of r, which ended at offset at of clock, its Time
-// left zero (reqlog.RefWriter): the engine's way. A plain record (as
-// WritePlain takes them) is written by WritePlain.
-func (w *Writer) WriteAt(r *reqlog.Record, clock metrics.Clock, at time.Duration) {
-	if w.custom == nil && r.OK && r.Op == nil && !r.HasAnswer && r.Err == "" {
-		// The nebula-bench CSV has no HTTP columns: r.HTTP is not read.
-		w.WritePlain(r.Query, r.Latency, r.ResponseTime, r.Rows, clock, at)
-		return
-	}
-	w.write(r, clock, at, true)
-}
-
-// WritePlain writes a plain request (reqlog.PlainWriter): successful,
-// without Op, answer or HTTP sample.
+// WritePlain writes a plain request (reqlog.PlainWriter: successful,
+// without Op, answer or HTTP sample) that ended at unixNano when it is a
+// busy VU's common row — numbers below maxNumber, in the second and with
+// the query of the VU's last row (which WriteAt or Write made current) —
+// and reports whether it did.
 //
-// A busy VU's common row — a plain request with numbers below maxNumber,
-// in the second and with the query of the VU's last row — is written
-// here, in place in the VU's buffer: the cached prefix (stamp and
-// query, encoder.pre) copied in blocks, a one-digit number as one byte
-// and a longer one as 8 (digits8), the constant columns as one store
-// each; no call, no allocation, no bounds check. It is the same bytes
-// as appendRest's (TestWriteAtMatchesAppendRecord); any other row goes
-// through write, which also makes the second and query current.
-func (w *Writer) WritePlain(query string, latency, responseTime time.Duration, rows int64, clock metrics.Clock, at time.Duration) {
-	// Every way out to writePlain is here, before anything is written.
-	// A direct writer has no buffer (it fails the room check) and one
-	// with another format no prefix (preN is −1): neither gets past.
+// The row is written in place in the VU's buffer: the cached prefix
+// (stamp and query, encoder.pre) copied in blocks, a one-digit number as
+// one byte and a longer one as 8 (digits8), the constant columns as one
+// store each; no call, no allocation, no bounds check. It is the same
+// bytes as appendRest's (TestWritePlainMatchesAppendRecord).
+func (w *Writer) WritePlain(query string, latency, responseTime time.Duration, rows int64, unixNano int64) bool {
+	// A direct writer has no buffer (it fails the room check), one with
+	// another format no prefix (preN is −1): neither gets past.
 	e, n := &w.enc, len(w.buf)
-	if cap(w.buf)-n < rowRoom ||
-		uint64(at-e.lo) >= uint64(e.span) || clock != e.clock ||
+	if cap(w.buf)-n < rowRoom || uint64(unixNano-e.nsLo) >= uint64(time.Second) ||
 		unsafe.StringData(query) != e.preQ || len(query) != e.preN ||
 		latency >= maxNumber*time.Microsecond || uint64(responseTime) >= maxNumber*uint64(time.Microsecond) ||
 		uint64(rows) >= maxNumber {
-		w.writePlain(query, latency, responseTime, rows, clock, at)
-		return
+		return false
 	}
 	p := (*[rowRoom]byte)(w.buf[n : n+rowRoom])
 	// In 16-byte blocks: one move each (a bigger block between two arrays
@@ -126,14 +108,5 @@ func (w *Writer) WritePlain(query string, latency, responseTime time.Duration, r
 	if int64(n) >= w.log.handoff.Load() {
 		w.handoff()
 	}
-}
-
-// writePlain is WritePlain's way for the rows it does not write itself.
-// It is not inlined, so that WritePlain keeps a small frame and spills
-// nothing on its way.
-//
-//go:noinline
-func (w *Writer) writePlain(query string, latency, responseTime time.Duration, rows int64, clock metrics.Clock, at time.Duration) {
-	w.rec = reqlog.Record{Query: query, Latency: latency, ResponseTime: responseTime, OK: true, Rows: rows}
-	w.write(&w.rec, clock, at, true)
+	return true
 }
