@@ -55,9 +55,8 @@ func EventsOf(w RequestWriter) EventWriter {
 // reference, its time as a run offset: the engine fills one record per
 // VU and passes its address with Time left zero, the request having ended
 // at offset at of clock (its time is clock.Wall(at)). That saves copying
-// the record and converting its time per request, which on the no-op
-// path cost about as much as encoding the row. r is valid only during
-// the call.
+// the record per request (and converting its time, for a writer that
+// needs it only now and then). r is valid only during the call.
 type RefWriter interface {
 	WriteAt(r *RequestRecord, clock metric.Clock, at time.Duration)
 }

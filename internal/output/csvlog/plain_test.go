@@ -12,20 +12,33 @@ import (
 	"github.com/stampede-bench/stampede/internal/reqlog"
 )
 
-// logAsEngine writes r, which ended at offset at of c, as the engine
-// does (vu.Iter): a plain request offered to WritePlain first, any other
-// or one it refuses by reference. It reports whether WritePlain took it.
-func logAsEngine(w *Writer, r *reqlog.Record, c metrics.Clock, at time.Duration) bool {
+// engineLog writes records to w as the engine does (vu.Iter): a plain
+// request offered to WritePlain first with its end in Unix nanoseconds
+// (the clock's zero converted once), any other or one WritePlain refuses
+// by reference.
+type engineLog struct {
+	w    *Writer
+	c    metrics.Clock
+	base int64 // c's zero in Unix nanoseconds
+}
+
+func newEngineLog(w *Writer, c metrics.Clock) *engineLog {
+	return &engineLog{w: w, c: c, base: c.Base().UnixNano()}
+}
+
+// log writes r, which ended at offset at, and reports whether WritePlain
+// took it.
+func (l *engineLog) log(r *reqlog.Record, at time.Duration) bool {
 	if r.OK && r.Err == "" && r.Op == nil && !r.HasAnswer && r.HTTP == nil &&
-		w.WritePlain(r.Query, r.Latency, r.ResponseTime, r.Rows, c.Wall(at).UnixNano()) {
+		l.w.WritePlain(r.Query, r.Latency, r.ResponseTime, r.Rows, l.base+int64(at)) {
 		return true
 	}
-	w.WriteAt(r, c, at)
+	l.w.WriteAt(r, l.c, at)
 	return false
 }
 
 // TestWritePlainMatchesAppendRecord: one VU's writer taking records as
-// the engine passes them (logAsEngine: WritePlain's common row in place,
+// the engine passes them (engineLog: WritePlain's common row in place,
 // with its cached prefix, WriteAt for the others) writes every record as
 // a fresh AppendRecord does: successful and failed rows, with and without server latency,
 // numbers of one to nine digits and negative ones, quoted and long
@@ -44,6 +57,7 @@ func TestWritePlainMatchesAppendRecord(t *testing.T) {
 	var got bytes.Buffer
 	l := New(&got, Options{})
 	w := l.Writer("s").(*Writer)
+	el := newEngineLog(w, c)
 	want := []byte(Header)
 	i, plain := 0, 0
 	for _, q := range queries {
@@ -65,7 +79,7 @@ func TestWritePlainMatchesAppendRecord(t *testing.T) {
 					if i%997 == 0 {
 						w.Flush() // direct for a while: into scratch
 					}
-					if logAsEngine(w, &r, c, at) {
+					if el.log(&r, at) {
 						plain++
 					}
 					r.Time = c.Wall(at)
@@ -105,10 +119,11 @@ func FuzzWritePlain(f *testing.F) {
 		var got bytes.Buffer
 		l := New(&got, Options{})
 		w := l.Writer("s").(*Writer)
+		el := newEngineLog(w, c)
 		r := reqlog.Record{Query: q, Latency: time.Duration(lat), ResponseTime: time.Duration(rt), OK: ok, Rows: rows, Err: errMsg}
 		first := reqlog.Record{Query: q, Latency: -1, OK: true}
-		logAsEngine(w, &first, c, time.Duration(at))
-		logAsEngine(w, &r, c, time.Duration(at))
+		el.log(&first, time.Duration(at))
+		el.log(&r, time.Duration(at))
 		w.Close()
 		if err := l.Close(); err != nil {
 			t.Fatal(err)
@@ -129,6 +144,7 @@ func TestWritePlainAllocatesNothing(t *testing.T) {
 	l := New(io.Discard, Options{})
 	w := l.Writer("s").(*Writer)
 	c := metrics.ClockAt(t0)
+	el := newEngineLog(w, c)
 	long := strings.Repeat("q", 2*preSize)
 	recs := []reqlog.Record{
 		{Query: "noop", Latency: -1, ResponseTime: 3 * time.Microsecond, OK: true},
@@ -142,7 +158,7 @@ func TestWritePlainAllocatesNothing(t *testing.T) {
 		for i := range recs {
 			for range 100 {
 				at += 10 * time.Microsecond
-				logAsEngine(w, &recs[i], c, at)
+				el.log(&recs[i], at)
 			}
 		}
 	}
@@ -155,5 +171,37 @@ func TestWritePlainAllocatesNothing(t *testing.T) {
 	w.Close()
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// BenchmarkWritePlain is a busy VU's common row alone, as the engine
+// passes a plain request (WritePlain), with one-digit numbers (a no-op)
+// and longer ones (a query with server latency and rows). Every row but
+// the first of a second or of a buffer is WritePlain's.
+func BenchmarkWritePlain(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		r    reqlog.Record
+	}{
+		{"noop", reqlog.Record{Query: "noop", Latency: -1, ResponseTime: 300, OK: true}},
+		{"query", reqlog.Record{Query: "go.Go1Step", Latency: 1022 * time.Microsecond, ResponseTime: 2292 * time.Microsecond, OK: true, Rows: 60}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			l := New(io.Discard, Options{})
+			w := l.Writer("s").(*Writer)
+			el := newEngineLog(w, metrics.ClockAt(t0))
+			plain := 0
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if el.log(&bc.r, time.Duration(i)*100) {
+					plain++
+				}
+			}
+			w.Close()
+			if err := l.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(plain)/float64(b.N), "plain/op")
+		})
 	}
 }

@@ -14,7 +14,7 @@ import (
 // request CSV: the operation's end is read once and shared by the
 // recorder (responseTime, rows, requests) and the log's row (its
 // timestamp; a plain request passed as its fields, reqlog.PlainWriter,
-// as logAsEngine does),
+// as engineLog does),
 // then the iteration's end (iterations, iteration_duration).
 // It must not allocate (issue 32: 0 allocs/op on this path);
 // BenchmarkRecordOnly is the same path without the log, its peer.
@@ -32,6 +32,7 @@ func benchRecord(b *testing.B, logged bool) {
 	rec := agg.Recorder(0, 0)
 	l := New(io.Discard, Options{})
 	w := l.Writer("s").(*Writer)
+	el := newEngineLog(w, clock)
 	var r reqlog.Record
 	prev := clock.Now()
 	b.ReportAllocs()
@@ -42,7 +43,7 @@ func benchRecord(b *testing.B, logged bool) {
 		rec.Op(end, int64(rt/time.Microsecond), -1, -1, 0, "")
 		if logged {
 			r = reqlog.Record{Query: "noop", Latency: -1, ResponseTime: rt, OK: true}
-			logAsEngine(w, &r, clock, end)
+			el.log(&r, end)
 		}
 		prev = clock.Now()
 		rec.Iteration(prev, prev-start)
