@@ -5,6 +5,9 @@
 // without locks or allocations; full buffers go over a channel to a single
 // goroutine that writes them out in order of arrival. When the destination
 // lags, VUs block on that channel: rows are never dropped to keep up.
+// Most rows of a fast run, a VU's plain requests within the second and
+// with the query of its previous row, are written in place from the
+// request's fields (Writer.WritePlain), the others from a record.
 package csvlog
 
 import (
