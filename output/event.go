@@ -55,9 +55,23 @@ func EventsOf(w RequestWriter) EventWriter {
 // reference, its time as a run offset: the engine fills one record per
 // VU and passes its address with Time left zero, the request having ended
 // at offset at of clock (its time is clock.Wall(at)). That saves copying
-// the record and converting its time per request, which on the no-op
-// path cost about as much as encoding the row. r is valid only during
-// the call.
+// the record per request (and converting its time, for a writer that
+// needs it only now and then). r is valid only during the call.
 type RefWriter interface {
 	WriteAt(r *RequestRecord, clock metric.Clock, at time.Duration)
+}
+
+// PlainWriter is implemented by RequestWriters that take a plain request
+// — a successful one without Op, answer or HTTP sample, most of a fast
+// run's requests — as its fields, when they can do so cheaply: query,
+// latency (negative when unknown), responseTime and rows as in
+// RequestRecord, and the request's end as Unix nanoseconds (wall clock,
+// as time.Time.UnixNano). WritePlain writes what WriteAt or Write would
+// of that record (OK set, the other fields zero) and returns true, or
+// returns false having written nothing. The engine tries it first for
+// every plain request, from the VU's goroutine, and passes the record
+// the usual way when it returns false: the common case costs neither a
+// record nor a clock.
+type PlainWriter interface {
+	WritePlain(query string, latency, responseTime time.Duration, rows int64, unixNano int64) bool
 }

@@ -31,9 +31,9 @@ type Iter struct {
 	// Clock is the run's clock.
 	Clock metric.Clock
 
-	// The fields every request reads come first, the record kept for the
-	// per-request log last: with thousands of VUs, each cache line of an
-	// Iter that a request touches is a miss.
+	// The fields every request reads come first, the per-request log's
+	// last: with thousands of VUs, each cache line of an Iter that a
+	// request touches is a miss.
 	ctx       context.Context
 	corrected bool
 	scheduled bool // open model: the iteration has an intended start
@@ -43,7 +43,10 @@ type Iter struct {
 	log    output.RequestWriter
 	events output.EventWriter    // log, when it takes iteration and check events
 	ref    output.RefWriter      // log, when it takes records by reference
+	plain  output.PlainWriter    // log, when it takes plain requests as fields
 	rec    *output.RequestRecord // ref's record, reused (made by Init when ref is set)
+	// unixBase is Clock's zero in Unix nanoseconds (plain requests' times).
+	unixBase int64
 }
 
 // Now reads the run clock.
@@ -140,26 +143,31 @@ func (it *Iter) op(a Audit, from, start, end time.Duration, res Result) time.Dur
 		}
 		it.Rec.HTTP(end, ids, h)
 	}
-	if it.log != nil {
-		lat := time.Duration(-1)
-		if res.HasLatency {
-			lat = res.ServerLatency
-		}
-		if it.ref != nil {
-			// Every field but Time (left zero) is set anew.
-			r := it.rec
-			r.Query, r.Latency, r.ResponseTime = a.Label, lat, rt
-			r.OK, r.Rows, r.Err = errMsg == "", res.Rows, errMsg
-			r.Op, r.Answer, r.HasAnswer, r.HTTP = a.Op, a.Answer, a.HasAnswer, a.HTTP
-			it.ref.WriteAt(r, it.Clock, end)
-		} else {
-			it.log.Write(output.RequestRecord{
-				Time: it.Clock.Wall(end), Query: a.Label, Latency: lat, ResponseTime: rt,
-				OK: errMsg == "", Rows: res.Rows, Err: errMsg,
-				Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
-			})
-		}
+	if it.log == nil {
+		return end
 	}
+	latency := time.Duration(-1)
+	if res.HasLatency {
+		latency = res.ServerLatency
+	}
+	if it.plain != nil && errMsg == "" && a.Op == nil && !a.HasAnswer && a.HTTP == nil &&
+		it.plain.WritePlain(a.Label, latency, rt, res.Rows, it.unixBase+int64(end)) {
+		return end // written as its fields
+	}
+	if it.ref != nil {
+		// Every field but Time (left zero) is set anew.
+		r := it.rec
+		r.Query, r.Latency, r.ResponseTime = a.Label, latency, rt
+		r.OK, r.Rows, r.Err = errMsg == "", res.Rows, errMsg
+		r.Op, r.Answer, r.HasAnswer, r.HTTP = a.Op, a.Answer, a.HasAnswer, a.HTTP
+		it.ref.WriteAt(r, it.Clock, end)
+		return end
+	}
+	it.log.Write(output.RequestRecord{
+		Time: it.Clock.Wall(end), Query: a.Label, Latency: latency, ResponseTime: rt,
+		OK: errMsg == "", Rows: res.Rows, Err: errMsg,
+		Op: a.Op, Answer: a.Answer, HasAnswer: a.HasAnswer, HTTP: a.HTTP,
+	})
 	return end
 }
 
@@ -205,6 +213,8 @@ func (it *Iter) Init(vu int, rec Recorder, clock metric.Clock, log output.Reques
 	if log != nil {
 		it.events = output.EventsOf(log)
 		it.ref, _ = log.(output.RefWriter)
+		it.plain, _ = log.(output.PlainWriter)
+		it.unixBase = clock.Base().UnixNano()
 	}
 	if it.ref != nil {
 		if r == nil {

@@ -148,3 +148,49 @@ func TestIterChecks(t *testing.T) {
 		t.Errorf("named check = %v, want one fail", got)
 	}
 }
+
+// plainLog takes plain requests as fields (output.PlainWriter) when
+// take says so, and every record by value otherwise.
+type plainLog struct {
+	logWriter
+	take   bool
+	plains []output.RequestRecord
+}
+
+func (w *plainLog) WritePlain(query string, latency, responseTime time.Duration, rows int64, unixNano int64) bool {
+	if w.take {
+		w.plains = append(w.plains, output.RequestRecord{Time: time.Unix(0, unixNano), Query: query, Latency: latency, ResponseTime: responseTime, OK: true, Rows: rows})
+	}
+	return w.take
+}
+
+// TestIterPlainRequests: a plain request (successful, no Op, answer or
+// HTTP sample) is offered to a PlainWriter with its end as Unix
+// nanoseconds of the run's clock; one it refuses, and any other request,
+// goes the usual way.
+func TestIterPlainRequests(t *testing.T) {
+	const ms = time.Millisecond
+	t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	for _, take := range []bool{true, false} {
+		rec, log := &fakeRecorder{}, &plainLog{take: take}
+		var it Iter
+		it.Init(0, rec, metric.ClockAt(t0), log)
+		it.Begin(context.Background(), 10*ms, 10*ms, false)
+		it.RequestAuditAt(Audit{Label: "plain"}, 10*ms, 15*ms, Result{Rows: 3, ServerLatency: ms, HasLatency: true})
+		it.RequestAuditAt(Audit{Label: "failed"}, 15*ms, 16*ms, Result{Err: errors.New("boom")})
+		it.RequestAuditAt(Audit{Label: "answer", Answer: 4, HasAnswer: true}, 16*ms, 17*ms, Result{})
+		it.RequestAuditAt(Audit{Label: "http", HTTP: &metric.HTTPSample{Status: 200, Expected: true}, HTTPIDs: &metric.HTTPIDs{}}, 17*ms, 18*ms, Result{})
+		want := output.RequestRecord{Time: t0.Add(15 * ms), Query: "plain", Latency: ms, ResponseTime: 5 * ms, OK: true, Rows: 3}
+		plain, others := log.recs, 4
+		if take {
+			plain, others = log.plains, 3
+		}
+		if len(plain) == 0 || !plain[0].Time.Equal(want.Time) || plain[0].Query != want.Query || plain[0].Latency != want.Latency ||
+			plain[0].ResponseTime != want.ResponseTime || !plain[0].OK || plain[0].Rows != want.Rows {
+			t.Fatalf("take=%v: the plain request logged as %+v, want %+v", take, plain, want)
+		}
+		if len(log.recs) != others {
+			t.Errorf("take=%v: %d records the usual way, want %d", take, len(log.recs), others)
+		}
+	}
+}

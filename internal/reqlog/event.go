@@ -9,6 +9,7 @@ type (
 	Flusher     = output.Flusher
 	EventFilter = output.EventFilter
 	RefWriter   = output.RefWriter
+	PlainWriter = output.PlainWriter
 )
 
 // EventsOf returns w as an EventWriter when it takes events, else nil.

@@ -5,6 +5,9 @@
 // without locks or allocations; full buffers go over a channel to a single
 // goroutine that writes them out in order of arrival. When the destination
 // lags, VUs block on that channel: rows are never dropped to keep up.
+// Most rows of a fast run, a VU's plain requests within the second and
+// with the query of its previous row, are written in place from the
+// request's fields (Writer.WritePlain), the others from a record.
 package csvlog
 
 import (
@@ -113,10 +116,11 @@ type Log struct {
 }
 
 var (
-	_ reqlog.Log       = (*Log)(nil)
-	_ reqlog.Writer    = (*Writer)(nil)
-	_ reqlog.Flusher   = (*Writer)(nil)
-	_ reqlog.RefWriter = (*Writer)(nil)
+	_ reqlog.Log         = (*Log)(nil)
+	_ reqlog.Writer      = (*Writer)(nil)
+	_ reqlog.Flusher     = (*Writer)(nil)
+	_ reqlog.RefWriter   = (*Writer)(nil)
+	_ reqlog.PlainWriter = (*Writer)(nil)
 )
 
 // chunk is a buffer of n complete records; shared tells a buffer of
@@ -168,7 +172,7 @@ func New(w io.Writer, opts Options) *Log {
 // the whole run and no scenario column (nebula-bench's columns), so
 // scenario is ignored.
 func (l *Log) Writer(scenario string) reqlog.Writer {
-	w := &Writer{log: l}
+	w := &Writer{log: l, enc: newEncoder()}
 	if l.newEnc != nil {
 		w.custom = l.newEnc(scenario)
 	}
@@ -396,17 +400,9 @@ type Writer struct {
 func (w *Writer) Write(r reqlog.Record) { w.write(&r, metrics.Clock{}, 0, false) }
 
 // WriteAt is Write of r, which ended at offset at of clock, its Time
-// left zero (reqlog.RefWriter): the engine's way.
+// left zero (reqlog.RefWriter): the engine's way for any request that
+// WritePlain did not take.
 func (w *Writer) WriteAt(r *reqlog.Record, clock metrics.Clock, at time.Duration) {
-	if w.buf != nil && w.custom == nil && !w.direct {
-		// A busy VU's row: write's path with fewer calls.
-		w.buf = w.enc.appendAt(w.buf, r, clock, at)
-		w.n++
-		if int64(len(w.buf)) >= w.log.handoff.Load() {
-			w.handoff()
-		}
-		return
-	}
 	w.write(r, clock, at, true)
 }
 

@@ -50,20 +50,24 @@ func HeaderFor(col string) string {
 // quoting (a VU logs the same few texts over and over), and a reused
 // buffer for rendering statements.
 type encoder struct {
-	sec   int64
+	// stamp is the timestamp of the rows of the second that begins at
+	// nsLo (Unix nanoseconds): [nsLo, nsLo+1 s).
 	stamp []byte
-	// The run offsets [lo, hi) of clock base are second sec (appendAt);
-	// lo == hi when stamp came from a Time (append).
-	base   time.Time
-	lo, hi time.Duration
-	// pre is stamp, query and their commas for the common row (appendAt:
-	// no Op, answer or error), when preOK, for query preQ.
-	pre        []byte
-	preQ       string
-	preOK      bool
-	stmt       []byte
-	query, err textCache
+	nsLo  int64
+	// pre[:npre] is stamp, the query at preQ of length preN and their
+	// commas: the start of a common row (Writer.WritePlain); preN is −1
+	// when there is none. lastQ and lastN are the query setPre saw last
+	// (whose prefix may not have fitted).
+	pre         [preSize]byte
+	npre        int
+	preQ, lastQ *byte
+	preN, lastN int
+	stmt        []byte
+	query, err  textCache
 }
+
+// newEncoder returns an encoder with no stamp and no prefix.
+func newEncoder() encoder { return encoder{preN: -1, lastN: -1} }
 
 // textCache remembers whether the last text appended needed quoting. A Go
 // string is immutable, and the cache holds a pointer to its bytes (which
@@ -88,66 +92,56 @@ func (c *textCache) append(b []byte, s string) []byte {
 	return appendQuoted(b, s)
 }
 
+// append appends r, whose time is r.Time.
 func (e *encoder) append(b []byte, r *reqlog.Record) []byte {
-	if sec := r.Time.Unix(); sec != e.sec || e.stamp == nil {
-		e.sec = sec
-		e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
-		e.lo, e.hi, e.preOK = 0, 0, false
-	}
-	b = append(b, e.stamp...)
-	return e.appendRest(b, r)
+	return e.appendNs(b, r, r.Time.UnixNano())
 }
 
-// appendAt is append for a record whose time is offset at of c: within
-// the second of the last record, a comparison instead of converting.
+// appendAt appends r, whose time is offset at of c.
 func (e *encoder) appendAt(b []byte, r *reqlog.Record, c metrics.Clock, at time.Duration) []byte {
-	if at < e.lo || at >= e.hi || c.Base() != e.base {
-		t := c.Wall(at)
-		e.sec, e.base = t.Unix(), c.Base()
-		e.stamp = strconv.AppendInt(e.stamp[:0], e.sec, 10)
-		e.lo = at - time.Duration(t.Nanosecond())
-		e.hi = e.lo + time.Second
-		e.preOK = false
-	}
-	if r.Op != nil || r.HasAnswer || r.Err != "" {
-		b = append(b, e.stamp...)
-		return e.appendRest(b, r)
-	}
-	// The common row: what appendRest writes, with stamp and query
-	// copied at once and the constant columns as one.
-	if !e.preOK || unsafe.StringData(r.Query) != unsafe.StringData(e.preQ) || len(r.Query) != len(e.preQ) {
-		e.pre = append(append(e.pre[:0], e.stamp...), ',')
-		e.pre = append(appendField(e.pre, r.Query), ',')
-		e.preQ, e.preOK = r.Query, true
-	}
-	b = append(b, e.pre...)
-	if r.Latency >= 0 {
-		b = appendInt(b, int64(r.Latency/time.Microsecond))
-	}
-	b = append(b, ',')
-	b = appendInt(b, int64(r.ResponseTime/time.Microsecond))
-	if r.OK {
-		b = append(b, ",true,"...)
-	} else {
-		b = append(b, ",false,"...)
-	}
-	b = appendInt(b, r.Rows)
-	return append(b, ",,,\n"...)
+	return e.appendNs(b, r, c.Wall(at).UnixNano())
 }
 
-// appendInt is strconv.AppendInt in base 10, inlined for one digit.
-func appendInt(b []byte, v int64) []byte {
-	if uint64(v) < 10 {
-		return append(b, byte('0'+v))
+// appendNs appends r, whose time is ns (Unix nanoseconds), after making
+// its second and, for a row without Op, its query current: the common
+// rows that follow are Writer.WritePlain's.
+func (e *encoder) appendNs(b []byte, r *reqlog.Record, ns int64) []byte {
+	if uint64(ns-e.nsLo) >= uint64(time.Second) || e.stamp == nil {
+		e.setStamp(ns)
 	}
-	return appendIntCall(b, v)
+	if r.Op == nil && (unsafe.StringData(r.Query) != e.lastQ || len(r.Query) != e.lastN) {
+		e.setPre(r.Query)
+	}
+	return e.appendRest(append(b, e.stamp...), r)
 }
 
-// appendIntCall is appendInt's call, kept out of line so that appendInt
-// inlines.
-//
-//go:noinline
-func appendIntCall(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10) }
+// setStamp makes the second of ns (Unix nanoseconds) that of the rows
+// that follow.
+func (e *encoder) setStamp(ns int64) {
+	sec := ns / 1e9
+	if ns%1e9 < 0 {
+		sec-- // rounded down, as time.Time.Unix
+	}
+	e.nsLo = sec * 1e9
+	e.stamp = strconv.AppendInt(e.stamp[:0], sec, 10)
+	e.preN, e.lastN = -1, -1
+}
+
+// setPre makes pre the prefix of the common rows of query q, when it
+// fits and q needs no quotes (appendRest writes the others).
+func (e *encoder) setPre(q string) {
+	e.lastQ, e.lastN = unsafe.StringData(q), len(q)
+	e.preN = -1
+	if len(e.stamp)+len(q)+2 > preSize || needsQuotes(q) {
+		return
+	}
+	e.npre = copy(e.pre[:], e.stamp)
+	e.pre[e.npre] = ','
+	e.npre += 1 + copy(e.pre[e.npre+1:], q)
+	e.pre[e.npre] = ','
+	e.npre++
+	e.preQ, e.preN = e.lastQ, e.lastN
+}
 
 // appendRest appends everything after the timestamp.
 func (e *encoder) appendRest(b []byte, r *reqlog.Record) []byte {

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stampede-bench/stampede/internal/driver"
 	"github.com/stampede-bench/stampede/internal/metrics"
 	"github.com/stampede-bench/stampede/internal/reqlog"
 )
@@ -82,43 +81,5 @@ func TestWriteAtCustomEncoder(t *testing.T) {
 	}
 	if w.Events() {
 		t.Error("Events() = true for an encoder without events")
-	}
-}
-
-// TestAppendAtMatchesAppendRecord: one VU's encoder writing by offset
-// (appendAt, with its cached stamp, query prefix and constant columns)
-// writes every record as a fresh AppendRecord does: successful and failed
-// rows, with and without server latency, quoted queries, the same text at
-// another address, rows with an Op, an answer or an error between them.
-func TestAppendAtMatchesAppendRecord(t *testing.T) {
-	quoted := `a,"b` + "\nc"
-	other := string([]byte("noop")) // the same text at another address
-	queries := []string{"noop", "noop", other, "", quoted, quoted[:1], "noop", "x y"}
-	c := metrics.ClockAt(t0.Add(-400 * time.Millisecond))
-	var e encoder
-	i := 0
-	for _, q := range queries {
-		for _, lat := range []time.Duration{-1, 0, 7 * time.Microsecond, 12345 * time.Microsecond} {
-			for _, rt := range []time.Duration{0, 999, 9 * time.Microsecond, 10 * time.Microsecond, 2292 * time.Microsecond, -3 * time.Microsecond} {
-				for k := range 5 {
-					i++
-					r := reqlog.Record{Query: q, Latency: lat, ResponseTime: rt, OK: k != 1, Rows: []int64{0, 9, 10, 60, -1}[(i+k)%5]}
-					switch k {
-					case 2:
-						r.Err = "boom, again"
-					case 3:
-						r.Answer, r.HasAnswer = -1, true
-					case 4:
-						r.Op = &driver.Op{Query: "SELECT $1", Args: []any{int64(i)}}
-					}
-					at := time.Duration(i) * 37 * time.Millisecond
-					got := string(e.appendAt(nil, &r, c, at))
-					r.Time = c.Wall(at)
-					if want := string(AppendRecord(nil, &r)); got != want {
-						t.Fatalf("record %d %+v: appendAt %q, AppendRecord %q", i, r, got, want)
-					}
-				}
-			}
-		}
 	}
 }
