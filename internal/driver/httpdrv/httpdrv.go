@@ -146,9 +146,9 @@ func (d *Driver) Conn(ctx context.Context) (driver.Conn, error) {
 
 // LazyConn returns a connection that dials at its first request, which
 // reports the dial as its http_req_connecting and http_req_blocked (k6's
-// way): for VUs of a scenario that checked the target once already. Its
-// socket is made where it is used: by an event loop that adopts it
-// (Loop.Adopt), or by Do.
+// way): for VUs of a scenario that checked the target once already. (A
+// VU in an event loop has a connection of the loop instead:
+// Loop.NewConn.)
 func (d *Driver) LazyConn() driver.Conn {
 	if d.tls {
 		return newStdConn(d)

@@ -75,8 +75,7 @@ type LoopConn struct {
 	// (0: it had none).
 	sending, connecting time.Duration
 	sent, received      int64
-	status              int // of the last complete response
-	firstDial           time.Duration
+	status              int    // of the last complete response
 	wbuf                []byte // the request when rendered per request
 }
 
@@ -149,45 +148,6 @@ func (l *Loop) NewConn() *LoopConn {
 	return lc
 }
 
-// Adopt takes over c, a connection of the loop's driver (Driver.Conn):
-// its socket, and the dial its first request reports, move into the loop;
-// c is closed.
-func (l *Loop) Adopt(c driver.Conn) (*LoopConn, error) {
-	pc, ok := c.(*conn)
-	if !ok {
-		return nil, errors.New("httpdrv: only plain HTTP connections can join a loop")
-	}
-	lc := l.NewConn()
-	lc.firstDial = pc.firstDial
-	if pc.nc != nil {
-		sc, ok := pc.nc.(syscall.Conn)
-		if !ok {
-			return nil, errors.New("httpdrv: connection without a socket")
-		}
-		rc, err := sc.SyscallConn()
-		if err != nil {
-			return nil, err
-		}
-		fd, derr := -1, error(nil)
-		if err := rc.Control(func(s uintptr) { fd, derr = syscall.Dup(int(s)) }); err != nil {
-			return nil, err
-		}
-		if derr != nil {
-			return nil, fmt.Errorf("dup: %w", derr)
-		}
-		syscall.CloseOnExec(fd)
-		if err := l.register(lc, fd); err != nil {
-			syscall.Close(fd)
-			return nil, err
-		}
-	}
-	pc.Close() // the socket lives on in the loop's duplicate
-	// Its buffers are the loop's now (one read buffer for all): a Do on
-	// pc would dial afresh and make them again.
-	pc.r, pc.wbuf = nil, nil
-	return lc, nil
-}
-
 // register adds fd, lc's new socket, to the loop: edge-triggered for
 // reading and writing, once (as Go's poller does), so that no request
 // changes the set.
@@ -218,9 +178,6 @@ func (lc *LoopConn) Start(op *driver.Op) (done bool, res driver.Result) {
 	if err != nil {
 		lc.end = t0
 		return true, driver.Result{Err: err}
-	}
-	if lc.firstDial > 0 {
-		lc.connecting, lc.firstDial = lc.firstDial, 0
 	}
 	lc.p.reset(captureOf(op))
 	lc.started, lc.received, lc.inFlight = false, 0, true

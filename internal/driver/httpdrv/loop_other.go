@@ -18,7 +18,6 @@ type LoopConn struct{ Owner int }
 // NewLoop returns nil: no event loop on this system.
 func (d *Driver) NewLoop() (*Loop, error) { return nil, nil }
 
-func (l *Loop) Adopt(driver.Conn) (*LoopConn, error)                     { panic("no loop") }
 func (l *Loop) NewConn() *LoopConn                                       { panic("no loop") }
 func (l *Loop) Wait(time.Duration, func(*LoopConn, driver.Result)) error { panic("no loop") }
 func (l *Loop) Close() error                                             { return nil }

@@ -55,17 +55,10 @@ func (l *loop) Add(u vu.VU, id int) error {
 	if !ok {
 		return errors.New("http: not a VU of this scenario")
 	}
-	var lc *httpdrv.LoopConn
-	if v.conn == nil {
-		lc = l.lp.NewConn()
-	} else {
-		var err error
-		if lc, err = l.lp.Adopt(v.conn); err != nil {
-			return err
-		}
+	if v.conn != nil {
+		v.conn.Close() // made by an iteration of its own: the loop's replaces it
 	}
-	// An adopted connection is closed and let go: the VU runs in the
-	// loop from now on.
+	lc := l.lp.NewConn()
 	lc.Owner, v.lc, v.timer, v.conn = id, lc, lc, nil
 	for len(l.slots) <= id {
 		l.slots = append(l.slots, slot{})
