@@ -34,11 +34,12 @@ type Loop struct {
 	// see the events of its last one).
 	done []endedReq
 	// base is when the loop was made; the loop's times are offsets of it
-	// (now). last is the latest time read, scanned when the deadlines
-	// were last checked, yielded when the loop last let the run's other
-	// goroutines have its processor.
-	base                   time.Time
-	last, scanned, yielded time.Duration
+	// (now). last is the latest time read, polled when the last wait
+	// returned events, scanned when the deadlines were last checked,
+	// yielded when the loop last let the run's other goroutines have its
+	// processor.
+	base                           time.Time
+	last, polled, scanned, yielded time.Duration
 	// tm holds the timings of the connection last asked for them
 	// (LoopConn.LastTimings).
 	tm Timings
@@ -329,6 +330,13 @@ func (l *Loop) Wait(d time.Duration, ended func(lc *LoopConn, res driver.Result)
 	if n < 0 {
 		return l.err
 	}
+	if n > 0 {
+		// One reading for every response whose first bytes this wait
+		// reports: they arrived before it returned, so it is nearer
+		// their arrival than a reading per response made after the
+		// responses before it were handled.
+		l.polled = l.now()
+	}
 	l.done = l.done[:0]
 	for _, e := range l.events[:n] {
 		lc := l.conns[e.Fd]
@@ -421,7 +429,7 @@ func (lc *LoopConn) read() (driver.Result, bool) {
 		first := !lc.started
 		if first {
 			lc.started = true
-			lc.firstByte = lc.l.now()
+			lc.firstByte = lc.l.polled
 		}
 		if n == 0 {
 			done, err := lc.p.eof(lc.received > 0)
