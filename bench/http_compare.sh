@@ -49,9 +49,10 @@ go build -o "$tmp/httpevloop" ./bench/httpevloop
 # file-backed RSS straight from `go build` than once read back from disk.
 # Drop them from the cache, so that every tool starts as an installed
 # program does (wrk's files were read, not written, here).
+# (Written back first: the kernel drops clean pages only.)
 python3 -c 'import os, sys
 for p in sys.argv[1:]:
-    fd = os.open(p, os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' \
+    fd = os.open(p, os.O_RDONLY); os.fsync(fd); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED); os.close(fd)' \
 	"$tmp/stampede" "$tmp/httptarget" "$tmp/httpbare" "$tmp/httpevloop"
 taskset -c 1 "$tmp/httptarget" -addr 127.0.0.1:$port 2>/dev/null &
 sleep 0.5
